@@ -1,0 +1,148 @@
+"""Reads the function prototypes of legacy ffi headers.
+
+The headers are the ones users wrote for torch.utils.ffi: plain C prototypes
+whose tensor parameters are TH tensor pointers.  They are parsed with
+pycparser after comments and preprocessor lines are removed, so include
+guards and `extern "C"` blocks are tolerated."""
+
+import keyword
+import re
+from dataclasses import dataclass
+
+from pycparser import c_ast, c_generator, c_parser
+
+from ._types import OPAQUE_TYPES, SCALAR_TYPES, TENSOR_TYPES
+
+
+class HeaderError(ValueError):
+    """A header declares something the wrapper cannot call."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str    # a Python identifier, unique within the function
+    kind: str    # 'tensor', 'int', 'uint', 'float' or 'pointer'
+    ctype: str   # the C type as declared, e.g. 'THFloatTensor *' or 'int'
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    ret_kind: str   # 'void', 'int', 'uint', 'float' or 'pointer'
+    ret_ctype: str
+    params: tuple
+    prototype: str  # as declared, for docstrings and messages
+    header: str
+
+
+_PRELUDE = ''.join(
+    'typedef int %s;\n' % t for t in
+    ('int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t',
+     'uint32_t', 'uint64_t', 'size_t', 'ssize_t', 'ptrdiff_t', 'intptr_t',
+     'uintptr_t', 'bool') + OPAQUE_TYPES
+) + ''.join('typedef struct %s %s;\n' % (t, t) for t in TENSOR_TYPES)
+
+_GEN = c_generator.CGenerator()
+# Python names the generated wrapper uses for its own locals.
+_RESERVED = re.compile(r'_.*|ok|r')
+
+
+def _strip(text):
+    text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+    text = re.sub(r'//[^\n]*', '', text)
+    text = re.sub(r'^[ \t]*#(?:[^\n]*\\\n)*[^\n]*', '', text, flags=re.M)
+    # extern "C" { ... } : drop the wrapper and its closing brace.
+    while True:
+        m = re.search(r'extern\s*"C"\s*\{', text)
+        if not m:
+            break
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {'{': 1, '}': -1}.get(text[i], 0)
+            i += 1
+        text = text[:m.start()] + text[m.end():i - 1] + text[i:]
+    return re.sub(r'extern\s*"C"', '', text)
+
+
+def _type_text(node):
+    """The C spelling of a declarator's type, without its name."""
+    return _GEN.visit(c_ast.Typename(None, [], None, _unnamed(node))).strip()
+
+
+def _unnamed(node):
+    if isinstance(node, c_ast.TypeDecl):
+        return c_ast.TypeDecl(None, node.quals, node.align, node.type)
+    if isinstance(node, c_ast.PtrDecl):
+        return c_ast.PtrDecl(node.quals, _unnamed(node.type))
+    if isinstance(node, c_ast.ArrayDecl):
+        return c_ast.ArrayDecl(_unnamed(node.type), node.dim, node.dim_quals)
+    return node
+
+
+def _classify(node):
+    """(kind, ctype) of a parameter or return type, or None if unsupported."""
+    if isinstance(node, c_ast.TypeDecl) and isinstance(node.type, c_ast.IdentifierType):
+        spelled = ' '.join(node.type.names)
+        if spelled == 'void':
+            return 'void', 'void'
+        if spelled in SCALAR_TYPES:
+            return SCALAR_TYPES[spelled], spelled
+        return None
+    if isinstance(node, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+        inner = node.type
+        if (isinstance(node, c_ast.PtrDecl) and isinstance(inner, c_ast.TypeDecl)
+                and isinstance(inner.type, c_ast.IdentifierType)
+                and len(inner.type.names) == 1 and inner.type.names[0] in TENSOR_TYPES):
+            return 'tensor', inner.type.names[0] + ' *'
+        if isinstance(inner, c_ast.FuncDecl):
+            return None
+        return 'pointer', _type_text(c_ast.PtrDecl([], inner))
+    return None
+
+
+def parse_header(path, text):
+    """The functions a header declares, in order."""
+    source = _strip(text)
+    try:
+        ast = c_parser.CParser().parse(_PRELUDE + source, filename=path)
+    except Exception as exc:  # pycparser raises ParseError and plain errors
+        raise HeaderError('%s: cannot parse header: %s' % (path, exc)) from None
+    functions = []
+    for decl in ast.ext[len(_PRELUDE.splitlines()):]:
+        if not (isinstance(decl, c_ast.Decl) and isinstance(decl.type, c_ast.FuncDecl)):
+            continue
+        functions.append(_function(path, decl))
+    return functions
+
+
+def _function(path, decl):
+    fdecl = decl.type
+    prototype = _GEN.visit(decl).strip()
+    ret = _classify(fdecl.type)
+    if ret is None or ret[0] == 'tensor':
+        raise HeaderError('%s: %s: return type %s is not supported (use void, an '
+                          'integer, a floating type or a plain pointer)'
+                          % (path, decl.name, _type_text(fdecl.type)))
+    params = []
+    args = fdecl.args.params if fdecl.args else []
+    for i, p in enumerate(args):
+        if isinstance(p, c_ast.EllipsisParam):
+            raise HeaderError('%s: %s: variadic functions are not supported'
+                              % (path, decl.name))
+        kind = _classify(p.type)
+        if kind and kind[0] == 'void' and len(args) == 1 and not p.name:
+            break  # f(void)
+        if kind is None or kind[0] == 'void':
+            raise HeaderError('%s: %s: parameter %d (%s) has unsupported type %s'
+                              % (path, decl.name, i + 1, p.name or 'unnamed',
+                                 _type_text(p.type)))
+        params.append(Param(_py_name(p.name, i, params), kind[0], kind[1]))
+    return Function(decl.name, ret[0], ret[1], tuple(params), prototype, path)
+
+
+def _py_name(name, i, earlier):
+    taken = {p.name for p in earlier}
+    if (not name or keyword.iskeyword(name) or _RESERVED.fullmatch(name)
+            or name in taken):
+        name = 'arg%d' % (i + 1)
+    return name

@@ -1,0 +1,125 @@
+/* Errors, per-thread error frames and strided iteration for the TH layer. */
+#include <stdarg.h>
+#include "TH/THGeneral.h"
+
+/* C calls run with the GIL released, so everything per call is per thread. */
+static __thread THFFIFrame *thffi_top = NULL;
+static __thread char thffi_msg[THFFI_MSG_LEN];
+static __thread int thffi_has_msg = 0;
+
+void THFFI_pushFrame(THFFIFrame *frame) {
+  frame->prev = thffi_top;
+  thffi_top = frame;
+}
+
+void THFFI_popFrame(THFFIFrame *frame) { thffi_top = frame->prev; }
+
+const char *THFFI_takeError(void) {
+  if (!thffi_has_msg) return NULL;
+  thffi_has_msg = 0;
+  return thffi_msg;
+}
+
+static void thffi_format(const char *file, int line, const char *prefix,
+                         const char *fmt, va_list args) {
+  int n = snprintf(thffi_msg, sizeof thffi_msg, "%s", prefix);
+  if (n < 0) n = 0;
+  if ((size_t)n < sizeof thffi_msg) {
+    int m = vsnprintf(thffi_msg + n, sizeof thffi_msg - n, fmt, args);
+    if (m > 0) n += m;
+  }
+  if ((size_t)n < sizeof thffi_msg)
+    snprintf(thffi_msg + n, sizeof thffi_msg - n, " at %s:%d", file, line);
+  thffi_has_msg = 1;
+}
+
+/* Leaves the current call.  Outside a trampoline there is nothing to unwind
+ * to; that can only happen when C code is run without the generated Python
+ * wrappers, and is reported before aborting. */
+static void thffi_unwind(void) TH_NORETURN;
+static void thffi_unwind(void) {
+  if (thffi_top != NULL) longjmp(thffi_top->env, 1);
+  fprintf(stderr, "thffi: error outside a wrapped call: %s\n", thffi_msg);
+  abort();
+}
+
+void _THError(const char *file, int line, const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  thffi_format(file, line, "", fmt, args);
+  va_end(args);
+  thffi_unwind();
+}
+
+void _THArgCheck(const char *file, int line, int condition, int argNumber,
+                 const char *fmt, ...) {
+  char prefix[48];
+  va_list args;
+  if (condition) return;
+  snprintf(prefix, sizeof prefix, "invalid argument %d: ", argNumber);
+  va_start(args, fmt);
+  thffi_format(file, line, prefix, fmt, args);
+  va_end(args);
+  thffi_unwind();
+}
+
+void _THAssertionFailed(const char *file, int line, const char *exp,
+                        const char *fmt, ...) {
+  char prefix[256];
+  va_list args;
+  snprintf(prefix, sizeof prefix, "Assertion `%s' failed. ", exp);
+  va_start(args, fmt);
+  thffi_format(file, line, prefix, fmt, args);
+  va_end(args);
+  thffi_unwind();
+}
+
+int64_t THFFI_numel(int dim, const int64_t *size) {
+  int64_t n = 1;
+  int d;
+  for (d = 0; d < dim; d++) n *= size[d];
+  return n;
+}
+
+void THFFIIter_init(THFFIIter *it, int dim, const int64_t *size,
+                    const int64_t *stride) {
+  int d, k = 0;
+  /* Drop size-1 dimensions and merge a dimension into the next one when
+   * stepping over it is the same as stepping over the whole next one, so a
+   * contiguous tensor becomes a single run. */
+  for (d = 0; d < dim; d++) {
+    if (size[d] == 1) continue;
+    if (k > 0 && it->stride[k - 1] == stride[d] * size[d]) {
+      it->size[k - 1] *= size[d];
+      it->stride[k - 1] = stride[d];
+    } else {
+      it->size[k] = size[d];
+      it->stride[k] = stride[d];
+      k++;
+    }
+  }
+  if (k == 0) {
+    it->size[0] = 1;
+    it->stride[0] = 1;
+    k = 1;
+  }
+  it->dim = k;
+  for (d = 0; d < k; d++) it->index[d] = 0;
+  it->offset = 0;
+  it->run = it->size[k - 1];
+}
+
+void THFFIIter_advance(THFFIIter *it, int64_t n) {
+  int last = it->dim - 1, d;
+  it->offset += n * it->stride[last];
+  it->run -= n;
+  if (it->run > 0) return;
+  it->offset -= it->size[last] * it->stride[last];
+  it->run = it->size[last];
+  for (d = last - 1; d >= 0; d--) {
+    it->offset += it->stride[d];
+    if (++it->index[d] < it->size[d]) return;
+    it->offset -= it->size[d] * it->stride[d];
+    it->index[d] = 0;
+  }
+}
