@@ -2,8 +2,15 @@
 #define TH_GENERIC_FILE "generic/THTensor.c"
 #else
 
-real *THStorage_(data)(const THStorage *self) { return self->data; }
-ptrdiff_t THStorage_(size)(const THStorage *self) { return self->size; }
+real *THStorage_(data)(const THStorage *self) {
+  THArgCheck(self != NULL, 1, "expected a storage, got NULL");
+  return self->data;
+}
+
+ptrdiff_t THStorage_(size)(const THStorage *self) {
+  THArgCheck(self != NULL, 1, "expected a storage, got NULL");
+  return self->size;
+}
 
 /* Points self at a tensor's memory: data is the address of its first
  * element; size and stride have `dim` entries and outlive the call. */
@@ -37,33 +44,49 @@ void THTensor_(thffiWrap)(THTensor *self, uintptr_t data, int dim,
 }
 
 real *THTensor_(data)(const THTensor *self) {
+  THFFI_NONNULL(self, 1);
   if (self->storage == NULL) return NULL;
   return self->storage->data + self->storageOffset;
 }
 
-THStorage *THTensor_(storage)(const THTensor *self) { return self->storage; }
-ptrdiff_t THTensor_(storageOffset)(const THTensor *self) { return self->storageOffset; }
-int THTensor_(nDimension)(const THTensor *self) { return self->nDimension; }
+THStorage *THTensor_(storage)(const THTensor *self) {
+  THFFI_NONNULL(self, 1);
+  return self->storage;
+}
+
+ptrdiff_t THTensor_(storageOffset)(const THTensor *self) {
+  THFFI_NONNULL(self, 1);
+  return self->storageOffset;
+}
+
+int THTensor_(nDimension)(const THTensor *self) {
+  THFFI_NONNULL(self, 1);
+  return self->nDimension;
+}
 
 int64_t THTensor_(size)(const THTensor *self, int dim) {
+  THFFI_NONNULL(self, 1);
   THArgCheck(dim >= 0 && dim < self->priv.dim, 2,
              "dimension %d out of range of %dD tensor", dim, self->priv.dim);
   return self->size[dim];
 }
 
 int64_t THTensor_(stride)(const THTensor *self, int dim) {
+  THFFI_NONNULL(self, 1);
   THArgCheck(dim >= 0 && dim < self->priv.dim, 2,
              "dimension %d out of range of %dD tensor", dim, self->priv.dim);
   return self->stride[dim];
 }
 
 ptrdiff_t THTensor_(nElement)(const THTensor *self) {
+  THFFI_NONNULL(self, 1);
   return (ptrdiff_t)THFFI_numel(self->priv.dim, self->size);
 }
 
 int THTensor_(isContiguous)(const THTensor *self) {
   int64_t expected = 1;
   int d;
+  THFFI_NONNULL(self, 1);
   for (d = self->priv.dim - 1; d >= 0; d--) {
     if (self->size[d] == 1) continue;
     if (self->stride[d] != expected) return 0;
@@ -74,6 +97,8 @@ int THTensor_(isContiguous)(const THTensor *self) {
 
 int THTensor_(isSameSizeAs)(const THTensor *self, const THTensor *src) {
   int d;
+  THFFI_NONNULL(self, 1);
+  THFFI_NONNULL(src, 2);
   if (self->priv.dim != src->priv.dim) return 0;
   for (d = 0; d < self->priv.dim; d++)
     if (self->size[d] != src->size[d]) return 0;
@@ -84,7 +109,9 @@ void THTensor_(resizeNd)(THTensor *self, int nDimension, const int64_t *size,
                          const int64_t *stride) {
   char err[THFFI_MSG_LEN];
   uintptr_t data = 0;
-  int d, same = nDimension == self->priv.dim;
+  int d, same;
+  THFFI_NONNULL(self, 1);
+  same = nDimension == self->priv.dim;
   THArgCheck(stride == NULL, 4, "resizing with explicit strides is not supported");
   THArgCheck(nDimension >= 0 && nDimension <= THFFI_MAX_DIMS, 2,
              "cannot resize to %d dimensions (at most %d)", nDimension, THFFI_MAX_DIMS);
@@ -106,6 +133,7 @@ void THTensor_(resizeNd)(THTensor *self, int nDimension, const int64_t *size,
 }
 
 void THTensor_(resizeAs)(THTensor *self, const THTensor *src) {
+  THFFI_NONNULL(src, 2);
   THTensor_(resizeNd)(self, src->priv.dim, src->size, NULL);
 }
 
@@ -160,8 +188,13 @@ void THTensor_(zero)(THTensor *self) { THTensor_(fill)(self, (real)0); }
 
 void THTensor_(copy)(THTensor *self, THTensor *src) {
   THFFIIter a, b;
-  real *pa = THTensor_(data)(self), *pb = THTensor_(data)(src);
-  int64_t n = THTensor_(nElement)(self);
+  real *pa, *pb;
+  int64_t n;
+  THFFI_NONNULL(self, 1);
+  THFFI_NONNULL(src, 2);
+  pa = THTensor_(data)(self);
+  pb = THTensor_(data)(src);
+  n = THTensor_(nElement)(self);
   THArgCheck(n == THTensor_(nElement)(src), 2,
              "sizes do not match: %lld elements vs %lld",
              (long long)n, (long long)THTensor_(nElement)(src));
@@ -185,7 +218,11 @@ void THTensor_(copy)(THTensor *self, THTensor *src) {
 void THTensor_(cadd)(THTensor *r, THTensor *t, real value, THTensor *src) {
   THFFIIter a, b, c;
   real *pa, *pb, *pc;
-  int64_t n = THTensor_(nElement)(t);
+  int64_t n;
+  THFFI_NONNULL(r, 1);
+  THFFI_NONNULL(t, 2);
+  THFFI_NONNULL(src, 4);
+  n = THTensor_(nElement)(t);
   THArgCheck(n == THTensor_(nElement)(src), 4,
              "sizes do not match: %lld elements vs %lld",
              (long long)n, (long long)THTensor_(nElement)(src));

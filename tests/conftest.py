@@ -1,0 +1,42 @@
+"""Makes the project importable and builds the demo extension if needed."""
+
+import importlib.util
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+def load_build_script(path, name='_thffi_build_script'):
+    """Imports a build.py (it builds nothing until ffi.build() is called)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The tests use the demo extension; build it (a no-op when up to date).
+load_build_script(os.path.join(ROOT, 'build.py')).ffi.build()
+
+
+@pytest.fixture(scope='session')
+def th_test(tmp_path_factory):
+    """A small extension built from tests/th_test, for the TH layer's tests."""
+    from thffi import create_extension
+    here = os.path.join(ROOT, 'tests', 'th_test')
+    out = tmp_path_factory.mktemp('th_test')
+    ffi = create_extension('_thffi_test_ext.th_test',
+                           headers=[os.path.join(here, 'th_test.h')],
+                           sources=[os.path.join(here, 'th_test.c')],
+                           relative_to=str(out / 'build.py'), verbose=False)
+    ffi.build()
+    sys.path.insert(0, str(out))
+    try:
+        import _thffi_test_ext.th_test as module
+    finally:
+        sys.path.remove(str(out))
+    return module

@@ -1,0 +1,33 @@
+"""The project stays on public PyTorch APIs and its library links no libtorch."""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+
+PRIVATE = re.compile(r'_cdata|torch\._C|_internal')
+
+
+def test_no_private_torch_api_in_python_sources():
+    offenders = []
+    for path in glob.glob(os.path.join(ROOT, '**', '*.py'), recursive=True):
+        if os.path.abspath(path) == os.path.abspath(__file__):
+            continue  # this file names the patterns it looks for
+        with open(path) as f:
+            for number, line in enumerate(f, 1):
+                if PRIVATE.search(line):
+                    offenders.append('%s:%d: %s' % (path, number, line.strip()))
+    assert not offenders, '\n'.join(offenders)
+
+
+@pytest.mark.skipif(shutil.which('ldd') is None, reason='ldd is not installed')
+def test_library_does_not_link_libtorch():
+    (lib,) = glob.glob(os.path.join(ROOT, '_ext', 'my_lib', '_my_lib.*so'))
+    out = subprocess.run(['ldd', lib], capture_output=True, text=True, check=True).stdout
+    assert 'libc.so' in out
+    assert not re.search(r'libtorch|libc10', out), out

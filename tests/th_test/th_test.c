@@ -1,0 +1,80 @@
+#include <math.h>
+#include <TH/TH.h>
+#include "th_test.h"
+
+int raise_error(int code) {
+  THError("custom failure %d", code);
+  return 1;
+}
+
+int check_positive(int x) {
+  THArgCheck(x > 0, 1, "x must be positive, got %d", x);
+  return 2 * x;
+}
+
+int nested_error(int depth) {
+  if (depth == 0) THError("bottom reached");
+  return nested_error(depth - 1) + 1;
+}
+
+int assert_fails(void) {
+  THAssert(1 + 1 == 3);
+  return 0;
+}
+
+int is_null(THFloatTensor *t) { return t == NULL; }
+int ndim(THFloatTensor *t) { return THFloatTensor_nDimension(t); }
+int64_t nelement(THFloatTensor *t) { return THFloatTensor_nElement(t); }
+int64_t size_of(THFloatTensor *t, int dim) { return THFloatTensor_size(t, dim); }
+int64_t stride_of(THFloatTensor *t, int dim) { return THFloatTensor_stride(t, dim); }
+int is_contiguous(THFloatTensor *t) { return THFloatTensor_isContiguous(t); }
+int same_size(THFloatTensor *a, THFloatTensor *b) { return THFloatTensor_isSameSizeAs(a, b); }
+
+/* Reads the struct fields directly, as much legacy code does. */
+double sum_by_fields(THDoubleTensor *t) {
+  double *data = t->storage->data + t->storageOffset, total = 0;
+  int64_t index[8] = {0}, i, n = THDoubleTensor_nElement(t);
+  int d, dims = t->nDimension;
+  if (THDoubleTensor_data(t) != data) THError("data pointer mismatch");
+  for (i = 0; i < n; i++) {
+    int64_t offset = 0;
+    for (d = 0; d < dims; d++) offset += index[d] * t->stride[d];
+    total += data[offset];
+    for (d = dims - 1; d >= 0; d--) {
+      if (++index[d] < t->size[d]) break;
+      index[d] = 0;
+    }
+  }
+  return total;
+}
+
+void resize_nd(THFloatTensor *t, int n, int64_t s0, int64_t s1, int64_t s2, int64_t s3) {
+  switch (n) {
+    case 1: THFloatTensor_resize1d(t, s0); break;
+    case 2: THFloatTensor_resize2d(t, s0, s1); break;
+    case 3: THFloatTensor_resize3d(t, s0, s1, s2); break;
+    case 4: THFloatTensor_resize4d(t, s0, s1, s2, s3); break;
+    default: THError("resize_nd: n must be 1..4, got %d", n);
+  }
+}
+
+void resize_as(THDoubleTensor *t, THDoubleTensor *like) { THDoubleTensor_resizeAs(t, like); }
+void fill(THFloatTensor *t, float value) { THFloatTensor_fill(t, value); }
+void zero(THDoubleTensor *t) { THDoubleTensor_zero(t); }
+void copy(THFloatTensor *dst, THFloatTensor *src) { THFloatTensor_copy(dst, src); }
+void cadd(THDoubleTensor *r, THDoubleTensor *t, double value, THDoubleTensor *src) {
+  THDoubleTensor_cadd(r, t, value, src);
+}
+
+int resize_then_fail(THFloatTensor *t) {
+  THFloatTensor_resize1d(t, 5);
+  THFloatTensor_fill(t, 3);
+  THError("failed after resizing");
+  return 0;
+}
+
+double scale(double x, float factor, unsigned int times) { return x * factor * times; }
+int64_t most_negative(void) { return INT64_MIN; }
+double not_a_number(void) { return NAN; }
+unsigned long long largest(void) { return 18446744073709551615ULL; }
+void *echo_pointer(float *p) { return p; }

@@ -1,0 +1,25 @@
+/* Functions that exercise the TH layer from C, for tests/test_th_layer.py. */
+int raise_error(int code);
+int check_positive(int x);
+int nested_error(int depth);
+int assert_fails(void);
+int is_null(THFloatTensor *t);
+int ndim(THFloatTensor *t);
+int64_t nelement(THFloatTensor *t);
+int64_t size_of(THFloatTensor *t, int dim);
+int64_t stride_of(THFloatTensor *t, int dim);
+int is_contiguous(THFloatTensor *t);
+int same_size(THFloatTensor *a, THFloatTensor *b);
+double sum_by_fields(THDoubleTensor *t);
+void resize_nd(THFloatTensor *t, int n, int64_t s0, int64_t s1, int64_t s2, int64_t s3);
+void resize_as(THDoubleTensor *t, THDoubleTensor *like);
+void fill(THFloatTensor *t, float value);
+void zero(THDoubleTensor *t);
+void copy(THFloatTensor *dst, THFloatTensor *src);
+void cadd(THDoubleTensor *r, THDoubleTensor *t, double value, THDoubleTensor *src);
+int resize_then_fail(THFloatTensor *t);
+double scale(double x, float factor, unsigned int times);
+int64_t most_negative(void);
+double not_a_number(void);
+unsigned long long largest(void);
+void *echo_pointer(float *p);
