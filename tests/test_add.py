@@ -5,20 +5,26 @@ import torch
 from torch.autograd import gradcheck
 
 from _ext import my_lib
-from functions.add import MyAddFunction
+from functions.add import WITH_CUDA, MyAddFunction
 from modules.add import MyAddModule
+
+needs_gpu = pytest.mark.skipif(
+    not (torch.cuda.is_available() and WITH_CUDA),
+    reason='needs a CUDA GPU and a library built with CUDA' + (
+        '' if WITH_CUDA else ' (this one was built without)'))
+DEVICES = ['cpu', pytest.param('cuda', marks=needs_gpu)]
 
 
 def _reference(a, b):
     return a + b
 
 
-def _case(kind, dtype):
+def _case(kind, dtype, device='cpu'):
     """Two inputs of the same shape, built so that `kind` describes their layout."""
     g = torch.Generator().manual_seed(0)
 
     def rand(*shape):
-        return torch.randn(*shape, generator=g, dtype=dtype)
+        return torch.randn(*shape, generator=g, dtype=dtype).to(device)
 
     if kind == '0-d':
         return rand(()), rand(())
@@ -50,13 +56,14 @@ KINDS = ['0-d', 'empty', 'empty-2d', 'one', 'odd', 'size-1 dims', 'transposed',
 DTYPES = [torch.float32, torch.float64]
 
 
+@pytest.mark.parametrize('device', DEVICES)
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('kind', KINDS)
-def test_module_forward_matches_reference(kind, dtype):
-    a, b = _case(kind, dtype)
+def test_module_forward_matches_reference(kind, dtype, device):
+    a, b = _case(kind, dtype, device)
     a0, b0 = a.clone(), b.clone()
     out = MyAddModule()(a, b)
-    assert out.shape == a.shape and out.dtype == dtype
+    assert out.shape == a.shape and out.dtype == dtype and out.device == a.device
     torch.testing.assert_close(out, _reference(a, b), rtol=0, atol=0)
     assert torch.equal(a, a0) and torch.equal(b, b0)  # inputs untouched
 
@@ -87,13 +94,14 @@ def test_wrapper_in_place_add_into_an_input():
     torch.testing.assert_close(a, expected, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize('device', DEVICES)
 @pytest.mark.parametrize('kind', ['odd', 'transposed', 'expanded', '0-d', 'empty'])
-def test_backward_passes_grad_output_through(kind):
-    a, b = (t.detach().clone().requires_grad_() for t in _case(kind, torch.float64))
+def test_backward_passes_grad_output_through(kind, device):
+    a, b = (t.detach().clone().requires_grad_() for t in _case(kind, torch.float64, device))
     out = MyAddFunction.apply(a, b)
     grad = torch.randn_like(out)
     if kind == 'expanded' and out.numel():
-        grad = torch.randn(1, out.shape[-1], dtype=out.dtype).expand_as(out)
+        grad = torch.randn(1, out.shape[-1], dtype=out.dtype, device=device).expand_as(out)
     out.backward(grad)
     torch.testing.assert_close(a.grad, grad, rtol=0, atol=0)
     torch.testing.assert_close(b.grad, grad, rtol=0, atol=0)
@@ -106,9 +114,10 @@ def test_backward_only_for_inputs_that_need_it():
     assert torch.equal(a.grad, torch.ones(3)) and b.grad is None
 
 
+@pytest.mark.parametrize('device', DEVICES)
 @pytest.mark.parametrize('kind', ['odd', 'transposed', 'sliced', '0-d'])
-def test_gradcheck_module_float64(kind):
-    a, b = (t.detach().clone().requires_grad_() for t in _case(kind, torch.float64))
+def test_gradcheck_module_float64(kind, device):
+    a, b = (t.detach().clone().requires_grad_() for t in _case(kind, torch.float64, device))
     assert gradcheck(MyAddModule(), (a, b), eps=1e-6, atol=1e-8)
 
 
@@ -187,5 +196,23 @@ def test_wrapper_has_the_prototype_as_docstring():
     assert my_lib.my_lib_add_forward.__doc__ == (
         'int my_lib_add_forward(THFloatTensor *input1, THFloatTensor *input2, '
         'THFloatTensor *output)')
-    assert set(my_lib.__all__) == {'my_lib_add_forward', 'my_lib_add_backward',
-                                   'my_lib_add_forward_double', 'my_lib_add_backward_double'}
+    cpu = {'my_lib_add_forward', 'my_lib_add_backward', 'my_lib_add_forward_double',
+           'my_lib_add_backward_double'}
+    assert set(my_lib.__all__) == cpu | ({name + suffix for name in
+                                          ('my_lib_add_forward', 'my_lib_add_backward')
+                                          for suffix in ('_cuda', '_cuda_double')}
+                                         if WITH_CUDA else set())
+
+
+def test_tensor_on_another_device_type_is_refused_before_c():
+    with pytest.raises(TypeError, match=r'my_lib_add_forward\(\): argument 2 \(input2\): '
+                                        r'expected .*got torch.float32 tensor on meta'):
+        MyAddModule()(torch.randn(3), torch.randn(3, device='meta'))
+
+
+@needs_gpu
+def test_mixed_cpu_and_gpu_inputs_are_refused():
+    with pytest.raises(ValueError, match=r'same device, got cpu and cuda:0'):
+        MyAddModule()(torch.randn(3), torch.randn(3, device='cuda'))
+    with pytest.raises(ValueError, match=r'same device, got cuda:0 and cpu'):
+        MyAddModule()(torch.randn(3, device='cuda'), torch.randn(3))

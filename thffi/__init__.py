@@ -2,5 +2,7 @@
 torch.utils.ffi did.  See create_extension."""
 
 from .builder import BuildError, Extension, create_extension, INCLUDE_DIR
+from .cuda import cuda_enabled, find_cuda_home
 
-__all__ = ['BuildError', 'Extension', 'create_extension', 'INCLUDE_DIR']
+__all__ = ['BuildError', 'Extension', 'create_extension', 'cuda_enabled', 'find_cuda_home',
+           'INCLUDE_DIR']

@@ -7,7 +7,12 @@ parameter arrives as four plain values (data pointer, number of dimensions or
 costs no per-tensor cffi object.  The trampoline builds the TH structs on its
 stack, opens an error frame (THError longjmps back to it), calls `f`, and
 returns f's result widened to 64 bits, or a sentinel on error that makes the
-Python side fetch the message."""
+Python side fetch the message.
+
+A function with CUDA tensor parameters also takes the device of its tensors
+first: the trampoline makes it current for the call (and restores the
+previous one after), and THCState_getCurrentStream asks PyTorch for that
+device's current stream, once per call, when the C code first wants it."""
 
 from ._types import TENSOR_TYPES
 
@@ -25,10 +30,18 @@ const char *THFFI_takeError(void);
 extern "Python+C" int _thffi_resize_cb(int64_t, int, const int64_t *,
                                        int64_t *, uintptr_t *, char *, size_t);
 '''
+CDEF_CUDA = '''
+extern "Python+C" int _thffi_stream_cb(int, uintptr_t *, char *, size_t);
+'''
+
+
+def uses_cuda(fn):
+    return any(p.kind == 'tensor' and TENSOR_TYPES[p.ctype[:-2]][1] == 'cuda'
+               for p in fn.params)
 
 
 def _c_params(fn):
-    out = []
+    out = ['int dev'] if uses_cuda(fn) else []
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
             out += ['uintptr_t d%d' % i, 'int n%d' % i, 'const int64_t *s%d' % i,
@@ -40,8 +53,8 @@ def _c_params(fn):
     return ', '.join(out) or 'void'
 
 
-def cdef(functions):
-    lines = [CDEF_COMMON]
+def cdef(functions, with_cuda):
+    lines = [CDEF_COMMON] + ([CDEF_CUDA] if with_cuda else [])
     for fn in functions:
         lines.append('%s _thffi_w_%s(%s);' % (_RETURNS[fn.ret_kind][0], fn.name,
                                              _c_params(fn)))
@@ -52,8 +65,11 @@ def trampolines(functions):
     out = ['#include <math.h>', '']
     for fn in functions:
         rtype, sentinel, _ = _RETURNS[fn.ret_kind]
+        cuda = uses_cuda(fn)
         body = ['%s _thffi_w_%s(%s) {' % (rtype, fn.name, _c_params(fn)),
                 '  THFFIFrame frame;']
+        if cuda:
+            body.append('  volatile int previous = -1;')
         call_args = []
         for i, p in enumerate(fn.params):
             if p.kind == 'tensor':
@@ -63,12 +79,15 @@ def trampolines(functions):
                 call_args.append('(%s)p%d' % (p.ctype, i))
             else:
                 call_args.append('p%d' % i)
-        body += ['  %s r;' % rtype,
-                 '  THFFI_pushFrame(&frame);',
-                 '  if (setjmp(frame.env)) {',
-                 '    THFFI_popFrame(&frame);',
+        leave = ['  THCFFI_leaveDevice(previous);'] if cuda else []
+        body += ['  %s r;' % rtype, '  THFFI_pushFrame(&frame);']
+        body += ['  frame.device = dev;'] if cuda else []
+        body += ['  if (setjmp(frame.env)) {', '  ' + leave[0]] if cuda else [
+            '  if (setjmp(frame.env)) {']
+        body += ['    THFFI_popFrame(&frame);',
                  '    return %s;' % sentinel,
                  '  }']
+        body += ['  previous = THCFFI_enterDevice(dev);'] if cuda else []
         for i, p in enumerate(fn.params):
             if p.kind == 'tensor':
                 body.append('  if (n%d >= 0) %sTensor_thffiWrap(&a%d, d%d, n%d, s%d, t%d, %d);'
@@ -78,12 +97,12 @@ def trampolines(functions):
             body += ['  %s;' % call, '  r = 0;']
         else:
             body.append('  r = (%s)%s;' % (rtype, call))
-        body += ['  THFFI_popFrame(&frame);', '  return r;', '}', '']
+        body += leave + ['  THFFI_popFrame(&frame);', '  return r;', '}', '']
         out += body
     return '\n'.join(out)
 
 
-def python_module(name, functions):
+def python_module(name, functions, with_cuda):
     """Source of the extension package's __init__.py."""
     dtypes = sorted({TENSOR_TYPES[p.ctype[:-2]][0] for fn in functions
                      for p in fn.params if p.kind == 'tensor'})
@@ -97,7 +116,7 @@ def python_module(name, functions):
            'from ._%s import ffi as _ffi, lib as _lib' % name,
            'from ._thffi_runtime import Param as _P, Runtime, Spec as _S',
            '',
-           '_rt = Runtime(_ffi, _lib)',
+           '_rt = Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda,
            '_call = _rt.call',
            '_check = _rt.check',
            '_NULL = _ffi.NULL',
@@ -126,9 +145,14 @@ def _python_function(fn):
             specs.append('_P(%r, %r, %r)' % (p.name, p.kind, p.ctype))
             margs.append(p.name)
     args_tuple = '(%s)' % ''.join(n + ', ' for n in names).rstrip(' ')
+    cuda = [p.name for p in fn.params if p.kind == 'tensor'
+            and TENSOR_TYPES[p.ctype[:-2]][1] == 'cuda']
+    if cuda:
+        margs.insert(0, '_dev')
     lines = ['_w_%s = _lib._thffi_w_%s' % (fn.name, fn.name),
-             '%s = _S(%r, _w_%s, %r, (%s))' % (
-                 spec, fn.name, fn.name, fn.prototype, ''.join(s + ', ' for s in specs)),
+             '%s = _S(%r, _w_%s, %r, (%s), %r)' % (
+                 spec, fn.name, fn.name, fn.prototype, ''.join(s + ', ' for s in specs),
+                 bool(cuda)),
              '',
              '',
              'def %s(%s):' % (fn.name, ', '.join(names)),
@@ -137,8 +161,15 @@ def _python_function(fn):
              # any exception while marshalling (before C runs), goes through
              # _call, which validates each argument and says what is wrong.
              '    try:',
-             '        ok = %s' % (' and '.join(checks) or 'True'),
-             '        if ok:']
+             '        ok = %s' % (' and '.join(checks) or 'True')]
+    if cuda:
+        # All CUDA tensors of a call must be on one device.
+        lines += ['        if ok:',
+                  '            _dev = %s.get_device()' % cuda[0]]
+        if len(cuda) > 1:
+            lines.append('            ok = %s' % ' and '.join(
+                '%s.get_device() == _dev' % n for n in cuda[1:]))
+    lines += ['        if ok:']
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
             lines.append('            _s%d = %s.shape' % (i, p.name))

@@ -5,6 +5,10 @@ that stand for them.  Pure data: the builder reads it without importing torch.""
 TENSOR_TYPES = {
     'THFloatTensor': ('float32', 'cpu'),
     'THDoubleTensor': ('float64', 'cpu'),
+    'THCudaTensor': ('float32', 'cuda'),
+    'THCudaDoubleTensor': ('float64', 'cuda'),
+    'THCudaIntTensor': ('int32', 'cuda'),
+    'THCudaLongTensor': ('int64', 'cuda'),
 }
 
 # Scalar C types that pass through from Python: name -> 'int' | 'uint' | 'float'.

@@ -12,24 +12,30 @@ The library links no libtorch: tensors cross as data pointers, shapes and
 strides.  A build is skipped when nothing it depends on changed (a manifest
 of content hashes of every file the compiler read, from gcc -MMD)."""
 
+import contextlib
+import fcntl
 import glob
 import hashlib
 import json
 import os
 import shutil
 import sysconfig
-import tempfile
 import time
+
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import cffi
 
-from . import _codegen
+from . import _codegen, cuda
 from ._parse import parse_header
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE_DIR = os.path.join(_HERE, 'include')
 _CSRC = os.path.join(_HERE, 'csrc')
 _TH_SOURCES = [os.path.join(_CSRC, 'THGeneral.c'), os.path.join(_CSRC, 'THTensor.c')]
+_THC_SOURCES = [os.path.join(_CSRC, 'THC.c'), os.path.join(_CSRC, 'THCTensor.cu')]
 _MANIFEST = '.thffi-build.json'
 # Keyword arguments that are lists of paths, resolved against relative_to.
 _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library_dirs')
@@ -52,13 +58,13 @@ def create_extension(name, headers, sources, verbose=True, with_cuda=False,
     sources: C sources to compile.
     relative_to: a file (use __file__) whose folder the relative paths in
         headers, sources and the path keyword arguments are resolved against.
+    with_cuda: compile the .cu files among the sources with nvcc, link
+        the CUDA runtime, and provide <THC/THC.h>.
     kwargs: passed to the compiler and linker as setuptools' Extension takes
         them: define_macros, include_dirs, extra_compile_args,
-        extra_link_args, extra_objects, libraries, library_dirs.
+        extra_link_args, extra_objects, libraries, library_dirs; and
+        extra_nvcc_args, flags for nvcc alone.
     """
-    if with_cuda:
-        raise BuildError('create_extension(with_cuda=True): the CUDA path is not '
-                         'available in this version of thffi')
     if package:
         raise BuildError('create_extension(package=True): package mode is not '
                          'available in this version of thffi')
@@ -69,18 +75,20 @@ def create_extension(name, headers, sources, verbose=True, with_cuda=False,
             spec[key] = [os.path.join(base, p) for p in _as_list(spec[key])]
     headers = [os.path.join(base, h) for h in _as_list(headers)]
     sources = [os.path.join(base, s) for s in _as_list(sources)]
-    return Extension(name, headers, sources, base, verbose, spec)
+    return Extension(name, headers, sources, base, verbose, with_cuda, spec)
 
 
 class Extension(cffi.FFI):
     """A cffi FFI configured for one extension; build() compiles it."""
 
-    def __init__(self, name, headers, sources, base, verbose, kwargs):
+    def __init__(self, name, headers, sources, base, verbose, with_cuda, kwargs):
         super().__init__()
         parts = name.split('.')
         self.name = name
         self.base = base
         self.target_dir = os.path.join(base, *parts)
+        # Compiler work happens here, under a lock (one build at a time).
+        self.build_dir = os.path.join(self.target_dir, '.thffi-build')
         self.module_name = '_' + parts[-1]
         self.verbose = verbose
         self.headers = headers
@@ -97,12 +105,33 @@ class Extension(cffi.FFI):
             if not os.path.isfile(src):
                 raise BuildError('create_extension(%r): source file %s does not exist'
                                  % (name, src))
-        self.cdef(_codegen.cdef(self.functions))
-        # The user's headers name TH types; the legacy tool included TH first.
-        user_includes = '#include <TH/TH.h>\n' + ''.join(
-            '#include "%s"\n' % h for h in headers)
+        self.with_cuda = bool(with_cuda)
         self.kwargs = dict(kwargs)
+        self.nvcc_args = _as_list(self.kwargs.pop('extra_nvcc_args', None))
         self.kwargs['include_dirs'] = [INCLUDE_DIR, _CSRC] + self.kwargs.get('include_dirs', [])
+        self.cuda_sources = [s for s in sources if s.endswith('.cu')]
+        sources = [s for s in sources if not s.endswith('.cu')] + _TH_SOURCES
+        if self.cuda_sources and not self.with_cuda:
+            raise BuildError('create_extension(%r): %s is CUDA code; pass with_cuda=True'
+                             % (name, self.cuda_sources[0]))
+        if self.with_cuda:
+            self._configure_cuda()
+            sources.append(_THC_SOURCES[0])
+            self.cuda_sources.append(_THC_SOURCES[1])
+        self.cuda_objects = [
+            os.path.join(self.build_dir, 'cu%d_%s.o' % (i, os.path.basename(src)[:-3]))
+            for i, src in enumerate(self.cuda_sources)]
+        self.kwargs['extra_objects'] = (_as_list(self.kwargs.get('extra_objects'))
+                                        + self.cuda_objects)
+        for fn in self.functions:
+            if _codegen.uses_cuda(fn) and not self.with_cuda:
+                raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
+                                 'with_cuda=True' % (name, fn.name))
+        self.cdef(_codegen.cdef(self.functions, self.with_cuda))
+        # The user's headers name TH types; the legacy tool included TH first.
+        user_includes = '#include <TH/TH.h>\n' + (
+            '#include <THC/THC.h>\n' if self.with_cuda else '') + ''.join(
+            '#include "%s"\n' % h for h in headers)
         # C99 as the legacy tool; -MMD makes gcc list each source's
         # dependencies for the up-to-date check; hidden visibility keeps the
         # TH symbols of two extensions in one process apart.
@@ -111,7 +140,72 @@ class Extension(cffi.FFI):
             + _as_list(self.kwargs.get('extra_compile_args')))
         self.set_source(self.module_name,
                         user_includes + _codegen.trampolines(self.functions),
-                        sources=sources + _TH_SOURCES, **self.kwargs)
+                        sources=sources, **self.kwargs)
+
+    def _configure_cuda(self):
+        home = cuda.find_cuda_home()
+        if home is None:
+            raise BuildError(cuda.missing_toolkit_message(
+                'create_extension(%r, with_cuda=True)' % self.name))
+        self.cuda_home = home
+        self.nvcc = os.path.join(home, 'bin', 'nvcc')
+        arch_spec, self.arch_source = cuda.arch_list()
+        try:
+            self.arch_flags = cuda.arch_flags(arch_spec)
+        except ValueError as exc:
+            raise BuildError('%s (from %s)' % (exc, self.arch_source)) from None
+        libdir = next((d for d in (os.path.join(home, 'lib64'), os.path.join(home, 'lib'))
+                       if os.path.isdir(d)), os.path.join(home, 'lib64'))
+        kw = self.kwargs
+        kw['include_dirs'] = kw['include_dirs'] + [os.path.join(home, 'include')]
+        # The shared CUDA runtime, found by its soname: in a process where
+        # PyTorch already loaded libcudart.so.<major>, that one is used (one
+        # runtime, one current device); the rpath is the fallback for
+        # processes without it (a CPU-only torch).
+        # nvcc's host code is C++: it needs the C++ runtime, as torch does.
+        kw['libraries'] = _as_list(kw.get('libraries')) + ['cudart', 'stdc++']
+        kw['library_dirs'] = _as_list(kw.get('library_dirs')) + [libdir]
+        kw['runtime_library_dirs'] = _as_list(kw.get('runtime_library_dirs')) + [libdir]
+
+    def _nvcc_command(self, source, obj):
+        defines = []
+        for macro in self.kwargs.get('define_macros', []):
+            name, value = (macro, None) if isinstance(macro, str) else macro
+            defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
+        return ([self.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d',
+                 '-O3', '-std=c++17', '-Xcompiler', '-fPIC,-fvisibility=hidden',
+                 # compile the architectures in parallel
+                 '--threads', '0']
+                + ['-I' + d for d in self.kwargs['include_dirs']] + defines
+                + self.arch_flags + self.nvcc_args)
+
+    def _compile_cuda(self):
+        """Compiles the .cu sources with nvcc, in parallel, into cuda_objects."""
+        jobs = list(zip(self.cuda_sources, self.cuda_objects))
+        if self.verbose:
+            print('thffi: nvcc for %s (architectures from %s)'
+                  % (' '.join(self.arch_flags), self.arch_source))
+
+        def run(job):
+            src, obj = job
+            command = self._nvcc_command(src, obj)
+            cached = _cached_object(command, obj) if src == _THC_SOURCES[1] else None
+            if cached and cached.fetch():
+                return subprocess.CompletedProcess(command, 0, '', '')
+            result = subprocess.run(command, capture_output=True, text=True)
+            if cached and result.returncode == 0:
+                cached.store()
+            return result
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            results = list(pool.map(run, jobs))
+        for (src, _), result in zip(jobs, results):
+            sys.stderr.write(result.stderr if result.returncode else '')
+            if self.verbose:
+                sys.stdout.write(result.stdout)
+            if result.returncode != 0:
+                raise BuildError('building %s failed: nvcc could not compile %s (its '
+                                 'output is above)' % (self.name, src))
 
     # -- the up-to-date check ------------------------------------------------
 
@@ -125,6 +219,8 @@ class Extension(cffi.FFI):
             'python': sysconfig.get_config_var('EXT_SUFFIX'),
             'cffi': cffi.__version__,
             'env': [os.environ.get(v) for v in ('CC', 'CFLAGS', 'LDFLAGS', 'CPPFLAGS')],
+            'cuda': self.with_cuda and [self.nvcc, self.arch_flags, self.nvcc_args,
+                                        self.cuda_sources],
             'thffi': [_digest(p) for p in own],
         }, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
@@ -158,31 +254,107 @@ class Extension(cffi.FFI):
             return False
         start = time.perf_counter()
         _make_package_dirs(self.base, self.name)
-        tmpdir = tempfile.mkdtemp(prefix='.thffi-build-', dir=self.target_dir)
-        try:
+        with _locked(os.path.join(self.target_dir, '.thffi-lock')):
+            if self.is_up_to_date():  # another process built it meanwhile
+                return False
+            shutil.rmtree(self.build_dir, ignore_errors=True)
+            os.makedirs(self.build_dir)
             try:
-                built = self.compile(tmpdir=tmpdir, verbose=self.verbose,
-                                     target=self.module_name + sysconfig.get_config_var('EXT_SUFFIX'))
-            except (cffi.VerificationError, OSError) as exc:
-                raise BuildError('building %s failed (compiler output above): %s'
-                                 % (self.name, exc)) from None
-            deps = _read_deps(tmpdir)
-            final = os.path.join(self.target_dir, os.path.basename(built))
-            os.replace(built, final)
-            _write_atomic(os.path.join(self.target_dir, '__init__.py'),
-                          _codegen.python_module(self.module_name[1:], self.functions))
-            with open(os.path.join(_HERE, 'runtime.py')) as f:
-                _write_atomic(os.path.join(self.target_dir, '_thffi_runtime.py'), f.read())
-            _write_atomic(os.path.join(self.target_dir, _MANIFEST), json.dumps({
-                'config': self._config_key(),
-                'deps': {p: _digest(p) for p in sorted(deps)},
-            }, indent=1))
-        finally:
-            shutil.rmtree(tmpdir, ignore_errors=True)
+                final = self._compile_and_install()
+            finally:
+                shutil.rmtree(self.build_dir, ignore_errors=True)
         if self.verbose:
             print('thffi: built %s in %.2f s -> %s'
                   % (self.name, time.perf_counter() - start, final))
         return True
+
+    def _compile_and_install(self):
+        if self.cuda_sources:
+            self._compile_cuda()
+        try:
+            built = self.compile(tmpdir=self.build_dir, verbose=self.verbose,
+                                 target=self.module_name + sysconfig.get_config_var('EXT_SUFFIX'))
+        except (cffi.VerificationError, OSError) as exc:
+            raise BuildError('building %s failed (compiler output above): %s'
+                             % (self.name, exc)) from None
+        deps = _read_deps(self.build_dir, getattr(self, 'cuda_home', None))
+        final = os.path.join(self.target_dir, os.path.basename(built))
+        os.replace(built, final)
+        _write_atomic(os.path.join(self.target_dir, '__init__.py'),
+                      _codegen.python_module(self.module_name[1:], self.functions,
+                                             self.with_cuda))
+        with open(os.path.join(_HERE, 'runtime.py')) as f:
+            _write_atomic(os.path.join(self.target_dir, '_thffi_runtime.py'), f.read())
+        _write_atomic(os.path.join(self.target_dir, _MANIFEST), json.dumps({
+            'config': self._config_key(),
+            'deps': {p: _digest(p) for p in sorted(deps)},
+        }, indent=1))
+        return final
+
+
+class _CachedObject:
+    """An object file of thffi's own CUDA code in the user's cache (its
+    kernels take seconds per architecture to compile and change only with
+    thffi, nvcc and the flags), with its .d file."""
+
+    def __init__(self, folder, obj):
+        self.folder, self.obj = folder, obj
+
+    def _pairs(self):
+        return [(self.obj, os.path.join(self.folder, 'object.o')),
+                (self.obj[:-2] + '.d', os.path.join(self.folder, 'object.d'))]
+
+    def fetch(self):
+        pairs = self._pairs()
+        if not all(os.path.isfile(cached) for _, cached in pairs):
+            return False
+        for built, cached in pairs:
+            shutil.copyfile(cached, built)
+        return True
+
+    def store(self):
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+            for built, cached in self._pairs():
+                tmp = '%s.tmp%d' % (cached, os.getpid())
+                shutil.copyfile(built, tmp)
+                os.replace(tmp, cached)
+        except OSError:
+            pass  # an unwritable cache only costs time
+
+
+def _cache_root():
+    root = os.environ.get('THFFI_CACHE_DIR')
+    if root:
+        return root
+    return os.path.join(os.environ.get('XDG_CACHE_HOME') or
+                        os.path.join(os.path.expanduser('~'), '.cache'), 'thffi')
+
+
+def _cached_object(command, obj):
+    """The cache entry for an nvcc command, keyed by the command (less its
+    output paths), the compiler binary, and every file of thffi's C code."""
+    nvcc = os.path.realpath(command[0])
+    stat = os.stat(nvcc)
+    own = sorted(glob.glob(os.path.join(_HERE, 'include', '**', '*'), recursive=True)
+                 + glob.glob(os.path.join(_CSRC, '**', '*'), recursive=True))
+    key = json.dumps({
+        'command': [a for a in command[1:] if a not in (obj, obj[:-2] + '.d')],
+        'nvcc': [nvcc, stat.st_size, stat.st_mtime_ns],
+        'thffi': [(os.path.relpath(p, _HERE), _digest(p)) for p in own if os.path.isfile(p)],
+    }, sort_keys=True)
+    return _CachedObject(os.path.join(_cache_root(), 'objects',
+                                      hashlib.sha256(key.encode()).hexdigest()[:32]), obj)
+
+
+@contextlib.contextmanager
+def _locked(path):
+    with open(path, 'a') as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _make_package_dirs(root, name):
@@ -204,12 +376,14 @@ def _digest(path):
         return None
 
 
-def _read_deps(tmpdir):
-    """Every file the compiler read, from the .d files of gcc -MMD, except
-    the Python headers (they change only with the interpreter, which is part
-    of the config key)."""
+def _read_deps(tmpdir, cuda_home):
+    """Every file the compilers read, from the .d files of gcc -MMD and nvcc
+    -MD, except system, Python and CUDA headers (they change only with the
+    tools, which are part of the config key)."""
     skip = tuple(filter(None, {sysconfig.get_paths()['include'],
-                               sysconfig.get_paths()['platinclude']}))
+                               sysconfig.get_paths()['platinclude'], cuda_home,
+                               cuda_home and os.path.realpath(cuda_home),
+                               '/usr/include/', '/usr/lib/'}))
     deps = set()
     for root, _, files in os.walk(tmpdir):
         for name in files:

@@ -27,6 +27,7 @@ class Spec:
     fn: object           # the cffi trampoline
     prototype: str
     params: tuple
+    cuda: bool = False   # takes CUDA tensors: the trampoline wants their device first
 
 
 def _describe(value):
@@ -39,10 +40,12 @@ def _describe(value):
 class Runtime:
     """The shared part of one extension's wrappers."""
 
-    def __init__(self, ffi, lib):
+    def __init__(self, ffi, lib, with_cuda=False):
         self.ffi = ffi
         self.lib = lib
         ffi.def_extern(name='_thffi_resize_cb')(self._resize)
+        if with_cuda:
+            ffi.def_extern(name='_thffi_stream_cb')(self._stream)
 
     def call(self, spec, args):
         """Validates every argument against the prototype, then calls the
@@ -50,6 +53,7 @@ class Runtime:
         what was expected; nothing is called then."""
         ffi = self.ffi
         cargs = []
+        device = first = None
         for pos, (param, value) in enumerate(zip(spec.params, args), 1):
             what = '%s(): argument %d (%s)' % (spec.name, pos, param.name)
             kind = param.kind
@@ -64,6 +68,13 @@ class Runtime:
                         and value.device.type == param.device):
                     raise TypeError('%s: expected %s, got %s'
                                     % (what, expected, _describe(value)))
+                if param.device == 'cuda':
+                    if device is None:
+                        device, first = value.get_device(), what
+                    elif value.get_device() != device:
+                        raise RuntimeError('%s is on cuda:%d but %s is on cuda:%d; the CUDA '
+                                           'tensors of a call must be on one device'
+                                           % (what, value.get_device(), first, device))
                 cargs += [value.data_ptr(), value.dim(), value.shape, value.stride()]
             elif kind in ('int', 'uint'):
                 cargs.append(self._integer(what, param.ctype, value))
@@ -82,6 +93,8 @@ class Runtime:
                     raise TypeError('%s: expected a cffi pointer, an address or None '
                                     '(%s), got %s' % (what, param.ctype, _describe(value)))
                 cargs.append(value)
+        if spec.cuda:
+            cargs.insert(0, -1 if device is None else device)
         return spec.fn(*cargs)
 
     def _integer(self, what, ctype, value):
@@ -107,6 +120,12 @@ class Runtime:
             return result
         raise RuntimeError('%s: %s' % (name, self.ffi.string(msg).decode('utf-8', 'replace')))
 
+    def _report(self, err, errlen, msg):
+        """Hands a callback's failure to C: the message into err, returns 1."""
+        raw = msg.encode('utf-8', 'replace')[:errlen - 1] + b'\0'
+        self.ffi.memmove(err, raw, len(raw))
+        return 1
+
     def _resize(self, ref, dim, size, stride_out, data_out, err, errlen):
         # Called from C, with the GIL, by THTensor_resizeNd.  The tensor to
         # resize is argument `ref` of the wrapped call in progress, whose
@@ -125,7 +144,14 @@ class Runtime:
             data_out[0] = tensor.data_ptr()
             return 0
         except BaseException as exc:  # must not propagate into C
-            msg = ('cannot resize argument %d to %s: %s' % (ref + 1, tuple(shape), exc))
-            raw = msg.encode('utf-8', 'replace')[:errlen - 1] + b'\0'
-            self.ffi.memmove(err, raw, len(raw))
-            return 1
+            return self._report(err, errlen, 'cannot resize argument %d to %s: %s'
+                                % (ref + 1, tuple(shape), exc))
+
+    def _stream(self, device, stream_out, err, errlen):
+        # Called from C, with the GIL, by THCState_getCurrentStream.
+        try:
+            stream = torch.cuda.current_stream(device if device >= 0 else None)
+            stream_out[0] = stream.cuda_stream
+            return 0
+        except BaseException as exc:  # must not propagate into C
+            return self._report(err, errlen, 'cannot get the current CUDA stream: %s' % exc)

@@ -9,10 +9,15 @@ static __thread int thffi_has_msg = 0;
 
 void THFFI_pushFrame(THFFIFrame *frame) {
   frame->prev = thffi_top;
+  frame->device = -1;
+  frame->has_stream = 0;
+  frame->stream = 0;
   thffi_top = frame;
 }
 
 void THFFI_popFrame(THFFIFrame *frame) { thffi_top = frame->prev; }
+
+THFFIFrame *THFFI_currentFrame(void) { return thffi_top; }
 
 const char *THFFI_takeError(void) {
   if (!thffi_has_msg) return NULL;

@@ -1,11 +1,15 @@
-/* TH tensor functions for every type (generic/THTensor.c once per type). */
+/* TH tensor functions for every type. */
 #include "TH/TH.h"
-#include "thffi_callbacks.h"
+#include "thffi_private.h"
 
-/* Every function checks its tensor arguments for NULL (a None from Python),
- * so a missing argument is an error rather than a crash. */
-#define THFFI_NONNULL(t, argn) \
-  THArgCheck((t) != NULL, argn, "expected a tensor, got NULL (None)")
+#define THFFI_T THTensor
+#define THFFI_S THStorage
+#define THFFI_F(NAME) THTensor_(NAME)
+#define THFFI_SF(NAME) THStorage_(NAME)
+#define THFFI_STATE
+#define THFFI_ST
+#define TH_GENERIC_FILE "generic/THTensorMeta.c"
+#include "TH/THGenerateFloatTypes.h"
 
-#define TH_GENERIC_FILE "generic/THTensor.c"
+#define TH_GENERIC_FILE "generic/THTensorOps.c"
 #include "TH/THGenerateFloatTypes.h"

@@ -55,10 +55,17 @@
 typedef struct THFFIFrame {
   jmp_buf env;
   struct THFFIFrame *prev;
+  /* CUDA calls: the device of the call's tensors (-1: the current one), and
+   * PyTorch's current stream on it, fetched on first use in the call. */
+  int device;
+  int has_stream;
+  uintptr_t stream;
 } THFFIFrame;
 
 TH_API void THFFI_pushFrame(THFFIFrame *frame);
 TH_API void THFFI_popFrame(THFFIFrame *frame);
+/* The innermost frame of this thread, or NULL outside a wrapped call. */
+TH_API THFFIFrame *THFFI_currentFrame(void);
 /* Message of the last error on this thread, or NULL; clears it. */
 TH_API const char *THFFI_takeError(void);
 
@@ -76,6 +83,48 @@ TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
   do { if (!(exp)) _THAssertionFailed(__FILE__, __LINE__, #exp, "%s", ""); } while (0)
 #define THAssertMsg(exp, ...) \
   do { if (!(exp)) _THAssertionFailed(__FILE__, __LINE__, #exp, __VA_ARGS__); } while (0)
+
+/* The one struct layout of every tensor and storage type, TH and THC: that
+ * of TH 0.3, because legacy code reads t->size[i], t->stride[i] and
+ * t->nDimension directly, followed by thffi's private part.  Sizes and
+ * strides are in elements.  A storage describes the memory of one torch
+ * tensor, owned by PyTorch, never by C. */
+#define THFFI_DEFINE_TENSOR(Tensor, Storage, real) \
+  typedef struct Storage {                         \
+    real *data;                                    \
+    ptrdiff_t size;                                \
+    int refcount;                                  \
+    char flag;                                     \
+    void *allocator;                               \
+    void *allocatorContext;                        \
+    struct Storage *view;                          \
+  } Storage;                                       \
+  typedef struct Tensor {                          \
+    int64_t *size;                                 \
+    int64_t *stride;                               \
+    int nDimension;                                \
+    Storage *storage;                              \
+    ptrdiff_t storageOffset;                       \
+    int refcount;                                  \
+    char flag;                                     \
+    Storage storage_;                              \
+    THFFITensorPriv priv;                          \
+  } Tensor
+
+/* thffi's own per-tensor bookkeeping.  Not part of the legacy API: user
+ * code must not touch it. */
+typedef struct THFFITensorPriv {
+  /* Which Python tensor backs this struct: the 0-based position of the
+   * argument in the current call, or -1 when there is none. */
+  int64_t ref;
+  /* The true number of dimensions (0 for a 0-d tensor).  The legacy field
+   * nDimension is 0 for a tensor without elements, as in TH. */
+  int dim;
+  /* Shape and strides after a resize from C (the arrays passed in by the
+   * caller are read-only). */
+  int64_t size_buf[THFFI_MAX_DIMS];
+  int64_t stride_buf[THFFI_MAX_DIMS];
+} THFFITensorPriv;
 
 /* Strided iteration shared by every tensor type: walks the elements of a
  * tensor in row-major logical order and hands out runs of consecutive

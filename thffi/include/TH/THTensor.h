@@ -6,20 +6,19 @@
 #define THTensor TH_CONCAT_3(TH, Real, Tensor)
 #define THTensor_(NAME) TH_CONCAT_4(TH, Real, Tensor_, NAME)
 
-/* thffi's own per-tensor bookkeeping, the same for every tensor type.  Not
- * part of the legacy API: user code must not touch it. */
-typedef struct THFFITensorPriv {
-  /* Which Python tensor backs this struct: the 0-based position of the
-   * argument in the current call, or -1 when there is none. */
-  int64_t ref;
-  /* The true number of dimensions (0 for a 0-d tensor).  The legacy field
-   * nDimension is 0 for a tensor without elements, as in TH. */
-  int dim;
-  /* Shape and strides after a resize from C (the arrays passed in by the
-   * caller are read-only). */
-  int64_t size_buf[THFFI_MAX_DIMS];
-  int64_t stride_buf[THFFI_MAX_DIMS];
-} THFFITensorPriv;
+/* The functions TH shares with THC, bound to TH: no state argument. */
+#define THFFI_T THTensor
+#define THFFI_S THStorage
+#define THFFI_F(NAME) THTensor_(NAME)
+#define THFFI_SF(NAME) THStorage_(NAME)
+#define THFFI_STATE
+#define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
+#include "TH/THGenerateFloatTypes.h"
+#undef THFFI_T
+#undef THFFI_S
+#undef THFFI_F
+#undef THFFI_SF
+#undef THFFI_STATE
 
 #define TH_GENERIC_FILE "TH/generic/THTensor.h"
 #include "TH/THGenerateFloatTypes.h"

@@ -1,0 +1,58 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/THCTensorOps.cu"
+#else
+
+void THCTensor_(fill)(THCState *state, THCTensor *self, real value) {
+  THFFI_NONNULL(self, 1);
+  int64_t n = THCTensor_(nElement)(state, self);
+  if (n == 0) return;
+  fill_kernel<real><<<blocks_for(n), kThreads, 0, THCState_getCurrentStream(state)>>>(
+      THCTensor_(data)(state, self), strided_of(self->priv.dim, self->size, self->stride),
+      n, value);
+  THCudaCheck(cudaGetLastError());
+}
+
+void THCTensor_(zero)(THCState *state, THCTensor *self) {
+  THCTensor_(fill)(state, self, (real)0);
+}
+
+void THCTensor_(copy)(THCState *state, THCTensor *self, THCTensor *src) {
+  THFFI_NONNULL(self, 1);
+  THFFI_NONNULL(src, 2);
+  int64_t n = THCTensor_(nElement)(state, self);
+  THArgCheck(n == THCTensor_(nElement)(state, src), 2,
+             "sizes do not match: %lld elements vs %lld",
+             (long long)n, (long long)THCTensor_(nElement)(state, src));
+  if (n == 0) return;
+  cudaStream_t stream = THCState_getCurrentStream(state);
+  if (THCTensor_(isContiguous)(state, self) && THCTensor_(isContiguous)(state, src)) {
+    THCudaCheck(cudaMemcpyAsync(THCTensor_(data)(state, self), THCTensor_(data)(state, src),
+                                n * sizeof(real), cudaMemcpyDeviceToDevice, stream));
+    return;
+  }
+  copy_kernel<real><<<blocks_for(n), kThreads, 0, stream>>>(
+      THCTensor_(data)(state, self), strided_of(self->priv.dim, self->size, self->stride),
+      THCTensor_(data)(state, src), strided_of(src->priv.dim, src->size, src->stride), n);
+  THCudaCheck(cudaGetLastError());
+}
+
+void THCTensor_(cadd)(THCState *state, THCTensor *r, THCTensor *t, real value,
+                      THCTensor *src) {
+  THFFI_NONNULL(r, 1);
+  THFFI_NONNULL(t, 2);
+  THFFI_NONNULL(src, 4);
+  int64_t n = THCTensor_(nElement)(state, t);
+  THArgCheck(n == THCTensor_(nElement)(state, src), 4,
+             "sizes do not match: %lld elements vs %lld",
+             (long long)n, (long long)THCTensor_(nElement)(state, src));
+  THCTensor_(resizeAs)(state, r, t);
+  if (n == 0) return;
+  cadd_kernel<real><<<blocks_for(n), kThreads, 0, THCState_getCurrentStream(state)>>>(
+      THCTensor_(data)(state, r), strided_of(r->priv.dim, r->size, r->stride),
+      THCTensor_(data)(state, t), strided_of(t->priv.dim, t->size, t->stride),
+      THCTensor_(data)(state, src), strided_of(src->priv.dim, src->size, src->stride),
+      n, value);
+  THCudaCheck(cudaGetLastError());
+}
+
+#endif

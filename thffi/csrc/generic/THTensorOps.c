@@ -1,0 +1,92 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "generic/THTensorOps.c"
+#else
+
+static void THTensor_(iter)(THFFIIter *it, const THTensor *t) {
+  THFFIIter_init(it, t->priv.dim, t->size, t->stride);
+}
+
+void THTensor_(fill)(THTensor *self, real value) {
+  THFFIIter a;
+  real *pa = THTensor_(data)(self);
+  int64_t n = THTensor_(nElement)(self);
+  THTensor_(iter)(&a, self);
+  while (n > 0) {
+    int64_t k = a.run, i, sa = a.stride[a.dim - 1];
+    real *ra = pa + a.offset;
+    if (sa == 1) {
+      for (i = 0; i < k; i++) ra[i] = value;
+    } else {
+      for (i = 0; i < k; i++) ra[i * sa] = value;
+    }
+    THFFIIter_advance(&a, k);
+    n -= k;
+  }
+}
+
+void THTensor_(zero)(THTensor *self) { THTensor_(fill)(self, (real)0); }
+
+void THTensor_(copy)(THTensor *self, THTensor *src) {
+  THFFIIter a, b;
+  real *pa, *pb;
+  int64_t n;
+  THFFI_NONNULL(self, 1);
+  THFFI_NONNULL(src, 2);
+  pa = THTensor_(data)(self);
+  pb = THTensor_(data)(src);
+  n = THTensor_(nElement)(self);
+  THArgCheck(n == THTensor_(nElement)(src), 2,
+             "sizes do not match: %lld elements vs %lld",
+             (long long)n, (long long)THTensor_(nElement)(src));
+  THTensor_(iter)(&a, self);
+  THTensor_(iter)(&b, src);
+  while (n > 0) {
+    int64_t k = THMin(a.run, b.run), i;
+    int64_t sa = a.stride[a.dim - 1], sb = b.stride[b.dim - 1];
+    real *ra = pa + a.offset, *rb = pb + b.offset;
+    if (sa == 1 && sb == 1) {
+      memmove(ra, rb, k * sizeof(real));
+    } else {
+      for (i = 0; i < k; i++) ra[i * sa] = rb[i * sb];
+    }
+    THFFIIter_advance(&a, k);
+    THFFIIter_advance(&b, k);
+    n -= k;
+  }
+}
+
+void THTensor_(cadd)(THTensor *r, THTensor *t, real value, THTensor *src) {
+  THFFIIter a, b, c;
+  real *pa, *pb, *pc;
+  int64_t n;
+  THFFI_NONNULL(r, 1);
+  THFFI_NONNULL(t, 2);
+  THFFI_NONNULL(src, 4);
+  n = THTensor_(nElement)(t);
+  THArgCheck(n == THTensor_(nElement)(src), 4,
+             "sizes do not match: %lld elements vs %lld",
+             (long long)n, (long long)THTensor_(nElement)(src));
+  THTensor_(resizeAs)(r, t);
+  pa = THTensor_(data)(r);
+  pb = THTensor_(data)(t);
+  pc = THTensor_(data)(src);
+  THTensor_(iter)(&a, r);
+  THTensor_(iter)(&b, t);
+  THTensor_(iter)(&c, src);
+  while (n > 0) {
+    int64_t k = THMin(THMin(a.run, b.run), c.run), i;
+    int64_t sa = a.stride[a.dim - 1], sb = b.stride[b.dim - 1], sc = c.stride[c.dim - 1];
+    real *ra = pa + a.offset, *rb = pb + b.offset, *rc = pc + c.offset;
+    if (sa == 1 && sb == 1 && sc == 1) {
+      for (i = 0; i < k; i++) ra[i] = rb[i] + value * rc[i];
+    } else {
+      for (i = 0; i < k; i++) ra[i * sa] = rb[i * sb] + value * rc[i * sc];
+    }
+    THFFIIter_advance(&a, k);
+    THFFIIter_advance(&b, k);
+    THFFIIter_advance(&c, k);
+    n -= k;
+  }
+}
+
+#endif

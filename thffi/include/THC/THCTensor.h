@@ -1,0 +1,31 @@
+#ifndef THFFI_THC_TENSOR_H
+#define THFFI_THC_TENSOR_H
+
+#include "THCGeneral.h"
+
+#define THCStorage TH_CONCAT_3(TH, CReal, Storage)
+#define THCStorage_(NAME) TH_CONCAT_4(TH, CReal, Storage_, NAME)
+#define THCTensor TH_CONCAT_3(TH, CReal, Tensor)
+#define THCTensor_(NAME) TH_CONCAT_4(TH, CReal, Tensor_, NAME)
+
+#define TH_GENERIC_FILE "THC/generic/THCStorage.h"
+#include "THC/THCGenerateAllTypes.h"
+
+/* The functions THC shares with TH, bound to THC: a leading state. */
+#define THFFI_T THCTensor
+#define THFFI_S THCStorage
+#define THFFI_F(NAME) THCTensor_(NAME)
+#define THFFI_SF(NAME) THCStorage_(NAME)
+#define THFFI_STATE THCState *state,
+#define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
+#include "THC/THCGenerateAllTypes.h"
+#undef THFFI_T
+#undef THFFI_S
+#undef THFFI_F
+#undef THFFI_SF
+#undef THFFI_STATE
+
+#define TH_GENERIC_FILE "THC/generic/THCTensor.h"
+#include "THC/THCGenerateAllTypes.h"
+
+#endif

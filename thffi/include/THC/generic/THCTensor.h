@@ -1,0 +1,15 @@
+#ifndef TH_GENERIC_FILE
+#define TH_GENERIC_FILE "THC/generic/THCTensor.h"
+#else
+
+/* Element-wise ops, run as kernels on the current stream of the call's
+ * device; they honour strides as the TH ones do. */
+TH_API void THCTensor_(fill)(THCState *state, THCTensor *self, real value);
+TH_API void THCTensor_(zero)(THCState *state, THCTensor *self);
+/* Element-wise in logical order; both must have the same number of elements. */
+TH_API void THCTensor_(copy)(THCState *state, THCTensor *self, THCTensor *src);
+/* r = t + value * src; r is resized like t. */
+TH_API void THCTensor_(cadd)(THCState *state, THCTensor *r, THCTensor *t, real value,
+                             THCTensor *src);
+
+#endif
