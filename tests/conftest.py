@@ -1,5 +1,6 @@
 """Makes the project importable and builds the demo extension if needed."""
 
+import importlib
 import importlib.util
 import os
 import sys
@@ -23,20 +24,25 @@ def load_build_script(path, name='_thffi_build_script'):
 load_build_script(os.path.join(ROOT, 'build.py')).ffi.build()
 
 
-@pytest.fixture(scope='session')
-def th_test(tmp_path_factory):
-    """A small extension built from tests/th_test, for the TH layer's tests."""
+def build_test_extension(tmp_path_factory, folder, headers, sources, **kwargs):
+    """Builds tests/<folder> as the extension _thffi_test_ext.<folder> in a
+    temporary directory and imports it."""
     from thffi import create_extension
-    here = os.path.join(ROOT, 'tests', 'th_test')
-    out = tmp_path_factory.mktemp('th_test')
-    ffi = create_extension('_thffi_test_ext.th_test',
-                           headers=[os.path.join(here, 'th_test.h')],
-                           sources=[os.path.join(here, 'th_test.c')],
-                           relative_to=str(out / 'build.py'), verbose=False)
+    here = os.path.join(ROOT, 'tests', folder)
+    out = tmp_path_factory.mktemp(folder)
+    ffi = create_extension('_thffi_test_ext.' + folder,
+                           headers=[os.path.join(here, h) for h in headers],
+                           sources=[os.path.join(here, s) for s in sources],
+                           relative_to=str(out / 'build.py'), verbose=False, **kwargs)
     ffi.build()
     sys.path.insert(0, str(out))
     try:
-        import _thffi_test_ext.th_test as module
+        return importlib.import_module('_thffi_test_ext.' + folder)
     finally:
         sys.path.remove(str(out))
-    return module
+
+
+@pytest.fixture(scope='session')
+def th_test(tmp_path_factory):
+    """A small extension built from tests/th_test, for the TH layer's tests."""
+    return build_test_extension(tmp_path_factory, 'th_test', ['th_test.h'], ['th_test.c'])

@@ -10,7 +10,7 @@ import sys
 import pytest
 import torch
 
-from conftest import ROOT
+from conftest import ROOT, build_test_extension
 from thffi import BuildError, create_extension, cuda_enabled, find_cuda_home
 from thffi import cuda as thffi_cuda
 
@@ -149,20 +149,8 @@ def test_thc_header_compiles_as_c_cpp_and_cuda(tmp_path, compiler, suffix):
 @pytest.fixture(scope='module')
 def thc_test(tmp_path_factory):
     """An extension built from tests/thc_test, for the THC layer's tests."""
-    here = os.path.join(ROOT, 'tests', 'thc_test')
-    out = tmp_path_factory.mktemp('thc_test')
-    ffi = create_extension('_thffi_test_ext.thc_test',
-                           headers=[os.path.join(here, 'thc_test.h')],
-                           sources=[os.path.join(here, 'thc_test.c'),
-                                    os.path.join(here, 'thc_test_kernel.cu')],
-                           relative_to=str(out / 'build.py'), with_cuda=True, verbose=False)
-    ffi.build()
-    sys.path.insert(0, str(out))
-    try:
-        import _thffi_test_ext.thc_test as module
-    finally:
-        sys.path.remove(str(out))
-    return module
+    return build_test_extension(tmp_path_factory, 'thc_test', ['thc_test.h'],
+                                ['thc_test.c', 'thc_test_kernel.cu'], with_cuda=True)
 
 
 @needs_gpu
