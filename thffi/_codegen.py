@@ -18,6 +18,8 @@ from ._types import TENSOR_TYPES
 
 # ret_kind -> (trampoline return type, C sentinel, Python sentinel test)
 _RETURNS = {
+    # a tensor: its reference (THFFITensorPriv.ref), -1 for NULL
+    'tensor': ('int64_t', 'INT64_MIN', '_r == -9223372036854775808'),
     'void': ('int64_t', 'INT64_MIN', '_r == -9223372036854775808'),
     'int': ('int64_t', 'INT64_MIN', '_r == -9223372036854775808'),
     'uint': ('uint64_t', 'UINT64_MAX', '_r == 18446744073709551615'),
@@ -27,11 +29,14 @@ _RETURNS = {
 
 CDEF_COMMON = '''
 const char *THFFI_takeError(void);
-extern "Python+C" int _thffi_resize_cb(int64_t, int, const int64_t *,
-                                       int64_t *, uintptr_t *, char *, size_t);
+extern "Python+C" int _thffi_tensor_cb(int, int64_t, int64_t, int, int, int, const int64_t *,
+                                       int64_t *, int *, int64_t *, int64_t *, uintptr_t *,
+                                       char *, size_t);
 '''
 CDEF_CUDA = '''
 extern "Python+C" int _thffi_stream_cb(int, uintptr_t *, char *, size_t);
+extern "Python+C" int _thffi_cuda_memory_cb(int, uintptr_t, size_t, uintptr_t *, char *,
+                                            size_t);
 '''
 
 
@@ -82,22 +87,28 @@ def trampolines(functions):
         leave = ['  THCFFI_leaveDevice(previous);'] if cuda else []
         body += ['  %s r;' % rtype, '  THFFI_pushFrame(&frame);']
         body += ['  frame.device = dev;'] if cuda else []
-        body += ['  if (setjmp(frame.env)) {', '  ' + leave[0]] if cuda else [
-            '  if (setjmp(frame.env)) {']
-        body += ['    THFFI_popFrame(&frame);',
+        body.append('  if (setjmp(frame.env)) {')
+        body += ['    THCFFI_freeAllocs(&frame);', '  ' + leave[0]] if cuda else []
+        body += ['    THFFI_popFrame(&frame, 1);',
                  '    return %s;' % sentinel,
                  '  }']
         body += ['  previous = THCFFI_enterDevice(dev);'] if cuda else []
         for i, p in enumerate(fn.params):
             if p.kind == 'tensor':
-                body.append('  if (n%d >= 0) %sTensor_thffiWrap(&a%d, d%d, n%d, s%d, t%d, %d);'
-                            % (i, p.ctype[:-len('Tensor *')], i, i, i, i, i, i))
+                on_gpu = TENSOR_TYPES[p.ctype[:-2]][1] == 'cuda'
+                body.append('  if (n%d >= 0) %s_thffiWrap(&a%d, d%d, n%d, s%d, t%d, %d, %s);'
+                            % (i, p.ctype[:-2], i, i, i, i, i, i, 'dev' if on_gpu else '-1'))
         call = '%s(%s)' % (fn.name, ', '.join(call_args))
         if fn.ret_kind == 'void':
             body += ['  %s;' % call, '  r = 0;']
+        elif fn.ret_kind == 'tensor':
+            body += ['  {',
+                     '    %s*t = %s;' % (fn.ret_ctype[:-1], call),
+                     '    r = t == NULL ? -1 : THFFI_handOver(&t->priv);',
+                     '  }']
         else:
             body.append('  r = (%s)%s;' % (rtype, call))
-        body += leave + ['  THFFI_popFrame(&frame);', '  return r;', '}', '']
+        body += leave + ['  THFFI_popFrame(&frame, 0);', '  return r;', '}', '']
         out += body
     return '\n'.join(out)
 
@@ -180,5 +191,10 @@ def _python_function(fn):
               '        _r = _call(%s, %s)' % (spec, args_tuple),
               '    if %s:' % _RETURNS[fn.ret_kind][2],
               '        _r = _check(_r, %r)' % fn.name]
-    lines += ['    return %s' % ('None' if fn.ret_kind == 'void' else '_r'), '', '']
+    if fn.ret_kind == 'tensor':
+        # The C function returned an argument (>= 0), NULL (-1), or a tensor
+        # it created (<= -2).
+        lines += ['    return _rt.returned(_r, %s)' % args_tuple, '', '']
+    else:
+        lines += ['    return %s' % ('None' if fn.ret_kind == 'void' else '_r'), '', '']
     return lines

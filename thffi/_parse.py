@@ -28,7 +28,7 @@ class Param:
 @dataclass(frozen=True)
 class Function:
     name: str
-    ret_kind: str   # 'void', 'int', 'uint', 'float' or 'pointer'
+    ret_kind: str   # 'void', 'int', 'uint', 'float', 'tensor' or 'pointer'
     ret_ctype: str
     params: tuple
     prototype: str  # as declared, for docstrings and messages
@@ -119,9 +119,9 @@ def _function(path, decl):
     fdecl = decl.type
     prototype = _GEN.visit(decl).strip()
     ret = _classify(fdecl.type)
-    if ret is None or ret[0] == 'tensor':
+    if ret is None:
         raise HeaderError('%s: %s: return type %s is not supported (use void, an '
-                          'integer, a floating type or a plain pointer)'
+                          'integer, a floating type, a TH tensor or a plain pointer)'
                           % (path, decl.name, _type_text(fdecl.type)))
     params = []
     args = fdecl.args.params if fdecl.args else []

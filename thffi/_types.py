@@ -1,15 +1,16 @@
 """The TH tensor types a wrapped C function may take, and the torch tensors
 that stand for them.  Pure data: the builder reads it without importing torch."""
 
-# TH type name -> (torch dtype name, device type).
-TENSOR_TYPES = {
-    'THFloatTensor': ('float32', 'cpu'),
-    'THDoubleTensor': ('float64', 'cpu'),
-    'THCudaTensor': ('float32', 'cuda'),
-    'THCudaDoubleTensor': ('float64', 'cuda'),
-    'THCudaIntTensor': ('int32', 'cuda'),
-    'THCudaLongTensor': ('int64', 'cuda'),
-}
+# dtypes in the order of the C layer's dtype numbers (THFFI_DTYPE).
+THFFI_DTYPES = ('float32', 'float64', 'uint8', 'int8', 'int16', 'int32', 'int64')
+_REALS = (('Float', 'float32'), ('Double', 'float64'), ('Byte', 'uint8'), ('Char', 'int8'),
+          ('Short', 'int16'), ('Int', 'int32'), ('Long', 'int64'))
+
+# TH type name -> (torch dtype name, device type).  THCudaTensor is float.
+TENSOR_TYPES = {}
+for _real, _dtype in _REALS:
+    TENSOR_TYPES['TH%sTensor' % _real] = (_dtype, 'cpu')
+    TENSOR_TYPES['THCuda%sTensor' % ('' if _real == 'Float' else _real)] = (_dtype, 'cuda')
 
 # Scalar C types that pass through from Python: name -> 'int' | 'uint' | 'float'.
 SCALAR_TYPES = {

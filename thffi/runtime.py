@@ -5,11 +5,20 @@ _thffi_runtime.py), so a built extension needs torch and cffi's backend only.
 It holds what the generated wrappers share: the validating slow path, the
 error check, and the callback through which C resizes a caller's tensor."""
 
+import itertools
 import operator
 import sys
 from dataclasses import dataclass
 
 import torch
+
+# The C layer's dtype numbers (THFFI_DTYPE) and tensor operations (THFFI_OP_*).
+_DTYPES = (torch.float32, torch.float64, torch.uint8, torch.int8, torch.int16, torch.int32,
+           torch.int64)
+(_RESIZE, _NEW, _SELECT, _NARROW, _TRANSPOSE, _CONTIGUOUS, _CLONE, _RELEASE) = range(8)
+_OP_NAMES = ('resize', 'create', 'select on', 'narrow', 'transpose', 'make contiguous',
+             'clone', 'release')
+_MAX_DIMS = 64  # THFFI_MAX_DIMS
 
 
 @dataclass(frozen=True)
@@ -43,9 +52,14 @@ class Runtime:
     def __init__(self, ffi, lib, with_cuda=False):
         self.ffi = ffi
         self.lib = lib
-        ffi.def_extern(name='_thffi_resize_cb')(self._resize)
+        # Tensors C created in calls still running (or returned by one and
+        # not yet handed over), by key; see THFFITensorPriv.ref.
+        self._owned = {}
+        self._keys = itertools.count()
+        ffi.def_extern(name='_thffi_tensor_cb')(self._tensor)
         if with_cuda:
             ffi.def_extern(name='_thffi_stream_cb')(self._stream)
+            ffi.def_extern(name='_thffi_cuda_memory_cb')(self._cuda_memory)
 
     def call(self, spec, args):
         """Validates every argument against the prototype, then calls the
@@ -126,26 +140,73 @@ class Runtime:
         self.ffi.memmove(err, raw, len(raw))
         return 1
 
-    def _resize(self, ref, dim, size, stride_out, data_out, err, errlen):
-        # Called from C, with the GIL, by THTensor_resizeNd.  The tensor to
-        # resize is argument `ref` of the wrapped call in progress, whose
-        # Python frame is the one that entered C: either a generated wrapper
-        # (the argument is its ref-th parameter) or self.call (in `args`).
-        shape = [size[i] for i in range(dim)]
+    def returned(self, ref, args):
+        """The tensor a C function returned, from its reference."""
+        if ref >= 0:
+            return args[ref]
+        if ref == -1:
+            return None
+        return self._owned.pop(-2 - ref)
+
+    @staticmethod
+    def _argument(caller, ref):
+        # Argument `ref` of the wrapped call in progress.  `caller` is the
+        # Python frame that entered C: either a generated wrapper (the
+        # argument is its ref-th parameter) or self.call (in `args`).
+        if caller.f_code is Runtime.call.__code__:
+            return caller.f_locals['args'][ref]
+        return caller.f_locals[caller.f_code.co_varnames[ref]]
+
+    def _tensor(self, op, ref, src_ref, dtype, device, n, args, ref_out, dim_out, size_out,
+                stride_out, data_out, err, errlen):
+        # Called from C, with the GIL, by THFFI_tensorOp (csrc/THGeneral.c).
+        caller = sys._getframe(1)
+
+        def lookup(r):
+            return self._argument(caller, r) if r >= 0 else self._owned[-2 - r]
+
+        values = [args[i] for i in range(n)]
         try:
-            caller = sys._getframe(1)
-            if caller.f_code is Runtime.call.__code__:
-                tensor = caller.f_locals['args'][ref]
+            if op == _RELEASE:
+                self._owned.pop(-2 - ref, None)
+                return 0
+            if op == _NEW:
+                tensor = torch.empty(values, dtype=_DTYPES[dtype],
+                                     device='cpu' if device < 0 else torch.device('cuda', device))
+            elif op == _CLONE:
+                tensor = lookup(src_ref).clone(memory_format=torch.contiguous_format)
+            elif op == _CONTIGUOUS:
+                src = lookup(src_ref)
+                tensor = src.detach() if src.is_contiguous() else src.contiguous()
             else:
-                tensor = caller.f_locals[caller.f_code.co_varnames[ref]]
-            tensor.resize_(shape)
-            for i, s in enumerate(tensor.stride()):
-                stride_out[i] = s
+                tensor = lookup(ref)
+                if op == _RESIZE:
+                    tensor.resize_(values)
+                elif op == _SELECT:
+                    tensor.set_(lookup(src_ref).select(*values))
+                elif op == _NARROW:
+                    tensor.set_(lookup(src_ref).narrow(*values))
+                else:
+                    tensor.set_(lookup(src_ref).transpose(*values))
+            if op in (_NEW, _CLONE, _CONTIGUOUS):
+                key = next(self._keys)
+                self._owned[key] = tensor
+                ref_out[0] = -2 - key
+            if tensor.dim() > _MAX_DIMS:
+                raise ValueError('%d dimensions, more than the %d TH supports'
+                                 % (tensor.dim(), _MAX_DIMS))
+            dim_out[0] = tensor.dim()
+            for i, (size, stride) in enumerate(zip(tensor.shape, tensor.stride())):
+                size_out[i] = size
+                stride_out[i] = stride
             data_out[0] = tensor.data_ptr()
             return 0
         except BaseException as exc:  # must not propagate into C
-            return self._report(err, errlen, 'cannot resize argument %d to %s: %s'
-                                % (ref + 1, tuple(shape), exc))
+            what = ('argument %d' % (ref + 1) if ref >= 0 else 'a tensor created in C') \
+                if op not in (_NEW, _CLONE, _CONTIGUOUS) else 'a tensor'
+            shape = ' to %s' % (tuple(values),) if op in (_RESIZE, _NEW) else ''
+            return self._report(err, errlen, 'cannot %s %s%s: %s'
+                                % (_OP_NAMES[op], what, shape, exc))
 
     def _stream(self, device, stream_out, err, errlen):
         # Called from C, with the GIL, by THCState_getCurrentStream.
@@ -155,3 +216,15 @@ class Runtime:
             return 0
         except BaseException as exc:  # must not propagate into C
             return self._report(err, errlen, 'cannot get the current CUDA stream: %s' % exc)
+
+    def _cuda_memory(self, device, stream, size, ptr, err, errlen):
+        # Called from C, with the GIL, by THCudaMalloc / THCudaFree.
+        try:
+            if size:
+                ptr[0] = torch.cuda.caching_allocator_alloc(size, device, stream)
+            else:
+                torch.cuda.caching_allocator_delete(ptr[0])
+            return 0
+        except BaseException as exc:  # must not propagate into C
+            return self._report(err, errlen, 'cannot %s device memory: %s'
+                                % ('allocate %d bytes of' % size if size else 'free', exc))

@@ -2,6 +2,7 @@
 // THC type.  Each honours strides: a tensor's dimensions are first merged
 // where memory allows (THFFIIter_init), then each thread maps its linear
 // index to an element offset.  Launched on the call's current stream.
+#include <stdarg.h>
 #include "THC/THC.h"
 #include "thffi_private.h"
 

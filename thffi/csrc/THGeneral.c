@@ -1,6 +1,7 @@
 /* Errors, per-thread error frames and strided iteration for the TH layer. */
 #include <stdarg.h>
 #include "TH/THGeneral.h"
+#include "thffi_private.h"
 
 /* C calls run with the GIL released, so everything per call is per thread. */
 static __thread THFFIFrame *thffi_top = NULL;
@@ -12,12 +13,106 @@ void THFFI_pushFrame(THFFIFrame *frame) {
   frame->device = -1;
   frame->has_stream = 0;
   frame->stream = 0;
+  frame->owned = NULL;
+  frame->allocs = NULL;
   thffi_top = frame;
 }
 
-void THFFI_popFrame(THFFIFrame *frame) { thffi_top = frame->prev; }
+/* Drops the torch tensor behind a created tensor; never raises (it runs
+ * while a call ends, also after an error). */
+static void thffi_drop(THFFITensorPriv *priv) {
+  char err[THFFI_MSG_LEN];
+  int64_t ref_out;
+  int dim_out;
+  uintptr_t data_out;
+  _thffi_tensor_cb(THFFI_OP_RELEASE, priv->ref, -1, 0, -1, 0, NULL, &ref_out, &dim_out,
+                   NULL, NULL, &data_out, err, sizeof err);
+}
+
+void THFFI_popFrame(THFFIFrame *frame, int failed) {
+  (void)failed;
+  /* Device memory still allocated is the caller's (a failed CUDA call freed
+   * it already, THCFFI_freeAllocs); only the bookkeeping goes. */
+  while (frame->allocs != NULL) {
+    THFFIAlloc *node = frame->allocs;
+    frame->allocs = node->next;
+    free(node);
+  }
+  while (frame->owned != NULL) {
+    THFFITensorPriv *priv = frame->owned;
+    frame->owned = priv->next_owned;
+    thffi_drop(priv);
+    free(priv->base);
+  }
+  thffi_top = frame->prev;
+}
 
 THFFIFrame *THFFI_currentFrame(void) { return thffi_top; }
+
+static THFFIFrame *thffi_frame(void) {
+  if (thffi_top == NULL) THError("TH function called outside a wrapped call");
+  return thffi_top;
+}
+
+/* Unlinks a created tensor from the call that tracks it. */
+static void thffi_unlink(THFFITensorPriv *priv) {
+  THFFIFrame *frame;
+  for (frame = thffi_top; frame != NULL; frame = frame->prev) {
+    THFFITensorPriv **link = &frame->owned;
+    for (; *link != NULL; link = &(*link)->next_owned) {
+      if (*link == priv) {
+        *link = priv->next_owned;
+        return;
+      }
+    }
+  }
+}
+
+void *THFFI_allocTensor(size_t bytes, size_t priv_offset) {
+  THFFIFrame *frame = thffi_frame();
+  char *base = (char *)calloc(1, bytes);
+  THFFITensorPriv *priv;
+  if (base == NULL) THError("out of memory allocating a tensor struct");
+  priv = (THFFITensorPriv *)(base + priv_offset);
+  priv->base = base;
+  priv->ref = -1;
+  priv->device = -1;
+  priv->next_owned = frame->owned;
+  frame->owned = priv;
+  return base;
+}
+
+void THFFI_releaseTensor(THFFITensorPriv *priv) {
+  thffi_unlink(priv);
+  thffi_drop(priv);
+  free(priv->base);
+}
+
+int64_t THFFI_handOver(THFFITensorPriv *priv) {
+  int64_t ref = priv->ref;
+  if (priv->base == NULL) return ref;  /* an argument: Python has it */
+  thffi_unlink(priv);
+  free(priv->base);
+  return ref;
+}
+
+uintptr_t THFFI_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src,
+                         int dtype, int device, int n, const int64_t *args) {
+  char err[THFFI_MSG_LEN];
+  int64_t ref_out = priv->ref;
+  int dim_out = 0;
+  uintptr_t data = 0;
+  if (op != THFFI_OP_NEW && op != THFFI_OP_CONTIGUOUS && op != THFFI_OP_CLONE &&
+      priv->ref == -1)
+    THError("this tensor is not backed by a torch tensor");
+  if (_thffi_tensor_cb(op, priv->ref, src ? src->ref : -1, dtype, device, n, args,
+                       &ref_out, &dim_out, priv->size_buf, priv->stride_buf, &data,
+                       err, sizeof err) != 0)
+    THError("%s", err);
+  priv->ref = ref_out;
+  priv->dim = dim_out;
+  return data;
+}
 
 const char *THFFI_takeError(void) {
   if (!thffi_has_msg) return NULL;

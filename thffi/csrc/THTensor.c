@@ -7,9 +7,11 @@
 #define THFFI_F(NAME) THTensor_(NAME)
 #define THFFI_SF(NAME) THStorage_(NAME)
 #define THFFI_STATE
+#define THFFI_NEW_DEVICE -1
+#define THFFI_STATE_ONLY void
 #define THFFI_ST
 #define TH_GENERIC_FILE "generic/THTensorMeta.c"
-#include "TH/THGenerateFloatTypes.h"
+#include "TH/THGenerateAllTypes.h"
 
 #define TH_GENERIC_FILE "generic/THTensorOps.c"
-#include "TH/THGenerateFloatTypes.h"
+#include "TH/THGenerateAllTypes.h"

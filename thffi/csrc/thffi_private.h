@@ -18,15 +18,23 @@ extern "C" {
  * (extern "Python+C" in the builder's cdef).  They run with the GIL taken by
  * cffi and never raise: a failure returns non-zero with a message in `err`. */
 
-/* Resizes the torch tensor that is argument `ref` of the current call to
- * `dim` sizes, in place, then reports its strides and data pointer. */
-int _thffi_resize_cb(int64_t ref, int dim, const int64_t *size,
-                     int64_t *stride_out, uintptr_t *data_out,
+/* Does `op` (THFFI_OP_*) to the torch tensor `ref` (see
+ * THFFITensorPriv.ref), `src_ref` being the source of views and copies, or
+ * makes a new one (NEW: `dtype`, `device` (-1: CPU), sizes `args`); then
+ * reports the result's reference, number of dimensions, sizes, strides and
+ * data pointer.  RELEASE drops a created tensor and reports nothing. */
+int _thffi_tensor_cb(int op, int64_t ref, int64_t src_ref, int dtype, int device, int n,
+                     const int64_t *args, int64_t *ref_out, int *dim_out,
+                     int64_t *size_out, int64_t *stride_out, uintptr_t *data_out,
                      char *err, size_t errlen);
 
 /* CUDA builds only: PyTorch's current stream on `device` (-1: the current
  * device) for the calling thread. */
 int _thffi_stream_cb(int device, uintptr_t *stream_out, char *err, size_t errlen);
+/* CUDA builds only: PyTorch's caching allocator.  `size` > 0 allocates on
+ * `device` for `stream` into *ptr; size 0 frees *ptr. */
+int _thffi_cuda_memory_cb(int device, uintptr_t stream, size_t size, uintptr_t *ptr,
+                          char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

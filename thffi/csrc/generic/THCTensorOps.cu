@@ -2,6 +2,18 @@
 #define TH_GENERIC_FILE "generic/THCTensorOps.cu"
 #else
 
+int THCTensor_(checkGPU)(THCState *state, unsigned int nTensors, ...) {
+  int device = THCState_getCurrentDevice(state), same = 1;
+  va_list args;
+  va_start(args, nTensors);
+  for (unsigned int i = 0; i < nTensors; i++) {
+    THCTensor *t = va_arg(args, THCTensor *);
+    if (t != NULL && t->priv.device != device) same = 0;
+  }
+  va_end(args);
+  return same;
+}
+
 void THCTensor_(fill)(THCState *state, THCTensor *self, real value) {
   THFFI_NONNULL(self, 1);
   int64_t n = THCTensor_(nElement)(state, self);
@@ -9,6 +21,15 @@ void THCTensor_(fill)(THCState *state, THCTensor *self, real value) {
   fill_kernel<real><<<blocks_for(n), kThreads, 0, THCState_getCurrentStream(state)>>>(
       THCTensor_(data)(state, self), strided_of(self->priv.dim, self->size, self->stride),
       n, value);
+  THCudaCheck(cudaGetLastError());
+}
+
+void THCStorage_(fill)(THCState *state, THCStorage *self, real value) {
+  THArgCheck(self != NULL, 1, "expected a storage, got NULL");
+  if (self->size == 0) return;
+  const int64_t size[1] = {(int64_t)self->size}, stride[1] = {1};
+  fill_kernel<real><<<blocks_for(self->size), kThreads, 0, THCState_getCurrentStream(state)>>>(
+      self->data, strided_of(1, size, stride), self->size, value);
   THCudaCheck(cudaGetLastError());
 }
 

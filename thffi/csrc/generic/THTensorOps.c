@@ -2,6 +2,12 @@
 #define TH_GENERIC_FILE "generic/THTensorOps.c"
 #else
 
+void THStorage_(fill)(THStorage *self, real value) {
+  ptrdiff_t i;
+  THArgCheck(self != NULL, 1, "expected a storage, got NULL");
+  for (i = 0; i < self->size; i++) self->data[i] = value;
+}
+
 static void THTensor_(iter)(THFFIIter *it, const THTensor *t) {
   THFFIIter_init(it, t->priv.dim, t->size, t->stride);
 }

@@ -50,22 +50,7 @@
 #define THMin(X, Y) ((X) < (Y) ? (X) : (Y))
 #define THMax(X, Y) ((X) > (Y) ? (X) : (Y))
 
-/* One per active trampoline on this thread; frames nest when a Python
- * callback re-enters the library. */
-typedef struct THFFIFrame {
-  jmp_buf env;
-  struct THFFIFrame *prev;
-  /* CUDA calls: the device of the call's tensors (-1: the current one), and
-   * PyTorch's current stream on it, fetched on first use in the call. */
-  int device;
-  int has_stream;
-  uintptr_t stream;
-} THFFIFrame;
 
-TH_API void THFFI_pushFrame(THFFIFrame *frame);
-TH_API void THFFI_popFrame(THFFIFrame *frame);
-/* The innermost frame of this thread, or NULL outside a wrapped call. */
-TH_API THFFIFrame *THFFI_currentFrame(void);
 /* Message of the last error on this thread, or NULL; clears it. */
 TH_API const char *THFFI_takeError(void);
 
@@ -115,16 +100,72 @@ TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
  * code must not touch it. */
 typedef struct THFFITensorPriv {
   /* Which Python tensor backs this struct: the 0-based position of the
-   * argument in the current call, or -1 when there is none. */
+   * argument in the current call (>= 0), or a tensor that C created in this
+   * call (<= -2: THFFI_CREATED(key)), or none (-1). */
   int64_t ref;
   /* The true number of dimensions (0 for a 0-d tensor).  The legacy field
    * nDimension is 0 for a tensor without elements, as in TH. */
   int dim;
-  /* Shape and strides after a resize from C (the arrays passed in by the
+  /* CUDA device index, or -1 for CPU tensors. */
+  int device;
+  /* Shape and strides after a change from C (the arrays passed in by the
    * caller are read-only). */
   int64_t size_buf[THFFI_MAX_DIMS];
   int64_t stride_buf[THFFI_MAX_DIMS];
+  /* Tensors created in C: the malloc'ed struct holding this, and the next
+   * tensor the same call created (the call releases them when it ends). */
+  void *base;
+  struct THFFITensorPriv *next_owned;
 } THFFITensorPriv;
+
+#define THFFI_CREATED(key) (-2 - (int64_t)(key))
+
+/* A THCudaMalloc'ed block not yet freed, released if the call fails. */
+typedef struct THFFIAlloc {
+  uintptr_t ptr;
+  struct THFFIAlloc *next;
+} THFFIAlloc;
+
+/* One per active trampoline on this thread; frames nest when a Python
+ * callback re-enters the library. */
+typedef struct THFFIFrame {
+  jmp_buf env;
+  struct THFFIFrame *prev;
+  /* CUDA calls: the device of the call's tensors (-1: the current one), and
+   * PyTorch's current stream on it, fetched on first use in the call. */
+  int device;
+  int has_stream;
+  uintptr_t stream;
+  THFFITensorPriv *owned;  /* tensors created in this call, still alive */
+  THFFIAlloc *allocs;      /* THCudaMalloc'ed blocks not yet freed */
+} THFFIFrame;
+
+TH_API void THFFI_pushFrame(THFFIFrame *frame);
+/* Ends a call: releases the tensors it created and, if it failed, the
+ * device memory it allocated and did not free. */
+TH_API void THFFI_popFrame(THFFIFrame *frame, int failed);
+/* The innermost frame of this thread, or NULL outside a wrapped call. */
+TH_API THFFIFrame *THFFI_currentFrame(void);
+/* A created tensor that the call returns: its struct is freed, its torch
+ * tensor goes to Python. */
+TH_API int64_t THFFI_handOver(THFFITensorPriv *priv);
+
+/* What thffi asks Python to do to a tensor (THFFI_tensorOp). */
+enum {
+  THFFI_OP_RESIZE, THFFI_OP_NEW, THFFI_OP_SELECT, THFFI_OP_NARROW,
+  THFFI_OP_TRANSPOSE, THFFI_OP_CONTIGUOUS, THFFI_OP_CLONE, THFFI_OP_RELEASE
+};
+/* Runs `op` on the torch tensor behind `priv` (RESIZE, SELECT, NARROW,
+ * TRANSPOSE; `src` is the view's source) or makes a new one (NEW: of
+ * `dtype` on `device` with sizes `args`; CONTIGUOUS, CLONE: from `src`),
+ * then describes it in priv (dim, sizes, strides, ref) and returns its data
+ * pointer.  dtype numbers: THFFI_DTYPES order in thffi/_types.py. */
+TH_API uintptr_t THFFI_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src,
+                                int dtype, int device, int n, const int64_t *args);
+/* A tensor struct of `bytes` bytes for a created tensor, tracked by the
+ * current call; and its release. */
+TH_API void *THFFI_allocTensor(size_t bytes, size_t priv_offset);
+TH_API void THFFI_releaseTensor(THFFITensorPriv *priv);
 
 /* Strided iteration shared by every tensor type: walks the elements of a
  * tensor in row-major logical order and hands out runs of consecutive

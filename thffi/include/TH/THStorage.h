@@ -7,6 +7,6 @@
 #define THStorage_(NAME) TH_CONCAT_4(TH, Real, Storage_, NAME)
 
 #define TH_GENERIC_FILE "TH/generic/THStorage.h"
-#include "TH/THGenerateFloatTypes.h"
+#include "TH/THGenerateAllTypes.h"
 
 #endif

@@ -12,15 +12,17 @@
 #define THFFI_F(NAME) THTensor_(NAME)
 #define THFFI_SF(NAME) THStorage_(NAME)
 #define THFFI_STATE
+#define THFFI_STATE_ONLY void
 #define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
-#include "TH/THGenerateFloatTypes.h"
+#include "TH/THGenerateAllTypes.h"
 #undef THFFI_T
 #undef THFFI_S
 #undef THFFI_F
 #undef THFFI_SF
 #undef THFFI_STATE
+#undef THFFI_STATE_ONLY
 
 #define TH_GENERIC_FILE "TH/generic/THTensor.h"
-#include "TH/THGenerateFloatTypes.h"
+#include "TH/THGenerateAllTypes.h"
 
 #endif

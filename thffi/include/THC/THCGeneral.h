@@ -16,13 +16,37 @@ TH_API cudaStream_t THCState_getCurrentStream(THCState *state);
 /* The device the call runs on: that of its CUDA tensors. */
 TH_API int THCState_getCurrentDevice(THCState *state);
 
+/* Properties of the call's device (cudaGetDeviceProperties, cached). */
+TH_API struct cudaDeviceProp *THCState_getCurrentDeviceProperties(THCState *state);
+
 TH_API void __THCudaCheck(cudaError_t err, const char *file, int line);
 /* Ends the call with a RuntimeError naming the CUDA error, file and line. */
 #define THCudaCheck(err) __THCudaCheck(err, __FILE__, __LINE__)
 
+/* Device memory from PyTorch's caching allocator, on the call's device and
+ * stream.  Blocks a failing call leaves allocated are freed. */
+TH_API cudaError_t THCudaMalloc(THCState *state, void **ptr, size_t size);
+TH_API cudaError_t THCudaFree(THCState *state, void *ptr);
+
+/* Column-major GEMM as legacy THC had it: c = alpha op(a) op(b) + beta c,
+ * transa/transb 'n' or 't' (or 'c'); cuBLAS on the call's current stream.
+ * cuBLAS is the one PyTorch loaded (found at run time, not linked). */
+TH_API void THCudaBlas_Sgemm(THCState *state, char transa, char transb, int64_t m,
+                             int64_t n, int64_t k, float alpha, float *a, int64_t lda,
+                             float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+TH_API void THCudaBlas_Dgemm(THCState *state, char transa, char transb, int64_t m,
+                             int64_t n, int64_t k, double alpha, double *a, int64_t lda,
+                             double *b, int64_t ldb, double beta, double *c, int64_t ldc);
+
+#define THCAssertSameGPU(expr)                                                  \
+  THAssertMsg(expr, "Some of weight/gradient/input tensors are located on "   \
+                    "different GPUs. Please move them to a single one.")
+
 /* Used by the builder's trampolines: makes `device` current for the call
- * (-1: leave it) and returns the device to restore, or -1. */
+ * (-1: leave it) and returns the device to restore, or -1; after a failed
+ * call, frees what THCudaMalloc gave it. */
 TH_API int THCFFI_enterDevice(int device);
 TH_API void THCFFI_leaveDevice(int previous);
+TH_API void THCFFI_freeAllocs(THFFIFrame *frame);
 
 #endif

@@ -17,6 +17,7 @@
 #define THFFI_F(NAME) THCTensor_(NAME)
 #define THFFI_SF(NAME) THCStorage_(NAME)
 #define THFFI_STATE THCState *state,
+#define THFFI_STATE_ONLY THCState *state
 #define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
 #include "THC/THCGenerateAllTypes.h"
 #undef THFFI_T
@@ -24,6 +25,7 @@
 #undef THFFI_F
 #undef THFFI_SF
 #undef THFFI_STATE
+#undef THFFI_STATE_ONLY
 
 #define TH_GENERIC_FILE "THC/generic/THCTensor.h"
 #include "THC/THCGenerateAllTypes.h"

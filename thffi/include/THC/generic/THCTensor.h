@@ -11,5 +11,7 @@ TH_API void THCTensor_(copy)(THCState *state, THCTensor *self, THCTensor *src);
 /* r = t + value * src; r is resized like t. */
 TH_API void THCTensor_(cadd)(THCState *state, THCTensor *r, THCTensor *t, real value,
                              THCTensor *src);
+/* 1 when every tensor given (NULLs are skipped) is on the current device. */
+TH_API int THCTensor_(checkGPU)(THCState *state, unsigned int nTensors, ...);
 
 #endif
