@@ -18,12 +18,12 @@ import glob
 import hashlib
 import json
 import os
+import shlex
 import shutil
-import sysconfig
-import time
-
 import subprocess
 import sys
+import sysconfig
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import cffi
@@ -34,8 +34,11 @@ from ._parse import parse_header
 _HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE_DIR = os.path.join(_HERE, 'include')
 _CSRC = os.path.join(_HERE, 'csrc')
-_TH_SOURCES = [os.path.join(_CSRC, 'THGeneral.c'), os.path.join(_CSRC, 'THTensor.c')]
-_THC_SOURCES = [os.path.join(_CSRC, 'THC.c'), os.path.join(_CSRC, 'THCTensor.cu')]
+# thffi's own C code, compiled apart from the user's (with its own flags, in
+# parallel, and cached: see _compile_objects): (file, gcc optimisation).
+# The loops over data get -O3; bookkeeping code compiles faster at -O2.
+_TH_SOURCES = [('THGeneral.c', '-O2'), ('THTensorMeta.c', '-O2'), ('THTensorOps.c', '-O3')]
+_THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
 _MANIFEST = '.thffi-build.json'
 # Keyword arguments that are lists of paths, resolved against relative_to.
 _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library_dirs')
@@ -109,20 +112,26 @@ class Extension(cffi.FFI):
         self.kwargs = dict(kwargs)
         self.nvcc_args = _as_list(self.kwargs.pop('extra_nvcc_args', None))
         self.kwargs['include_dirs'] = [INCLUDE_DIR, _CSRC] + self.kwargs.get('include_dirs', [])
-        self.cuda_sources = [s for s in sources if s.endswith('.cu')]
-        sources = [s for s in sources if not s.endswith('.cu')] + _TH_SOURCES
-        if self.cuda_sources and not self.with_cuda:
+        cuda_sources = [s for s in sources if s.endswith('.cu')]
+        sources = [s for s in sources if not s.endswith('.cu')]
+        if cuda_sources and not self.with_cuda:
             raise BuildError('create_extension(%r): %s is CUDA code; pass with_cuda=True'
-                             % (name, self.cuda_sources[0]))
+                             % (name, cuda_sources[0]))
+        own = _TH_SOURCES
         if self.with_cuda:
             self._configure_cuda()
-            sources.append(_THC_SOURCES[0])
-            self.cuda_sources.append(_THC_SOURCES[1])
-        self.cuda_objects = [
-            os.path.join(self.build_dir, 'cu%d_%s.o' % (i, os.path.basename(src)[:-3]))
-            for i, src in enumerate(self.cuda_sources)]
+            own = own + _THC_SOURCES
+        # (source, object, command, cacheable): compiled before cffi links.
+        self.jobs = []
+        for i, (src, opt) in enumerate([(os.path.join(_CSRC, f), o) for f, o in own]
+                                       + [(s, None) for s in cuda_sources]):
+            obj = os.path.join(self.build_dir, 'obj%d_%s.o' % (
+                i, os.path.splitext(os.path.basename(src))[0]))
+            command = (self._nvcc_command(src, obj) if src.endswith('.cu')
+                       else self._cc_command(src, obj, opt))
+            self.jobs.append((src, obj, command, src.startswith(_CSRC)))
         self.kwargs['extra_objects'] = (_as_list(self.kwargs.get('extra_objects'))
-                                        + self.cuda_objects)
+                                        + [job[1] for job in self.jobs])
         for fn in self.functions:
             if _codegen.uses_cuda(fn) and not self.with_cuda:
                 raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
@@ -179,17 +188,25 @@ class Extension(cffi.FFI):
                 + ['-I' + d for d in self.kwargs['include_dirs']] + defines
                 + self.arch_flags + self.nvcc_args)
 
-    def _compile_cuda(self):
-        """Compiles the .cu sources with nvcc, in parallel, into cuda_objects."""
-        jobs = list(zip(self.cuda_sources, self.cuda_objects))
-        if self.verbose:
+    def _cc_command(self, source, obj, opt):
+        """gcc command for one of thffi's own C files."""
+        cc = shlex.split(os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc')
+        includes = [INCLUDE_DIR, _CSRC] + (
+            [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
+        return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d', opt,
+                      '-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall']
+                + ['-I' + d for d in includes])
+
+    def _compile_objects(self):
+        """Compiles thffi's own code and the .cu sources, in parallel.  thffi's
+        objects come from the cache when it has them."""
+        if self.verbose and self.with_cuda:
             print('thffi: nvcc for %s (architectures from %s)'
                   % (' '.join(self.arch_flags), self.arch_source))
 
         def run(job):
-            src, obj = job
-            command = self._nvcc_command(src, obj)
-            cached = _cached_object(command, obj) if src == _THC_SOURCES[1] else None
+            src, obj, command, cacheable = job
+            cached = _cached_object(command, obj) if cacheable else None
             if cached and cached.fetch():
                 return subprocess.CompletedProcess(command, 0, '', '')
             result = subprocess.run(command, capture_output=True, text=True)
@@ -198,14 +215,14 @@ class Extension(cffi.FFI):
             return result
 
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            results = list(pool.map(run, jobs))
-        for (src, _), result in zip(jobs, results):
+            results = list(pool.map(run, self.jobs))
+        for (src, _, command, _), result in zip(self.jobs, results):
             sys.stderr.write(result.stderr if result.returncode else '')
             if self.verbose:
                 sys.stdout.write(result.stdout)
             if result.returncode != 0:
-                raise BuildError('building %s failed: nvcc could not compile %s (its '
-                                 'output is above)' % (self.name, src))
+                raise BuildError('building %s failed: %s could not compile %s (its output '
+                                 'is above)' % (self.name, os.path.basename(command[0]), src))
 
     # -- the up-to-date check ------------------------------------------------
 
@@ -219,8 +236,7 @@ class Extension(cffi.FFI):
             'python': sysconfig.get_config_var('EXT_SUFFIX'),
             'cffi': cffi.__version__,
             'env': [os.environ.get(v) for v in ('CC', 'CFLAGS', 'LDFLAGS', 'CPPFLAGS')],
-            'cuda': self.with_cuda and [self.nvcc, self.arch_flags, self.nvcc_args,
-                                        self.cuda_sources],
+            'jobs': [job[2] for job in self.jobs],
             'thffi': [_digest(p) for p in own],
         }, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
@@ -269,8 +285,7 @@ class Extension(cffi.FFI):
         return True
 
     def _compile_and_install(self):
-        if self.cuda_sources:
-            self._compile_cuda()
+        self._compile_objects()
         try:
             built = self.compile(tmpdir=self.build_dir, verbose=self.verbose,
                                  target=self.module_name + sysconfig.get_config_var('EXT_SUFFIX'))
@@ -293,9 +308,9 @@ class Extension(cffi.FFI):
 
 
 class _CachedObject:
-    """An object file of thffi's own CUDA code in the user's cache (its
-    kernels take seconds per architecture to compile and change only with
-    thffi, nvcc and the flags), with its .d file."""
+    """An object file of thffi's own code in the user's cache, with its .d
+    file.  It changes only with thffi, the compiler and the flags, and its
+    CUDA kernels take seconds per architecture to compile."""
 
     def __init__(self, folder, obj):
         self.folder, self.obj = folder, obj
@@ -332,15 +347,15 @@ def _cache_root():
 
 
 def _cached_object(command, obj):
-    """The cache entry for an nvcc command, keyed by the command (less its
+    """The cache entry for a compiler command, keyed by the command (less its
     output paths), the compiler binary, and every file of thffi's C code."""
-    nvcc = os.path.realpath(command[0])
-    stat = os.stat(nvcc)
+    compiler = os.path.realpath(shutil.which(command[0]) or command[0])
+    stat = os.stat(compiler)
     own = sorted(glob.glob(os.path.join(_HERE, 'include', '**', '*'), recursive=True)
                  + glob.glob(os.path.join(_CSRC, '**', '*'), recursive=True))
     key = json.dumps({
         'command': [a for a in command[1:] if a not in (obj, obj[:-2] + '.d')],
-        'nvcc': [nvcc, stat.st_size, stat.st_mtime_ns],
+        'compiler': [compiler, stat.st_size, stat.st_mtime_ns],
         'thffi': [(os.path.relpath(p, _HERE), _digest(p)) for p in own if os.path.isfile(p)],
     }, sort_keys=True)
     return _CachedObject(os.path.join(_cache_root(), 'objects',

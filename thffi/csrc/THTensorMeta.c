@@ -1,4 +1,4 @@
-/* TH tensor functions for every type. */
+/* TH tensor functions every type has but the element-wise ops. */
 #include "TH/TH.h"
 #include "thffi_private.h"
 
@@ -11,7 +11,4 @@
 #define THFFI_STATE_ONLY void
 #define THFFI_ST
 #define TH_GENERIC_FILE "generic/THTensorMeta.c"
-#include "TH/THGenerateAllTypes.h"
-
-#define TH_GENERIC_FILE "generic/THTensorOps.c"
 #include "TH/THGenerateAllTypes.h"
