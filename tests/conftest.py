@@ -45,4 +45,6 @@ def build_test_extension(tmp_path_factory, folder, headers, sources, **kwargs):
 @pytest.fixture(scope='session')
 def th_test(tmp_path_factory):
     """A small extension built from tests/th_test, for the TH layer's tests."""
-    return build_test_extension(tmp_path_factory, 'th_test', ['th_test.h'], ['th_test.c'])
+    return build_test_extension(tmp_path_factory, 'th_test', ['th_test.h', 'th_api.h'],
+                                ['th_test.c', 'th_api.c'],
+                                include_dirs=[os.path.join(ROOT, 'tests', 'th_test')])

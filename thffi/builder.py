@@ -111,7 +111,7 @@ class Extension(cffi.FFI):
         self.with_cuda = bool(with_cuda)
         self.kwargs = dict(kwargs)
         self.nvcc_args = _as_list(self.kwargs.pop('extra_nvcc_args', None))
-        self.kwargs['include_dirs'] = [INCLUDE_DIR, _CSRC] + self.kwargs.get('include_dirs', [])
+        self.kwargs['include_dirs'] = [INCLUDE_DIR] + self.kwargs.get('include_dirs', [])
         cuda_sources = [s for s in sources if s.endswith('.cu')]
         sources = [s for s in sources if not s.endswith('.cu')]
         if cuda_sources and not self.with_cuda:
@@ -127,8 +127,8 @@ class Extension(cffi.FFI):
                                        + [(s, None) for s in cuda_sources]):
             obj = os.path.join(self.build_dir, 'obj%d_%s.o' % (
                 i, os.path.splitext(os.path.basename(src))[0]))
-            command = (self._nvcc_command(src, obj) if src.endswith('.cu')
-                       else self._cc_command(src, obj, opt))
+            command = (self._nvcc_command(src, obj, src.startswith(_CSRC))
+                       if src.endswith('.cu') else self._cc_command(src, obj, opt))
             self.jobs.append((src, obj, command, src.startswith(_CSRC)))
         self.kwargs['extra_objects'] = (_as_list(self.kwargs.get('extra_objects'))
                                         + [job[1] for job in self.jobs])
@@ -176,7 +176,10 @@ class Extension(cffi.FFI):
         kw['library_dirs'] = _as_list(kw.get('library_dirs')) + [libdir]
         kw['runtime_library_dirs'] = _as_list(kw.get('runtime_library_dirs')) + [libdir]
 
-    def _nvcc_command(self, source, obj):
+    def _nvcc_command(self, source, obj, own):
+        """nvcc command for a .cu file: the user's flags, or for thffi's own
+        code its private headers too."""
+        includes = self.kwargs['include_dirs'] + ([_CSRC] if own else [])
         defines = []
         for macro in self.kwargs.get('define_macros', []):
             name, value = (macro, None) if isinstance(macro, str) else macro
@@ -185,7 +188,7 @@ class Extension(cffi.FFI):
                  '-O3', '-std=c++17', '-Xcompiler', '-fPIC,-fvisibility=hidden',
                  # compile the architectures in parallel
                  '--threads', '0']
-                + ['-I' + d for d in self.kwargs['include_dirs']] + defines
+                + ['-I' + d for d in includes] + defines
                 + self.arch_flags + self.nvcc_args)
 
     def _cc_command(self, source, obj, opt):

@@ -167,7 +167,8 @@ void _THAssertionFailed(const char *file, int line, const char *exp,
                         const char *fmt, ...) {
   char prefix[256];
   va_list args;
-  snprintf(prefix, sizeof prefix, "Assertion `%s' failed. ", exp);
+  snprintf(prefix, sizeof prefix, fmt[0] ? "Assertion `%s' failed. " : "Assertion `%s' failed",
+           exp);
   va_start(args, fmt);
   thffi_format(file, line, prefix, fmt, args);
   va_end(args);
