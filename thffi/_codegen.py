@@ -66,8 +66,26 @@ def cdef(functions, with_cuda):
     return '\n'.join(lines) + '\n'
 
 
+# The callbacks' prototypes, given C linkage before cffi defines them, so
+# thffi's C objects find them when the module is compiled as C++.
+_CALLBACK_DECLS = '''
+#ifdef __cplusplus
+extern "C" {
+#endif
+int _thffi_tensor_cb(int, int64_t, int64_t, int, int, int, const int64_t *, int64_t *, int *,
+                     int64_t *, int64_t *, uintptr_t *, char *, size_t);
+#ifdef THFFI_THC_H
+int _thffi_stream_cb(int, uintptr_t *, char *, size_t);
+int _thffi_cuda_memory_cb(int, uintptr_t, size_t, uintptr_t *, char *, size_t);
+#endif
+#ifdef __cplusplus
+}
+#endif
+'''
+
+
 def trampolines(functions):
-    out = ['#include <math.h>', '']
+    out = ['#include <math.h>', _CALLBACK_DECLS]
     for fn in functions:
         rtype, sentinel, _ = _RETURNS[fn.ret_kind]
         cuda = uses_cuda(fn)

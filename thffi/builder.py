@@ -40,6 +40,7 @@ _CSRC = os.path.join(_HERE, 'csrc')
 _TH_SOURCES = [('THGeneral.c', '-O2'), ('THTensorMeta.c', '-O2'), ('THTensorOps.c', '-O3')]
 _THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
 _MANIFEST = '.thffi-build.json'
+_CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
 # Keyword arguments that are lists of paths, resolved against relative_to.
 _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library_dirs')
 
@@ -63,14 +64,16 @@ def create_extension(name, headers, sources, verbose=True, with_cuda=False,
         headers, sources and the path keyword arguments are resolved against.
     with_cuda: compile the .cu files among the sources with nvcc, link
         the CUDA runtime, and provide <THC/THC.h>.
+    package: build as part of a pip-installable package: the result is the
+        module name + '._' + last part (e.g. pkg._ext.my_lib._my_lib), made
+        by setuptools from `cffi_modules=["build.py:ffi"]`.  The wrappers and
+        thffi's objects are prepared as soon as this returns.
     kwargs: passed to the compiler and linker as setuptools' Extension takes
         them: define_macros, include_dirs, extra_compile_args,
-        extra_link_args, extra_objects, libraries, library_dirs; and
-        extra_nvcc_args, flags for nvcc alone.
+        extra_link_args, extra_objects, libraries, library_dirs,
+        runtime_library_dirs, language ('c++' compiles the generated module
+        as C++ too); and extra_nvcc_args, flags for nvcc alone.
     """
-    if package:
-        raise BuildError('create_extension(package=True): package mode is not '
-                         'available in this version of thffi')
     base = os.path.abspath(os.path.dirname(relative_to))
     spec = dict(kwargs)
     for key in _PATH_LISTS:
@@ -78,21 +81,24 @@ def create_extension(name, headers, sources, verbose=True, with_cuda=False,
             spec[key] = [os.path.join(base, p) for p in _as_list(spec[key])]
     headers = [os.path.join(base, h) for h in _as_list(headers)]
     sources = [os.path.join(base, s) for s in _as_list(sources)]
-    return Extension(name, headers, sources, base, verbose, with_cuda, spec)
+    return Extension(name, headers, sources, base, verbose, with_cuda, package, spec)
 
 
 class Extension(cffi.FFI):
     """A cffi FFI configured for one extension; build() compiles it."""
 
-    def __init__(self, name, headers, sources, base, verbose, with_cuda, kwargs):
+    def __init__(self, name, headers, sources, base, verbose, with_cuda, package, kwargs):
         super().__init__()
         parts = name.split('.')
         self.name = name
         self.base = base
+        self.package = bool(package)
         self.target_dir = os.path.join(base, *parts)
-        # Compiler work happens here, under a lock (one build at a time).
-        self.build_dir = os.path.join(self.target_dir, '.thffi-build')
-        self.module_name = '_' + parts[-1]
+        # Compiler work happens here, under a lock (one build at a time).  In
+        # package mode setuptools links later, so the objects must stay.
+        self.build_dir = (os.path.join(base, 'build', 'thffi', name) if self.package
+                          else os.path.join(self.target_dir, '.thffi-build'))
+        self.module_name = ('%s._%s' % (name, parts[-1])) if self.package else '_' + parts[-1]
         self.verbose = verbose
         self.headers = headers
         self.functions = []
@@ -138,18 +144,41 @@ class Extension(cffi.FFI):
                                  'with_cuda=True' % (name, fn.name))
         self.cdef(_codegen.cdef(self.functions, self.with_cuda))
         # The user's headers name TH types; the legacy tool included TH first.
+        # They declare C functions, also when the module is compiled as C++.
         user_includes = '#include <TH/TH.h>\n' + (
-            '#include <THC/THC.h>\n' if self.with_cuda else '') + ''.join(
-            '#include "%s"\n' % h for h in headers)
-        # C99 as the legacy tool; -MMD makes gcc list each source's
-        # dependencies for the up-to-date check; hidden visibility keeps the
-        # TH symbols of two extensions in one process apart.
-        self.kwargs['extra_compile_args'] = (
-            ['-std=c99', '-O3', '-MMD', '-fvisibility=hidden']
-            + _as_list(self.kwargs.get('extra_compile_args')))
+            '#include <THC/THC.h>\n' if self.with_cuda else '') + (
+            '#ifdef __cplusplus\nextern "C" {\n#endif\n') + ''.join(
+            '#include "%s"\n' % h for h in headers) + '#ifdef __cplusplus\n}\n#endif\n'
+        # -MMD makes gcc list each source's dependencies for the up-to-date
+        # check; hidden visibility keeps the TH symbols of two extensions in
+        # one process apart.
+        flags = ['-O3', '-MMD', '-fvisibility=hidden']
+        cc = os.path.basename((shlex.split(os.environ.get('CC', '')) or ['cc'])[0])
+        cxx = (self.kwargs.get('language') == 'c++' or cc.endswith('++')
+               or any(s.endswith(_CXX_SUFFIXES) for s in sources))
+        if cxx:
+            self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['stdc++']
+        else:
+            # C99 as the legacy tool.  Legacy code puns tensor types and
+            # leans on implicit declarations, which GCC 14 makes errors:
+            # keep them warnings.
+            flags = ['-std=c99'] + flags + [
+                '-Wno-error=incompatible-pointer-types',
+                '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
+        self.kwargs['extra_compile_args'] = flags + _as_list(
+            self.kwargs.get('extra_compile_args'))
         self.set_source(self.module_name,
                         user_includes + _codegen.trampolines(self.functions),
-                        sources=sources, **self.kwargs)
+                        source_extension='.cpp' if self.kwargs.get('language') == 'c++'
+                        else '.c', sources=sources, **self.kwargs)
+        if self.package:
+            # setuptools links from build.py's ffi later: what it links and
+            # the package's Python files must exist by then.
+            _make_package_dirs(self.base, self.name)
+            shutil.rmtree(self.build_dir, ignore_errors=True)
+            os.makedirs(self.build_dir)
+            self._compile_objects()
+            self._write_python_files()
 
     def _configure_cuda(self):
         home = cuda.find_cuda_home()
@@ -245,8 +274,8 @@ class Extension(cffi.FFI):
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def _library_path(self):
-        path = os.path.join(self.target_dir,
-                            self.module_name + sysconfig.get_config_var('EXT_SUFFIX'))
+        path = os.path.join(self.target_dir, '_%s%s' % (self.name.split('.')[-1],
+                                                        sysconfig.get_config_var('EXT_SUFFIX')))
         return path if os.path.isfile(path) else None
 
     def is_up_to_date(self):
@@ -287,22 +316,26 @@ class Extension(cffi.FFI):
                   % (self.name, time.perf_counter() - start, final))
         return True
 
+    def _write_python_files(self):
+        _write_atomic(os.path.join(self.target_dir, '__init__.py'),
+                      _codegen.python_module(self.name.split('.')[-1], self.functions,
+                                             self.with_cuda))
+        with open(os.path.join(_HERE, 'runtime.py')) as f:
+            _write_atomic(os.path.join(self.target_dir, '_thffi_runtime.py'), f.read())
+
     def _compile_and_install(self):
         self._compile_objects()
         try:
             built = self.compile(tmpdir=self.build_dir, verbose=self.verbose,
-                                 target=self.module_name + sysconfig.get_config_var('EXT_SUFFIX'))
+                                 target='_%s%s' % (self.name.split('.')[-1],
+                                                   sysconfig.get_config_var('EXT_SUFFIX')))
         except (cffi.VerificationError, OSError) as exc:
             raise BuildError('building %s failed (compiler output above): %s'
                              % (self.name, exc)) from None
         deps = _read_deps(self.build_dir, getattr(self, 'cuda_home', None))
         final = os.path.join(self.target_dir, os.path.basename(built))
         os.replace(built, final)
-        _write_atomic(os.path.join(self.target_dir, '__init__.py'),
-                      _codegen.python_module(self.module_name[1:], self.functions,
-                                             self.with_cuda))
-        with open(os.path.join(_HERE, 'runtime.py')) as f:
-            _write_atomic(os.path.join(self.target_dir, '_thffi_runtime.py'), f.read())
+        self._write_python_files()
         _write_atomic(os.path.join(self.target_dir, _MANIFEST), json.dumps({
             'config': self._config_key(),
             'deps': {p: _digest(p) for p in sorted(deps)},

@@ -1,0 +1,1 @@
+"""Examples of legacy torch.utils.ffi code, built with thffi."""

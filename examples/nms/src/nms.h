@@ -1,0 +1,1 @@
+int nms_cpu(THLongTensor *keep, THFloatTensor *boxes, float overlap_threshold);

@@ -1,0 +1,1 @@
+int nms_cuda(THLongTensor *keep, THCudaTensor *boxes, float overlap_threshold);
