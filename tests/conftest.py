@@ -48,3 +48,12 @@ def th_test(tmp_path_factory):
     return build_test_extension(tmp_path_factory, 'th_test', ['th_test.h', 'th_api.h'],
                                 ['th_test.c', 'th_api.c'],
                                 include_dirs=[os.path.join(ROOT, 'tests', 'th_test')])
+
+
+@pytest.fixture(scope='session')
+def thc_test(tmp_path_factory):
+    """An extension built from tests/thc_test, for the THC layer's tests."""
+    return build_test_extension(tmp_path_factory, 'thc_test', ['thc_test.h', 'thc_api.h'],
+                                ['thc_test.c', 'thc_test_kernel.cu', 'thc_api.c'],
+                                with_cuda=True,
+                                include_dirs=[os.path.join(ROOT, 'tests', 'thc_test')])

@@ -144,3 +144,73 @@ def test_demo_builds_and_runs_from_another_directory(tmp_path):
     demo = _run(['test.py'], cwd=project)
     assert demo.returncode == 0, demo.stderr
     assert demo.stdout.strip().endswith('gradients match')
+
+
+@pytest.mark.parametrize('compiler', [['gcc', '-std=c99', '-x', 'c'], ['g++', '-x', 'c++']])
+def test_th_header_compiles_as_c99_and_cpp(tmp_path, compiler):
+    src = tmp_path / 'use.src'
+    src.write_text('#include <TH/TH.h>\n'
+                   'int use(THByteTensor *b, THLongTensor *l) {\n'
+                   '  THArgCheck(b != NULL, 1, "need %s", "b");\n'
+                   '  return (int)THByteTensor_nElement(b) + l->nDimension + (int)l->size[0];\n'
+                   '}\n')
+    out = subprocess.run(compiler + ['-Wall', '-Wextra', '-Werror', '-c', str(src), '-o',
+                                     str(tmp_path / 'use.o'),
+                                     '-I' + os.path.join(ROOT, 'thffi', 'include')],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+
+
+def test_legacy_headers_parse_with_guards_comments_and_every_type(tmp_path):
+    from thffi._parse import parse_header
+    from thffi._types import TENSOR_TYPES
+    params = ', '.join('%s *t%d' % (t, i) for i, t in enumerate(TENSOR_TYPES))
+    header = textwrap.dedent('''
+        #ifndef MY_OPS_H
+        #define MY_OPS_H
+        /* block comment */ // line comment
+        #ifdef __cplusplus
+        extern "C" {
+        #endif
+        int every_type(%s);
+        THFloatTensor *returns_tensor(THFloatTensor *in, float scale, long n);
+        void no_args(void);
+        #ifdef __cplusplus
+        }
+        #endif
+        #endif
+        ''' % params)
+    every, returns, none = parse_header('my_ops.h', header)
+    assert [p.ctype for p in every.params] == ['%s *' % t for t in TENSOR_TYPES]
+    assert returns.ret_kind == 'tensor' and [p.kind for p in returns.params] == [
+        'tensor', 'float', 'int']
+    assert none.params == () and none.ret_kind == 'void'
+
+
+def test_function_returning_a_tensor_created_in_c(tmp_path):
+    _write(tmp_path / 'src' / 'ret.h', '''
+        THDoubleTensor *make(int64_t n, double value);
+        THDoubleTensor *same(THDoubleTensor *t);
+        THDoubleTensor *nothing(void);
+        ''')
+    _write(tmp_path / 'src' / 'ret.c', '''
+        #include <TH/TH.h>
+        THDoubleTensor *make(int64_t n, double value) {
+          THDoubleTensor *t = THDoubleTensor_newWithSize1d(n);
+          THDoubleTensor_fill(t, value);
+          return t;
+        }
+        THDoubleTensor *same(THDoubleTensor *t) { return t; }
+        THDoubleTensor *nothing(void) { return NULL; }
+        ''')
+    create_extension('_ret.lib', headers=['src/ret.h'], sources=['src/ret.c'],
+                     relative_to=str(tmp_path / 'build.py'), verbose=False).build()
+    check = textwrap.dedent('''
+        import torch, _ret.lib as m
+        t = m.make(4, 2.5)
+        assert torch.equal(t, torch.full((4,), 2.5, dtype=torch.float64)), t
+        x = torch.zeros(2, dtype=torch.float64)
+        assert m.same(x) is x and m.nothing() is None and not m._rt._owned
+        print('ok')
+        ''')
+    assert _run(['-c', check], cwd=tmp_path).stdout.strip() == 'ok'

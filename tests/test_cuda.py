@@ -10,7 +10,7 @@ import sys
 import pytest
 import torch
 
-from conftest import ROOT, build_test_extension
+from conftest import ROOT
 from thffi import BuildError, create_extension, cuda_enabled, find_cuda_home
 from thffi import cuda as thffi_cuda
 
@@ -145,13 +145,6 @@ def test_thc_header_compiles_as_c_cpp_and_cuda(tmp_path, compiler, suffix):
 
 
 # -- on a GPU ---------------------------------------------------------------
-
-@pytest.fixture(scope='module')
-def thc_test(tmp_path_factory):
-    """An extension built from tests/thc_test, for the THC layer's tests."""
-    return build_test_extension(tmp_path_factory, 'thc_test', ['thc_test.h'],
-                                ['thc_test.c', 'thc_test_kernel.cu'], with_cuda=True)
-
 
 @needs_gpu
 def test_kernel_is_ordered_on_the_current_stream():
