@@ -24,6 +24,8 @@ ffi = create_extension(
     define_macros=defines,
     relative_to=__file__,
     with_cuda=with_cuda,
+    # `pip install .` (setup.py) builds for the package this folder becomes.
+    package=os.environ.get('THFFI_PACKAGE', False),
 )
 
 if __name__ == '__main__':

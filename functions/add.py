@@ -1,10 +1,16 @@
 """MyAddFunction: autograd Function over the C add of src/my_lib.c (CPU) and
-src/my_lib_cuda.c (GPU, when the library was built with CUDA)."""
+src/my_lib_cuda.c (GPU, when the library was built with CUDA); and my_add,
+the same as a torch.library op for torch.compile and torch.export."""
 
 import torch
 from torch.autograd import Function
 
-from _ext import my_lib
+if '.' in __package__:  # inside a package: installed, or copied into a project
+    from .._ext import my_lib
+    from ..thffi.ops import register_op
+else:                   # the script layout: python test.py beside _ext/
+    from _ext import my_lib
+    from thffi.ops import register_op
 
 # (dtype, is_cuda) -> (forward, backward) C functions.
 _KERNELS = {
@@ -20,21 +26,60 @@ if WITH_CUDA:
         (torch.float64, True): (my_lib.my_lib_add_forward_cuda_double,
                                 my_lib.my_lib_add_backward_cuda_double),
     })
+_LOW_PRECISION = (torch.float16, torch.bfloat16)
 
 
-def _kernels(tensor, name):
-    try:
-        return _KERNELS[tensor.dtype, tensor.is_cuda]
-    except (KeyError, AttributeError):
-        pass
-    if not isinstance(tensor, torch.Tensor):
-        raise TypeError('MyAddFunction: %s must be a tensor, got %s'
-                        % (name, type(tensor).__name__))
+def _no_kernel(tensor, name):
     where = 'float32 or float64 CPU%s tensor' % (' or CUDA' if WITH_CUDA else '')
     hint = ('' if WITH_CUDA or not tensor.is_cuda else
             ' (the library was built without CUDA: rebuild it where a CUDA toolkit is found)')
-    raise TypeError('MyAddFunction: %s must be a %s, got %s on %s%s'
-                    % (name, where, tensor.dtype, tensor.device, hint))
+    return TypeError('MyAddFunction: %s must be a %s, got %s on %s%s'
+                     % (name, where, tensor.dtype, tensor.device, hint))
+
+
+def _inputs_off_the_fast_path(input1, input2):
+    """Inputs for which no kernel was found at once: under torch.autocast,
+    float16/bfloat16 ones run in float32 (the kernels' type), as PyTorch's
+    float32-only ops do; anything else is an error, or a dtype mismatch the
+    C wrapper reports."""
+    for name, tensor in (('input1', input1), ('input2', input2)):
+        if not isinstance(tensor, torch.Tensor):
+            raise TypeError('MyAddFunction: %s must be a tensor, got %s'
+                            % (name, type(tensor).__name__))
+    if (torch.is_autocast_enabled(input1.device.type)
+            and {input1.dtype, input2.dtype} <= {torch.float32, *_LOW_PRECISION}):
+        return input1.float(), input2.float()
+    if (input1.dtype, input1.is_cuda) not in _KERNELS:
+        raise _no_kernel(input1, 'input1')
+    return input1, input2
+
+
+def add_forward(input1, input2):
+    """input1 + input2 by the C kernels (the computation on real tensors)."""
+    kernels = _KERNELS.get((getattr(input1, 'dtype', None), getattr(input1, 'is_cuda', None)))
+    if kernels is None or getattr(input2, 'dtype', None) is not input1.dtype:
+        input1, input2 = _inputs_off_the_fast_path(input1, input2)
+        kernels = _KERNELS[input1.dtype, input1.is_cuda]
+    if getattr(input2, 'is_cuda', None) is not input1.is_cuda:
+        raise ValueError('MyAddFunction: input1 and input2 must be on the same device, '
+                         'got %s and %s' % (input1.device, getattr(input2, 'device', input2)))
+    # Allocated at its final size, so the C resizeAs is a no-op (a resize
+    # from C costs a call back into Python).
+    output = input1.new_empty(input1.shape)
+    if not kernels[0](input1, input2, output):
+        raise ValueError('MyAddFunction: input1 and input2 must have the same size, '
+                         'got %s and %s' % (tuple(input1.shape), tuple(input2.shape)))
+    return output
+
+
+def add_backward(grad_output):
+    """The gradient of either input: grad_output itself, copied by C."""
+    kernels = _KERNELS.get((grad_output.dtype, grad_output.is_cuda))
+    if kernels is None:
+        raise _no_kernel(grad_output, 'grad_output')
+    grad_input = grad_output.new_empty(grad_output.shape)
+    kernels[1](grad_output, grad_input)
+    return grad_input
 
 
 class MyAddFunction(Function):
@@ -42,22 +87,52 @@ class MyAddFunction(Function):
 
     @staticmethod
     def forward(ctx, input1, input2):
-        forward, _ = _kernels(input1, 'input1')
-        if getattr(input2, 'is_cuda', None) is not input1.is_cuda:
-            raise ValueError('MyAddFunction: input1 and input2 must be on the same device, '
-                             'got %s and %s' % (input1.device, getattr(input2, 'device', input2)))
-        # Allocated at its final size, so the C resizeAs is a no-op (a resize
-        # from C costs a call back into Python).
-        output = input1.new_empty(input1.shape)
-        if not forward(input1, input2, output):
-            raise ValueError('MyAddFunction: input1 and input2 must have the same size, '
-                             'got %s and %s' % (tuple(input1.shape), tuple(input2.shape)))
-        return output
+        return add_forward(input1, input2)
 
     @staticmethod
     def backward(ctx, grad_output):
-        _, backward = _kernels(grad_output, 'grad_output')
-        grad_input = grad_output.new_empty(grad_output.shape)
-        backward(grad_output, grad_input)
+        grad_input = add_backward(grad_output)
         return (grad_input if ctx.needs_input_grad[0] else None,
                 grad_input if ctx.needs_input_grad[1] else None)
+
+
+# The same computation as torch.library ops, which torch.compile and
+# torch.export trace; eager calls stay on MyAddFunction.
+
+
+def _add_impl(input1: torch.Tensor, input2: torch.Tensor) -> torch.Tensor:
+    return add_forward(input1, input2)
+
+
+def _add_fake(input1, input2):
+    if input1.shape != input2.shape:
+        raise ValueError('MyAddFunction: input1 and input2 must have the same size, '
+                         'got %s and %s' % (tuple(input1.shape), tuple(input2.shape)))
+    return torch.empty_like(input1, memory_format=torch.contiguous_format)
+
+
+def _add_backward_impl(grad_output: torch.Tensor) -> torch.Tensor:
+    return add_backward(grad_output)
+
+
+def _add_backward_fake(grad_output):
+    return torch.empty_like(grad_output, memory_format=torch.contiguous_format)
+
+
+_add_backward_op = register_op('extension_ffi::add_backward', _add_backward_impl,
+                               _add_backward_fake)
+
+
+def _setup_context(ctx, inputs, output):
+    pass  # the backward needs nothing saved
+
+
+def _backward(ctx, grad_output):
+    grad_input = _add_backward_op(grad_output)
+    return (grad_input if ctx.needs_input_grad[0] else None,
+            grad_input if ctx.needs_input_grad[1] else None)
+
+
+my_add = register_op('extension_ffi::add', _add_impl, _add_fake, backward=_backward,
+                     setup_context=_setup_context, eager=MyAddFunction.apply,
+                     autocast_to=torch.float32)

@@ -64,10 +64,12 @@ def create_extension(name, headers, sources, verbose=True, with_cuda=False,
         headers, sources and the path keyword arguments are resolved against.
     with_cuda: compile the .cu files among the sources with nvcc, link
         the CUDA runtime, and provide <THC/THC.h>.
-    package: build as part of a pip-installable package: the result is the
-        module name + '._' + last part (e.g. pkg._ext.my_lib._my_lib), made
-        by setuptools from `cffi_modules=["build.py:ffi"]`.  The wrappers and
-        thffi's objects are prepared as soon as this returns.
+    package: build as part of a pip-installable package, made by setuptools
+        from `cffi_modules=["build.py:ffi"]`: True when `name` is the full
+        module path (legacy: 'pkg._ext.my_lib' gives pkg._ext.my_lib._my_lib),
+        or the name the folder of relative_to has as a package ('pkg' with
+        name '_ext.my_lib' gives the same).  The wrappers and thffi's objects
+        are prepared as soon as this returns.
     kwargs: passed to the compiler and linker as setuptools' Extension takes
         them: define_macros, include_dirs, extra_compile_args,
         extra_link_args, extra_objects, libraries, library_dirs,
@@ -96,9 +98,10 @@ class Extension(cffi.FFI):
         self.target_dir = os.path.join(base, *parts)
         # Compiler work happens here, under a lock (one build at a time).  In
         # package mode setuptools links later, so the objects must stay.
-        self.build_dir = (os.path.join(base, 'build', 'thffi', name) if self.package
+        self.build_dir = (os.path.join(base, 'build', 'thffi', name) if package
                           else os.path.join(self.target_dir, '.thffi-build'))
-        self.module_name = ('%s._%s' % (name, parts[-1])) if self.package else '_' + parts[-1]
+        full = '%s.%s' % (package, name) if isinstance(package, str) else name
+        self.module_name = ('%s._%s' % (full, parts[-1])) if self.package else '_' + parts[-1]
         self.verbose = verbose
         self.headers = headers
         self.functions = []
@@ -142,7 +145,8 @@ class Extension(cffi.FFI):
             if _codegen.uses_cuda(fn) and not self.with_cuda:
                 raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
                                  'with_cuda=True' % (name, fn.name))
-        self.cdef(_codegen.cdef(self.functions, self.with_cuda))
+        self.cdef_text = _codegen.cdef(self.functions, self.with_cuda)
+        self.cdef(self.cdef_text)
         # The user's headers name TH types; the legacy tool included TH first.
         # They declare C functions, also when the module is compiled as C++.
         user_includes = '#include <TH/TH.h>\n' + (
@@ -167,10 +171,15 @@ class Extension(cffi.FFI):
                 '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
         self.kwargs['extra_compile_args'] = flags + _as_list(
             self.kwargs.get('extra_compile_args'))
-        self.set_source(self.module_name,
-                        user_includes + _codegen.trampolines(self.functions),
-                        source_extension='.cpp' if self.kwargs.get('language') == 'c++'
-                        else '.c', sources=sources, **self.kwargs)
+        self.source_text = user_includes + _codegen.trampolines(self.functions)
+        self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
+        self.sources = sources
+        # setuptools wants sources relative to setup.py's folder (an absolute
+        # one is an error there); build() compiles from absolute paths.
+        self.set_source(self.module_name, self.source_text,
+                        source_extension=self.source_extension,
+                        sources=[os.path.relpath(s, base) for s in sources] if self.package
+                        else sources, **self.kwargs)
         if self.package:
             # setuptools links from build.py's ffi later: what it links and
             # the package's Python files must exist by then.
@@ -326,7 +335,14 @@ class Extension(cffi.FFI):
     def _compile_and_install(self):
         self._compile_objects()
         try:
-            built = self.compile(tmpdir=self.build_dir, verbose=self.verbose,
+            ffi = self
+            if self.package:
+                ffi = cffi.FFI()
+                ffi.cdef(self.cdef_text)
+                ffi.set_source(self.module_name, self.source_text,
+                               source_extension=self.source_extension, sources=self.sources,
+                               **self.kwargs)
+            built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
                                  target='_%s%s' % (self.name.split('.')[-1],
                                                    sysconfig.get_config_var('EXT_SUFFIX')))
         except (cffi.VerificationError, OSError) as exc:

@@ -1,0 +1,31 @@
+# `pip install .` installs the demo as the package `extension_ffi` (this
+# folder), with thffi as its subpackage; setuptools builds the C library
+# from build.py's `ffi` (cffi_modules), the legacy package/ way.
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)  # build.py imports thffi from here
+# Tells build.py to build for the package: extension_ffi._ext.my_lib._my_lib.
+os.environ['THFFI_PACKAGE'] = 'extension_ffi'
+
+
+class BuildPy(build_py):
+    """Leaves out the scripts that sit beside the package's modules."""
+
+    def find_package_modules(self, package, package_dir):
+        return [m for m in super().find_package_modules(package, package_dir)
+                if not (package == 'extension_ffi' and m[1] in ('setup', 'build', 'test'))]
+
+
+setup(
+    packages=['extension_ffi', 'extension_ffi.functions', 'extension_ffi.modules',
+              'extension_ffi._ext', 'extension_ffi._ext.my_lib', 'extension_ffi.thffi'],
+    package_dir={'extension_ffi': '.'},
+    cmdclass={'build_py': BuildPy},
+    ext_package='',
+    cffi_modules=[os.path.join(here, 'build.py:ffi')],
+)
