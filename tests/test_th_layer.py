@@ -184,3 +184,25 @@ def test_pointer_parameters_and_returns(th_test):
     assert th_test.echo_pointer(None) == _ffi.NULL
     with pytest.raises(TypeError, match=r'echo_pointer\(\): argument 1 \(p\): expected a cffi pointer'):
         th_test.echo_pointer('no')
+
+
+@pytest.mark.parametrize('threads', [1, 2])
+def test_large_strided_ops_split_over_threads(th_test, threads):
+    # Above the grain size the ops run in parts on OpenMP threads; each part
+    # starts mid-row of these odd, transposed and sliced layouts.
+    previous = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        t = torch.randn(513, 257, dtype=torch.float64).t()
+        src = torch.randn(771, 513, dtype=torch.float64)[::3]
+        r = torch.empty(0, dtype=torch.float64)
+        th_test.cadd(r, t, 0.5, src)
+        torch.testing.assert_close(r, t + 0.5 * src, rtol=0, atol=0)
+        base = torch.zeros(700, 400)
+        th_test.fill(base[::2, 1:].t(), 4.0)
+        assert base[::2, 1:].eq(4).all() and base[1::2].eq(0).all() and base[:, 0].eq(0).all()
+        dst = torch.zeros(399, 350).t()
+        th_test.copy(dst, base[::2, 1:].t().contiguous().view(-1)[:dst.numel()].view(350, 399))
+        assert dst.eq(4).all()
+    finally:
+        torch.set_num_threads(previous)

@@ -37,7 +37,8 @@ _CSRC = os.path.join(_HERE, 'csrc')
 # thffi's own C code, compiled apart from the user's (with its own flags, in
 # parallel, and cached: see _compile_objects): (file, gcc optimisation).
 # The loops over data get -O3; bookkeeping code compiles faster at -O2.
-_TH_SOURCES = [('THGeneral.c', '-O2'), ('THTensorMeta.c', '-O2'), ('THTensorOps.c', '-O3')]
+_TH_SOURCES = [('THGeneral.c', '-O2'), ('THTensorMeta.c', '-O2'),
+               ('THTensorOps.c', '-O3 -fopenmp')]
 _THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
 _MANIFEST = '.thffi-build.json'
 _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
@@ -121,6 +122,8 @@ class Extension(cffi.FFI):
         self.kwargs = dict(kwargs)
         self.nvcc_args = _as_list(self.kwargs.pop('extra_nvcc_args', None))
         self.kwargs['include_dirs'] = [INCLUDE_DIR] + self.kwargs.get('include_dirs', [])
+        # thffi's element-wise ops use OpenMP: PyTorch's runtime, by soname.
+        self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['gomp']
         cuda_sources = [s for s in sources if s.endswith('.cu')]
         sources = [s for s in sources if not s.endswith('.cu')]
         if cuda_sources and not self.with_cuda:
@@ -234,8 +237,8 @@ class Extension(cffi.FFI):
         cc = shlex.split(os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc')
         includes = [INCLUDE_DIR, _CSRC] + (
             [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
-        return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d', opt,
-                      '-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall']
+        return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + opt.split()
+                + ['-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall']
                 + ['-I' + d for d in includes])
 
     def _compile_objects(self):

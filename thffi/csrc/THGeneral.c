@@ -210,6 +210,19 @@ void THFFIIter_init(THFFIIter *it, int dim, const int64_t *size,
   it->run = it->size[k - 1];
 }
 
+void THFFIIter_seek(THFFIIter *it, int64_t k) {
+  int last = it->dim - 1, d;
+  int64_t inner = k % it->size[last];
+  k /= it->size[last];
+  it->offset = inner * it->stride[last];
+  it->run = it->size[last] - inner;
+  for (d = last - 1; d >= 0; d--) {
+    it->index[d] = k % it->size[d];
+    k /= it->size[d];
+    it->offset += it->index[d] * it->stride[d];
+  }
+}
+
 void THFFIIter_advance(THFFIIter *it, int64_t n) {
   int last = it->dim - 1, d;
   it->offset += n * it->stride[last];

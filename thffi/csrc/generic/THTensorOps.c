@@ -12,13 +12,27 @@ static void THTensor_(iter)(THFFIIter *it, const THTensor *t) {
   THFFIIter_init(it, t->priv.dim, t->size, t->stride);
 }
 
-void THTensor_(fill)(THTensor *self, real value) {
-  THFFIIter a;
-  real *pa = THTensor_(data)(self);
-  int64_t n = THTensor_(nElement)(self);
-  THTensor_(iter)(&a, self);
+/* Float and double loops get SIMD variants (THFFI_SIMD); the integer types
+ * rarely carry the heavy work, and compiling them six more times would
+ * slow every first build. */
+#undef THFFI_SIMD_FOR_REAL
+#if defined(TH_REAL_IS_FLOAT) || defined(TH_REAL_IS_DOUBLE)
+#define THFFI_SIMD_FOR_REAL THFFI_SIMD
+#else
+#define THFFI_SIMD_FOR_REAL
+#endif
+
+/* Each op below is a loop over a range [begin, end) of logical element
+ * indices, run over the whole tensor by THFFI_PARALLEL (csrc/THTensorOps.c).
+ * A range never raises: checks come before. */
+
+THFFI_SIMD_FOR_REAL static void THTensor_(fillRange)(real *pa, const THFFIIter *ia, real value, int64_t begin,
+                                 int64_t end) {
+  THFFIIter a = *ia;
+  int64_t n = end - begin;
+  THFFIIter_seek(&a, begin);
   while (n > 0) {
-    int64_t k = a.run, i, sa = a.stride[a.dim - 1];
+    int64_t k = THMin(a.run, n), i, sa = a.stride[a.dim - 1];
     real *ra = pa + a.offset;
     if (sa == 1) {
       for (i = 0; i < k; i++) ra[i] = value;
@@ -30,7 +44,36 @@ void THTensor_(fill)(THTensor *self, real value) {
   }
 }
 
+void THTensor_(fill)(THTensor *self, real value) {
+  THFFIIter a;
+  real *pa = THTensor_(data)(self);
+  int64_t n = THTensor_(nElement)(self);
+  THTensor_(iter)(&a, self);
+  THFFI_PARALLEL(n, begin, end, THTensor_(fillRange)(pa, &a, value, begin, end));
+}
+
 void THTensor_(zero)(THTensor *self) { THTensor_(fill)(self, (real)0); }
+
+THFFI_SIMD_FOR_REAL static void THTensor_(copyRange)(real *pa, const THFFIIter *ia, real *pb, const THFFIIter *ib,
+                                 int64_t begin, int64_t end) {
+  THFFIIter a = *ia, b = *ib;
+  int64_t n = end - begin;
+  THFFIIter_seek(&a, begin);
+  THFFIIter_seek(&b, begin);
+  while (n > 0) {
+    int64_t k = THMin(THMin(a.run, b.run), n), i;
+    int64_t sa = a.stride[a.dim - 1], sb = b.stride[b.dim - 1];
+    real *ra = pa + a.offset, *rb = pb + b.offset;
+    if (sa == 1 && sb == 1) {
+      memmove(ra, rb, k * sizeof(real));
+    } else {
+      for (i = 0; i < k; i++) ra[i * sa] = rb[i * sb];
+    }
+    THFFIIter_advance(&a, k);
+    THFFIIter_advance(&b, k);
+    n -= k;
+  }
+}
 
 void THTensor_(copy)(THTensor *self, THTensor *src) {
   THFFIIter a, b;
@@ -46,17 +89,29 @@ void THTensor_(copy)(THTensor *self, THTensor *src) {
              (long long)n, (long long)THTensor_(nElement)(src));
   THTensor_(iter)(&a, self);
   THTensor_(iter)(&b, src);
+  THFFI_PARALLEL(n, begin, end, THTensor_(copyRange)(pa, &a, pb, &b, begin, end));
+}
+
+THFFI_SIMD_FOR_REAL static void THTensor_(caddRange)(real *pa, const THFFIIter *ia, real *pb, const THFFIIter *ib,
+                                 real *pc, const THFFIIter *ic, real value, int64_t begin,
+                                 int64_t end) {
+  THFFIIter a = *ia, b = *ib, c = *ic;
+  int64_t n = end - begin;
+  THFFIIter_seek(&a, begin);
+  THFFIIter_seek(&b, begin);
+  THFFIIter_seek(&c, begin);
   while (n > 0) {
-    int64_t k = THMin(a.run, b.run), i;
-    int64_t sa = a.stride[a.dim - 1], sb = b.stride[b.dim - 1];
-    real *ra = pa + a.offset, *rb = pb + b.offset;
-    if (sa == 1 && sb == 1) {
-      memmove(ra, rb, k * sizeof(real));
+    int64_t k = THMin(THMin(THMin(a.run, b.run), c.run), n), i;
+    int64_t sa = a.stride[a.dim - 1], sb = b.stride[b.dim - 1], sc = c.stride[c.dim - 1];
+    real *ra = pa + a.offset, *rb = pb + b.offset, *rc = pc + c.offset;
+    if (sa == 1 && sb == 1 && sc == 1) {
+      for (i = 0; i < k; i++) ra[i] = rb[i] + value * rc[i];
     } else {
-      for (i = 0; i < k; i++) ra[i * sa] = rb[i * sb];
+      for (i = 0; i < k; i++) ra[i * sa] = rb[i * sb] + value * rc[i * sc];
     }
     THFFIIter_advance(&a, k);
     THFFIIter_advance(&b, k);
+    THFFIIter_advance(&c, k);
     n -= k;
   }
 }
@@ -79,20 +134,8 @@ void THTensor_(cadd)(THTensor *r, THTensor *t, real value, THTensor *src) {
   THTensor_(iter)(&a, r);
   THTensor_(iter)(&b, t);
   THTensor_(iter)(&c, src);
-  while (n > 0) {
-    int64_t k = THMin(THMin(a.run, b.run), c.run), i;
-    int64_t sa = a.stride[a.dim - 1], sb = b.stride[b.dim - 1], sc = c.stride[c.dim - 1];
-    real *ra = pa + a.offset, *rb = pb + b.offset, *rc = pc + c.offset;
-    if (sa == 1 && sb == 1 && sc == 1) {
-      for (i = 0; i < k; i++) ra[i] = rb[i] + value * rc[i];
-    } else {
-      for (i = 0; i < k; i++) ra[i * sa] = rb[i * sb] + value * rc[i * sc];
-    }
-    THFFIIter_advance(&a, k);
-    THFFIIter_advance(&b, k);
-    THFFIIter_advance(&c, k);
-    n -= k;
-  }
+  THFFI_PARALLEL(n, begin, end,
+                 THTensor_(caddRange)(pa, &a, pb, &b, pc, &c, value, begin, end));
 }
 
 #endif

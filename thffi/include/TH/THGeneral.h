@@ -184,6 +184,8 @@ TH_API void THFFIIter_init(THFFIIter *it, int dim, const int64_t *size,
                            const int64_t *stride);
 /* Skips n elements (n <= it->run). */
 TH_API void THFFIIter_advance(THFFIIter *it, int64_t n);
+/* Moves to logical element k (0 <= k < number of elements). */
+TH_API void THFFIIter_seek(THFFIIter *it, int64_t k);
 TH_API int64_t THFFI_numel(int dim, const int64_t *size);
 
 #endif
