@@ -51,18 +51,22 @@ def _inputs_off_the_fast_path(input1, input2):
         return input1.float(), input2.float()
     if (input1.dtype, input1.is_cuda) not in _KERNELS:
         raise _no_kernel(input1, 'input1')
-    return input1, input2
+    return input1, input2  # a dtype or device mismatch
 
 
 def add_forward(input1, input2):
     """input1 + input2 by the C kernels (the computation on real tensors)."""
-    kernels = _KERNELS.get((getattr(input1, 'dtype', None), getattr(input1, 'is_cuda', None)))
-    if kernels is None or getattr(input2, 'dtype', None) is not input1.dtype:
+    try:
+        kernels = _KERNELS[input1.dtype, input1.is_cuda]
+        fast = input2.dtype is input1.dtype and input2.is_cuda is input1.is_cuda
+    except (KeyError, AttributeError):
+        fast = False
+    if not fast:
         input1, input2 = _inputs_off_the_fast_path(input1, input2)
         kernels = _KERNELS[input1.dtype, input1.is_cuda]
-    if getattr(input2, 'is_cuda', None) is not input1.is_cuda:
-        raise ValueError('MyAddFunction: input1 and input2 must be on the same device, '
-                         'got %s and %s' % (input1.device, getattr(input2, 'device', input2)))
+        if input2.is_cuda is not input1.is_cuda:
+            raise ValueError('MyAddFunction: input1 and input2 must be on the same device, '
+                             'got %s and %s' % (input1.device, input2.device))
     # Allocated at its final size, so the C resizeAs is a no-op (a resize
     # from C costs a call back into Python).
     output = input1.new_empty(input1.shape)
