@@ -21,7 +21,8 @@ def load_build_script(path, name='_thffi_build_script'):
 
 
 # The tests use the demo extension; build it (a no-op when up to date).
-load_build_script(os.path.join(ROOT, 'build.py')).ffi.build()
+DEMO = load_build_script(os.path.join(ROOT, 'build.py')).ffi
+DEMO.build()
 
 
 def build_test_extension(tmp_path_factory, folder, headers, sources, **kwargs):

@@ -1,6 +1,7 @@
 """create_extension / build(): paths, incremental builds, the demo's scripts."""
 
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -47,8 +48,7 @@ def _call(project, expr):
 
 
 def _library(project):
-    (lib,) = (project / '_tiny' / 'lib').glob('_lib.*so')
-    return lib
+    return pathlib.Path(_ext(project).library_path())
 
 
 def test_unchanged_tree_is_not_recompiled_and_changes_are(tiny):
@@ -87,7 +87,7 @@ def test_compile_error_keeps_the_previous_library(tiny):
         _ext(tiny).build()
     assert _library(tiny).stat().st_mtime_ns == stamp
     assert _call(tiny, 'm.answer()') == '42'
-    assert not list((tiny / '_tiny' / 'lib').glob('.thffi-build-*'))
+    assert not (tiny / '_tiny' / 'lib' / '.thffi-build').exists()
 
 
 def test_missing_files_are_named(tiny):
@@ -135,7 +135,7 @@ def test_demo_builds_and_runs_from_another_directory(tmp_path):
     built = _run([str(project / 'build.py')], cwd=elsewhere)
     assert built.returncode == 0, built.stderr
     assert 'built _ext.my_lib' in built.stdout
-    assert list((project / '_ext' / 'my_lib').glob('_my_lib.*so'))
+    assert list((project / '_ext' / 'my_lib').glob('_my_lib_*.so'))
     assert not (elsewhere / '_ext').exists()
 
     again = _run([str(project / 'build.py')], cwd=elsewhere)

@@ -10,7 +10,7 @@ import sys
 import pytest
 import torch
 
-from conftest import ROOT
+from conftest import DEMO, ROOT
 from thffi import BuildError, create_extension, cuda_enabled, find_cuda_home
 from thffi import cuda as thffi_cuda
 
@@ -39,9 +39,7 @@ def test_demo_is_built_with_cuda_when_a_toolkit_is_found():
 def test_library_links_the_shared_cuda_runtime_not_libtorch():
     if shutil.which('ldd') is None:
         pytest.skip('ldd is not installed')
-    (lib,) = [os.path.join(ROOT, '_ext', 'my_lib', f)
-              for f in os.listdir(os.path.join(ROOT, '_ext', 'my_lib')) if f.endswith('.so')]
-    out = subprocess.run(['ldd', lib], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(['ldd', DEMO.library_path()], capture_output=True, text=True, check=True).stdout
     assert re.search(r'libcudart\.so\.\d+ => /', out), out
     assert not re.search(r'libtorch|libc10|cudart_static', out), out
 

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT
+from conftest import DEMO, ROOT
 
 PRIVATE = re.compile(r'_cdata|torch\._C|_internal')
 
@@ -27,7 +27,6 @@ def test_no_private_torch_api_in_python_sources():
 
 @pytest.mark.skipif(shutil.which('ldd') is None, reason='ldd is not installed')
 def test_library_does_not_link_libtorch():
-    (lib,) = glob.glob(os.path.join(ROOT, '_ext', 'my_lib', '_my_lib.*so'))
-    out = subprocess.run(['ldd', lib], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(['ldd', DEMO.library_path()], capture_output=True, text=True, check=True).stdout
     assert 'libc.so' in out
     assert not re.search(r'libtorch|libc10', out), out

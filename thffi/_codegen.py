@@ -131,8 +131,9 @@ def trampolines(functions):
     return '\n'.join(out)
 
 
-def python_module(name, functions, with_cuda):
-    """Source of the extension package's __init__.py."""
+def python_module(name, module, functions, with_cuda):
+    """Source of the extension package `name`'s __init__.py, which loads the
+    cffi module `module` beside it."""
     dtypes = sorted({TENSOR_TYPES[p.ctype[:-2]][0] for fn in functions
                      for p in fn.params if p.kind == 'tensor'})
     out = ['"""%s: torch wrappers of the C functions declared in %s.' % (
@@ -142,7 +143,7 @@ def python_module(name, functions, with_cuda):
            '',
            'import torch',
            '',
-           'from ._%s import ffi as _ffi, lib as _lib' % name,
+           'from .%s import ffi as _ffi, lib as _lib' % module,
            'from ._thffi_runtime import Param as _P, Runtime, Spec as _S',
            '',
            '_rt = Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda,

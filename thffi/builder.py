@@ -190,7 +190,7 @@ class Extension(cffi.FFI):
             shutil.rmtree(self.build_dir, ignore_errors=True)
             os.makedirs(self.build_dir)
             self._compile_objects()
-            self._write_python_files()
+            self._write_python_files(self.module_name.split('.')[-1])
 
     def _configure_cuda(self):
         home = cuda.find_cuda_home()
@@ -250,10 +250,13 @@ class Extension(cffi.FFI):
 
         def run(job):
             src, obj, command, cacheable = job
-            cached = _cached_object(command, obj) if cacheable else None
-            if cached and cached.fetch():
-                return subprocess.CompletedProcess(command, 0, '', '')
-            result = subprocess.run(command, capture_output=True, text=True)
+            try:
+                cached = _cached_object(command, obj) if cacheable else None
+                if cached and cached.fetch():
+                    return subprocess.CompletedProcess(command, 0, '', '')
+                result = subprocess.run(command, capture_output=True, text=True)
+            except FileNotFoundError:
+                raise BuildError(_missing_compiler(command[0])) from None
             if cached and result.returncode == 0:
                 cached.store()
             return result
@@ -285,18 +288,22 @@ class Extension(cffi.FFI):
         }, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
-    def _library_path(self):
-        path = os.path.join(self.target_dir, '_%s%s' % (self.name.split('.')[-1],
-                                                        sysconfig.get_config_var('EXT_SUFFIX')))
-        return path if os.path.isfile(path) else None
-
-    def is_up_to_date(self):
+    def _manifest(self):
         try:
             with open(os.path.join(self.target_dir, _MANIFEST)) as f:
-                manifest = json.load(f)
+                return json.load(f)
         except (OSError, ValueError):
-            return False
-        if manifest.get('config') != self._config_key() or not self._library_path():
+            return {}
+
+    def library_path(self):
+        """The built library's file, or None before the first build."""
+        name = self._manifest().get('library')
+        path = name and os.path.join(self.target_dir, name)
+        return path if path and os.path.isfile(path) else None
+
+    def is_up_to_date(self):
+        manifest = self._manifest()
+        if manifest.get('config') != self._config_key() or not self.library_path():
             return False
         if not os.path.isfile(os.path.join(self.target_dir, '__init__.py')):
             return False
@@ -328,37 +335,48 @@ class Extension(cffi.FFI):
                   % (self.name, time.perf_counter() - start, final))
         return True
 
-    def _write_python_files(self):
-        _write_atomic(os.path.join(self.target_dir, '__init__.py'),
-                      _codegen.python_module(self.name.split('.')[-1], self.functions,
-                                             self.with_cuda))
+    def _write_python_files(self, module):
+        """Writes the runtime, then __init__.py, which loads the cffi module
+        `module`: the last write is the switch to a new build."""
         with open(os.path.join(_HERE, 'runtime.py')) as f:
             _write_atomic(os.path.join(self.target_dir, '_thffi_runtime.py'), f.read())
+        _write_atomic(os.path.join(self.target_dir, '__init__.py'),
+                      _codegen.python_module(self.name.split('.')[-1], module,
+                                             self.functions, self.with_cuda))
 
     def _compile_and_install(self):
         self._compile_objects()
+        last = self.name.split('.')[-1]
+        previous = self._manifest().get('library')
+        # Outside package mode every build is a module of its own name, and
+        # __init__.py, written last, names the one to load: a process that
+        # imports meanwhile gets the old library or the new, never a mix.
+        module = self.module_name if self.package else '_%s_%x' % (last, time.time_ns())
         try:
-            ffi = self
-            if self.package:
-                ffi = cffi.FFI()
-                ffi.cdef(self.cdef_text)
-                ffi.set_source(self.module_name, self.source_text,
-                               source_extension=self.source_extension, sources=self.sources,
-                               **self.kwargs)
+            ffi = cffi.FFI()
+            ffi.cdef(self.cdef_text)
+            ffi.set_source(module, self.source_text, source_extension=self.source_extension,
+                           sources=self.sources, **self.kwargs)
             built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
-                                 target='_%s%s' % (self.name.split('.')[-1],
-                                                   sysconfig.get_config_var('EXT_SUFFIX')))
+                                target='%s%s' % (module.split('.')[-1],
+                                                 sysconfig.get_config_var('EXT_SUFFIX')))
         except (cffi.VerificationError, OSError) as exc:
             raise BuildError('building %s failed (compiler output above): %s'
                              % (self.name, exc)) from None
         deps = _read_deps(self.build_dir, getattr(self, 'cuda_home', None))
         final = os.path.join(self.target_dir, os.path.basename(built))
         os.replace(built, final)
-        self._write_python_files()
+        self._write_python_files(module.split('.')[-1])
         _write_atomic(os.path.join(self.target_dir, _MANIFEST), json.dumps({
             'config': self._config_key(),
+            'library': os.path.basename(final),
             'deps': {p: _digest(p) for p in sorted(deps)},
         }, indent=1))
+        # Libraries older than the previous build: no import can still want
+        # them (one that started before the last switch loads the previous).
+        for old in glob.glob(os.path.join(self.target_dir, '_%s*.so' % last)):
+            if os.path.basename(old) not in (os.path.basename(final), previous):
+                os.remove(old)
         return final
 
 
@@ -415,6 +433,14 @@ def _cached_object(command, obj):
     }, sort_keys=True)
     return _CachedObject(os.path.join(_cache_root(), 'objects',
                                       hashlib.sha256(key.encode()).hexdigest()[:32]), obj)
+
+
+def _missing_compiler(name):
+    if 'nvcc' in os.path.basename(name):
+        return ('nvcc (%s) was not found: install the CUDA toolkit, or build without CUDA '
+                '(THFFI_WITH_CUDA=0)' % name)
+    return ('no C compiler: %r was not found. Install one (Debian/Ubuntu: apt-get install '
+            'gcc; Fedora: dnf install gcc) or point the CC environment variable at it' % name)
 
 
 @contextlib.contextmanager

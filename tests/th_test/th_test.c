@@ -1,4 +1,6 @@
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <time.h>
 #include <TH/TH.h>
 #include "th_test.h"
 
@@ -78,3 +80,29 @@ int64_t most_negative(void) { return INT64_MIN; }
 double not_a_number(void) { return NAN; }
 unsigned long long largest(void) { return 18446744073709551615ULL; }
 void *echo_pointer(float *p) { return p; }
+
+/* 64-bit indexing: these run over tensors of more than 2^31 elements. */
+void byte_fill(THByteTensor *t, int value) { THByteTensor_fill(t, (uint8_t)value); }
+
+int64_t byte_count(THByteTensor *t, int value) {
+  THByteTensor *c = THByteTensor_newContiguous(t);
+  uint8_t *data = THByteTensor_data(c);
+  int64_t i, n = THByteTensor_nElement(c), count = 0;
+  for (i = 0; i < n; i++) count += data[i] == (uint8_t)value;
+  THByteTensor_free(c);
+  return count;
+}
+
+void byte_copy(THByteTensor *dst, THByteTensor *src) { THByteTensor_copy(dst, src); }
+
+void byte_cadd(THByteTensor *r, THByteTensor *t, int value, THByteTensor *src) {
+  THByteTensor_cadd(r, t, (uint8_t)value, src);
+}
+
+/* Holds the calling thread in C, to show calls run with the GIL released. */
+void sleep_ms(int ms) {
+  struct timespec wait;
+  wait.tv_sec = ms / 1000;
+  wait.tv_nsec = (long)(ms % 1000) * 1000000L;
+  nanosleep(&wait, NULL);
+}

@@ -23,3 +23,8 @@ int64_t most_negative(void);
 double not_a_number(void);
 unsigned long long largest(void);
 void *echo_pointer(float *p);
+void byte_fill(THByteTensor *t, int value);
+int64_t byte_count(THByteTensor *t, int value);
+void byte_copy(THByteTensor *dst, THByteTensor *src);
+void byte_cadd(THByteTensor *r, THByteTensor *t, int value, THByteTensor *src);
+void sleep_ms(int ms);
