@@ -36,9 +36,10 @@ INCLUDE_DIR = os.path.join(_HERE, 'include')
 _CSRC = os.path.join(_HERE, 'csrc')
 # thffi's own C code, compiled apart from the user's (with its own flags, in
 # parallel, and cached: see _compile_objects): (file, gcc optimisation).
-# The loops over data get -O3; bookkeeping code compiles faster at -O2.
-_TH_SOURCES = [('THGeneral.c', '-O2'), ('THTensorMeta.c', '-O2'),
-               ('THTensorOps.c', '-O3 -fopenmp')]
+# The floating-point loops get -O3; bookkeeping code compiles faster at -O1.
+# Longest first: the jobs run on a pool as wide as the machine.
+_TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
+               ('THTensorMeta.c', '-O1'), ('THGeneral.c', '-O1')]
 _THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
 _MANIFEST = '.thffi-build.json'
 _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')

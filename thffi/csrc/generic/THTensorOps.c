@@ -13,7 +13,7 @@ static void THTensor_(iter)(THFFIIter *it, const THTensor *t) {
 }
 
 /* Float and double loops get SIMD variants (THFFI_SIMD); the integer types
- * rarely carry the heavy work, and compiling them six more times would
+ * rarely carry the heavy work, and compiling them three times over would
  * slow every first build. */
 #undef THFFI_SIMD_FOR_REAL
 #if defined(TH_REAL_IS_FLOAT) || defined(TH_REAL_IS_DOUBLE)
