@@ -184,6 +184,49 @@ def test_threads_get_their_own_results_and_errors(th_test):
     assert not failures, failures
 
 
+GPU = torch.cuda.is_available() and hasattr(my_lib, 'my_lib_add_forward_cuda')
+needs_gpu = pytest.mark.skipif(not GPU, reason='needs a CUDA GPU and a library built with CUDA')
+
+
+@needs_gpu
+def test_gpu_threads_each_on_its_own_stream():
+    failures = []
+
+    def worker(tid):
+        try:
+            stream = torch.cuda.Stream()
+            with torch.cuda.stream(stream):
+                a = torch.full((1 << 20,), float(tid), device='cuda')
+                for _ in range(100):
+                    out = torch.empty(0, device='cuda')
+                    assert my_lib.my_lib_add_forward_cuda(a, a, out) == 1
+                    assert torch.equal(out, 2 * a)
+        except BaseException as exc:  # reported by the main thread
+            failures.append((tid, repr(exc)))
+
+    threads = [threading.Thread(target=worker, args=(tid,)) for tid in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures
+
+
+@needs_gpu
+def test_gpu_forward_backward_leaks_no_device_memory():
+    a = torch.randn(1024, device='cuda', requires_grad=True)
+    b = torch.randn(1024, device='cuda', requires_grad=True)
+    grad = torch.ones(1024, device='cuda')
+    for _ in range(1000):
+        MyAddFunction.apply(a, b).backward(grad)
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    for _ in range(100000):
+        MyAddFunction.apply(a, b).backward(grad)
+    torch.cuda.synchronize()
+    assert abs(torch.cuda.memory_allocated() - before) < 1 << 20
+
+
 def test_c_calls_release_the_gil(th_test):
     threads = [threading.Thread(target=th_test.sleep_ms, args=(300,)) for _ in range(4)]
     start = time.perf_counter()

@@ -394,20 +394,23 @@ class _CachedObject:
                 (self.obj[:-2] + '.d', os.path.join(self.folder, 'object.d'))]
 
     def fetch(self):
-        pairs = self._pairs()
-        if not all(os.path.isfile(cached) for _, cached in pairs):
+        (obj, cached_obj), (deps, cached_deps) = self._pairs()
+        if not (os.path.isfile(cached_obj) and os.path.isfile(cached_deps)):
             return False
-        for built, cached in pairs:
-            shutil.copyfile(cached, built)
+        shutil.copyfile(cached_obj, obj)
+        with open(cached_deps) as f:  # the .d names thffi's files where this copy is
+            _write_atomic(deps, f.read().replace('<thffi>', _HERE))
         return True
 
     def store(self):
+        (obj, cached_obj), (deps, cached_deps) = self._pairs()
         try:
             os.makedirs(self.folder, exist_ok=True)
-            for built, cached in self._pairs():
-                tmp = '%s.tmp%d' % (cached, os.getpid())
-                shutil.copyfile(built, tmp)
-                os.replace(tmp, cached)
+            tmp = '%s.tmp%d' % (cached_obj, os.getpid())
+            shutil.copyfile(obj, tmp)
+            os.replace(tmp, cached_obj)
+            with open(deps) as f:
+                _write_atomic(cached_deps, f.read().replace(_HERE, '<thffi>'))
         except OSError:
             pass  # an unwritable cache only costs time
 
@@ -427,8 +430,10 @@ def _cached_object(command, obj):
     stat = os.stat(compiler)
     own = sorted(glob.glob(os.path.join(_HERE, 'include', '**', '*'), recursive=True)
                  + glob.glob(os.path.join(_CSRC, '**', '*'), recursive=True))
+    # Where thffi lies does not matter: a copy elsewhere shares the entry.
     key = json.dumps({
-        'command': [a for a in command[1:] if a not in (obj, obj[:-2] + '.d')],
+        'command': [a.replace(_HERE, '<thffi>') for a in command[1:]
+                    if a not in (obj, obj[:-2] + '.d')],
         'compiler': [compiler, stat.st_size, stat.st_mtime_ns],
         'thffi': [(os.path.relpath(p, _HERE), _digest(p)) for p in own if os.path.isfile(p)],
     }, sort_keys=True)
