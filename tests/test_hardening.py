@@ -155,33 +155,37 @@ def test_forward_backward_leaks_nothing():
     assert growth < 1 << 20, growth
 
 
-def test_threads_get_their_own_results_and_errors(th_test):
+def _in_threads(work, count=8):
+    """Runs work(tid) in `count` threads at once; fails with what any raised."""
     failures = []
 
-    def worker(tid):
+    def run(tid):
         try:
-            a = torch.full((1000,), float(tid))
-            for i in range(300):
-                out = torch.empty(0)
-                assert my_lib.my_lib_add_forward(a, a, out) == 1
-                assert torch.equal(out, torch.full((1000,), 2.0 * tid))
-                if i % 3 == tid % 3:
-                    try:
-                        th_test.raise_error(tid)
-                    except RuntimeError as exc:
-                        assert 'custom failure %d ' % tid in str(exc), str(exc)
-                    else:
-                        raise AssertionError('no error')
-                assert th_test.check_positive(tid + 1) == 2 * (tid + 1)
+            work(tid)
         except BaseException as exc:  # reported by the main thread
             failures.append((tid, repr(exc)))
 
-    threads = [threading.Thread(target=worker, args=(tid,)) for tid in range(8)]
+    threads = [threading.Thread(target=run, args=(tid,)) for tid in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert not failures, failures
+
+
+def test_threads_get_their_own_results_and_errors(th_test):
+    def work(tid):
+        a = torch.full((1000,), float(tid))
+        for i in range(300):
+            out = torch.empty(0)
+            assert my_lib.my_lib_add_forward(a, a, out) == 1
+            assert torch.equal(out, torch.full((1000,), 2.0 * tid))
+            if i % 3 == tid % 3:
+                with pytest.raises(RuntimeError, match='custom failure %d ' % tid):
+                    th_test.raise_error(tid)
+            assert th_test.check_positive(tid + 1) == 2 * (tid + 1)
+
+    _in_threads(work)
 
 
 GPU = torch.cuda.is_available() and hasattr(my_lib, 'my_lib_add_forward_cuda')
@@ -190,26 +194,15 @@ needs_gpu = pytest.mark.skipif(not GPU, reason='needs a CUDA GPU and a library b
 
 @needs_gpu
 def test_gpu_threads_each_on_its_own_stream():
-    failures = []
+    def work(tid):
+        with torch.cuda.stream(torch.cuda.Stream()):
+            a = torch.full((1 << 20,), float(tid), device='cuda')
+            for _ in range(100):
+                out = torch.empty(0, device='cuda')
+                assert my_lib.my_lib_add_forward_cuda(a, a, out) == 1
+                assert torch.equal(out, 2 * a)
 
-    def worker(tid):
-        try:
-            stream = torch.cuda.Stream()
-            with torch.cuda.stream(stream):
-                a = torch.full((1 << 20,), float(tid), device='cuda')
-                for _ in range(100):
-                    out = torch.empty(0, device='cuda')
-                    assert my_lib.my_lib_add_forward_cuda(a, a, out) == 1
-                    assert torch.equal(out, 2 * a)
-        except BaseException as exc:  # reported by the main thread
-            failures.append((tid, repr(exc)))
-
-    threads = [threading.Thread(target=worker, args=(tid,)) for tid in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not failures, failures
+    _in_threads(work)
 
 
 @needs_gpu
