@@ -361,9 +361,13 @@ class Extension(cffi.FFI):
             built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
                                 target='%s%s' % (module.split('.')[-1],
                                                  sysconfig.get_config_var('EXT_SUFFIX')))
-        except (cffi.VerificationError, OSError) as exc:
-            raise BuildError('building %s failed (compiler output above): %s'
-                             % (self.name, exc)) from None
+        except cffi.VerificationError:
+            # The compiler printed its file:line messages already; the
+            # exception's own text is only its long command line.
+            raise BuildError('building %s failed: the C compiler reported the errors above'
+                             % self.name) from None
+        except OSError as exc:
+            raise BuildError('building %s failed: %s' % (self.name, exc)) from None
         deps = _read_deps(self.build_dir, getattr(self, 'cuda_home', None))
         final = os.path.join(self.target_dir, os.path.basename(built))
         os.replace(built, final)
