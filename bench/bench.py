@@ -159,7 +159,6 @@ def gpu_rows(sizes):
                     host.append(time.perf_counter() - t)
                 row[name + ' (host)'] = statistics.median(host) * 1e6
         rows.append(row)
-        del a, b, o
     n = 10 ** 8
     src, dst = torch.rand(n, device='cuda'), torch.empty(n, device='cuda')
     for _ in range(5):
@@ -196,7 +195,7 @@ def build_times(workdir):
         if cuda == '1' and not shutil.which('nvcc') and not os.environ.get('CUDA_HOME'):
             continue
         times = []
-        for attempt in range(3 if cuda == '0' else 1):
+        for _ in range(3 if cuda == '0' else 1):
             shutil.rmtree(os.path.join(project, '_ext'), ignore_errors=True)
             cache = tempfile.mkdtemp(dir=workdir)
             times.append(timed([sys.executable, 'build.py'], project,
@@ -261,7 +260,7 @@ def markdown(rows, bandwidth, builds, gpu, gpu_bandwidth):
     lines.append('|' + '---|' * (len(names) + 6))
     for r in rows:
         gbs = 12 * r['n'] / r['ours: wrapped C call'] / 1e3
-        ratio = lambda x, y: '%.2f' % (r[x] / r[y]) if y in r else '-'  # noqa: E731
+        ratio = lambda x, y, r=r: '%.2f' % (r[x] / r[y]) if y in r else '-'  # noqa: E731
         lines.append('| %g | ' % r['n'] + ' | '.join('%.2f' % r[k] for k in names)
                      + ' | %s | %s | %s | %.1f | %.0f%% |' % (
                          ratio('ours: wrapped C call', 'torch.add(out=)'),
