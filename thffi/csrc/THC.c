@@ -212,29 +212,33 @@ static void thcffi_check_gemm(int64_t m, int64_t n, int64_t k, int64_t lda, int6
              "cuBLAS gemm sizes and leading dimensions must be at most %d", INT_MAX);
 }
 
+/* What both gemms do first: the legacy leading-dimension fix, the size
+ * checks, and this thread's handle on the call's stream. */
+static void *thcffi_gemm_handle(THCState *s, char transa, char transb, int64_t m,
+                                int64_t n, int64_t k, int64_t *lda, int64_t *ldb,
+                                int64_t *ldc) {
+  thcffi_adjust_ld(transa, transb, m, n, k, lda, ldb, ldc);
+  thcffi_check_gemm(m, n, k, *lda, *ldb, *ldc);
+  return thcffi_blas_handle(s);
+}
+
 void THCudaBlas_Sgemm(THCState *s, char transa, char transb, int64_t m, int64_t n,
                       int64_t k, float alpha, float *a, int64_t lda, float *b, int64_t ldb,
                       float beta, float *c, int64_t ldc) {
-  int status;
-  void *handle;
-  thcffi_adjust_ld(transa, transb, m, n, k, &lda, &ldb, &ldc);
-  thcffi_check_gemm(m, n, k, lda, ldb, ldc);
-  handle = thcffi_blas_handle(s);
-  status = thcffi_cublas.sgemm(handle, thcffi_op(transa), thcffi_op(transb), (int)m, (int)n,
-                               (int)k, &alpha, a, (int)lda, b, (int)ldb, &beta, c, (int)ldc);
+  void *handle = thcffi_gemm_handle(s, transa, transb, m, n, k, &lda, &ldb, &ldc);
+  int status = thcffi_cublas.sgemm(handle, thcffi_op(transa), thcffi_op(transb), (int)m,
+                                   (int)n, (int)k, &alpha, a, (int)lda, b, (int)ldb, &beta, c,
+                                   (int)ldc);
   if (status != 0) THError("cublas runtime error : cublasSgemm failed with status %d", status);
 }
 
 void THCudaBlas_Dgemm(THCState *s, char transa, char transb, int64_t m, int64_t n,
                       int64_t k, double alpha, double *a, int64_t lda, double *b, int64_t ldb,
                       double beta, double *c, int64_t ldc) {
-  int status;
-  void *handle;
-  thcffi_adjust_ld(transa, transb, m, n, k, &lda, &ldb, &ldc);
-  thcffi_check_gemm(m, n, k, lda, ldb, ldc);
-  handle = thcffi_blas_handle(s);
-  status = thcffi_cublas.dgemm(handle, thcffi_op(transa), thcffi_op(transb), (int)m, (int)n,
-                               (int)k, &alpha, a, (int)lda, b, (int)ldb, &beta, c, (int)ldc);
+  void *handle = thcffi_gemm_handle(s, transa, transb, m, n, k, &lda, &ldb, &ldc);
+  int status = thcffi_cublas.dgemm(handle, thcffi_op(transa), thcffi_op(transb), (int)m,
+                                   (int)n, (int)k, &alpha, a, (int)lda, b, (int)ldb, &beta, c,
+                                   (int)ldc);
   if (status != 0) THError("cublas runtime error : cublasDgemm failed with status %d", status);
 }
 
