@@ -210,7 +210,7 @@ def test_function_returning_a_tensor_created_in_c(tmp_path):
         t = m.make(4, 2.5)
         assert torch.equal(t, torch.full((4,), 2.5, dtype=torch.float64)), t
         x = torch.zeros(2, dtype=torch.float64)
-        assert m.same(x) is x and m.nothing() is None and not m._rt._owned
+        assert m.same(x) is x and m.nothing() is None and m._rt.live_tensors() == 0
         print('ok')
         ''')
     assert _run(['-c', check], cwd=tmp_path).stdout.strip() == 'ok'

@@ -46,7 +46,7 @@ def test_th_api_tour(request, real, dtype, layout, device):
     else:                 # a copy of row, made in C
         assert torch.equal(result, input[1])
     # Every tensor the call created was released but the one it returned.
-    assert not lib._rt._owned
+    assert lib._rt.live_tensors() == 0
 
 
 @needs_gpu
@@ -65,4 +65,4 @@ def test_tensors_created_before_an_error_are_released(th_test):
         with pytest.raises(RuntimeError, match='invalid argument 1: input must be'):
             th_test.th_api_Float_tour(bad, *(torch.empty(0) for _ in range(5)),
                                       torch.empty(0, dtype=torch.int64))
-        assert not th_test._rt._owned
+        assert th_test._rt.live_tensors() == 0

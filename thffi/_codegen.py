@@ -1,37 +1,50 @@
-"""Generates, from the parsed headers, the C trampolines, their cffi cdef and
-the Python module that wraps them.
+"""Generates, from the parsed headers, the C entry points of the extension
+module, its cffi cdef and the Python package that installs them.
 
-Per exported function `f` there is one trampoline `_thffi_w_f`.  Each tensor
-parameter arrives as four plain values (data pointer, number of dimensions or
--1 for NULL, sizes, strides: cffi turns the tuples into C arrays), so a call
-costs no per-tensor cffi object.  The trampoline builds the TH structs on its
-stack, opens an error frame (THError longjmps back to it), calls `f`, and
-returns f's result widened to 64 bits, or a sentinel on error that makes the
-Python side fetch the message.
+Per exported function `f` there are two C functions:
+- `_thffi_e_f`, the entry point Python calls (METH_FASTCALL, installed as
+  the module's `f`).  It reads each argument in C (a tensor's data pointer,
+  shape and strides through torch's public Python API), then calls the
+  trampoline with the GIL released.  An argument it does not take as is
+  (a wrong type, a keyword, a cffi pointer) sends the call to the Python
+  slow path (thffi/runtime.py), which says what is wrong, or converts the
+  arguments and calls `f`'s strict twin.
+- `_thffi_w_f`, the trampoline: builds the TH structs on its stack, opens
+  an error frame (THError longjmps back to it), calls `f`, and returns its
+  result widened to 64 bits, or a sentinel on error.
 
-A function with CUDA tensor parameters also takes the device of its tensors
-first: the trampoline makes it current for the call (and restores the
-previous one after), and THCState_getCurrentStream asks PyTorch for that
-device's current stream, once per call, when the C code first wants it."""
+A function with CUDA tensor parameters also takes the device of its tensors:
+the trampoline makes it current for the call (and restores the previous one
+after), and THCState_getCurrentStream asks PyTorch for that device's current
+stream, once per call, when the C code first wants it."""
 
-from ._types import TENSOR_TYPES
+import json
 
-# ret_kind -> (trampoline return type, C sentinel, Python sentinel test)
+from ._types import THFFI_DTYPES, TENSOR_TYPES
+
+# ret_kind -> (trampoline return type, sentinel test, Python value of r)
 _RETURNS = {
-    # a tensor: its reference (THFFITensorPriv.ref), -1 for NULL
-    'tensor': ('int64_t', 'INT64_MIN', '_r == -9223372036854775808'),
-    'void': ('int64_t', 'INT64_MIN', '_r == -9223372036854775808'),
-    'int': ('int64_t', 'INT64_MIN', '_r == -9223372036854775808'),
-    'uint': ('uint64_t', 'UINT64_MAX', '_r == 18446744073709551615'),
-    'float': ('double', 'NAN', '_r != _r'),
-    'pointer': ('void *', 'NULL', '_r == _NULL'),
+    # a tensor: THFFI_handOver's object as an integer, 0 for NULL
+    'tensor': ('int64_t', 'r == INT64_MIN',
+               'THFFIPy_returned((void *)(intptr_t)r, args, nargs)'),
+    'void': ('int64_t', 'r == INT64_MIN', '(Py_INCREF(Py_None), Py_None)'),
+    'int': ('int64_t', 'r == INT64_MIN', 'PyLong_FromLongLong(r)'),
+    'uint': ('uint64_t', 'r == UINT64_MAX', 'PyLong_FromUnsignedLongLong(r)'),
+    'float': ('double', 'r != r', 'PyFloat_FromDouble(r)'),
+    'pointer': ('void *', 'r == NULL', 'PyLong_FromVoidPtr(r)'),
 }
+_SENTINELS = {'int64_t': 'INT64_MIN', 'uint64_t': 'UINT64_MAX', 'double': 'NAN',
+              'void *': 'NULL'}
+# scalar kind -> (C type it is read as, reader)
+_SCALARS = {'int': ('long long', 'THFFIPy_intArg'),
+            'uint': ('unsigned long long', 'THFFIPy_uintArg'),
+            'float': ('double', 'THFFIPy_floatArg'),
+            'pointer': ('void *', 'THFFIPy_pointerArg')}
 
 CDEF_COMMON = '''
 const char *THFFI_takeError(void);
-extern "Python+C" int _thffi_tensor_cb(int, int64_t, int64_t, int, int, int, const int64_t *,
-                                       int64_t *, int *, int64_t *, int64_t *, uintptr_t *,
-                                       char *, size_t);
+int _thffi_install(const char *);
+long _thffi_live_tensors(void);
 '''
 CDEF_CUDA = '''
 extern "Python+C" int _thffi_stream_cb(int, uintptr_t *, char *, size_t);
@@ -45,95 +58,151 @@ def uses_cuda(fn):
                for p in fn.params)
 
 
-def _c_params(fn):
-    out = ['int dev'] if uses_cuda(fn) else []
-    for i, p in enumerate(fn.params):
-        if p.kind == 'tensor':
-            out += ['uintptr_t d%d' % i, 'int n%d' % i, 'const int64_t *s%d' % i,
-                    'const int64_t *t%d' % i]
-        elif p.kind == 'pointer':
-            out.append('void *p%d' % i)
-        else:
-            out.append('%s p%d' % (p.ctype, i))
-    return ', '.join(out) or 'void'
+def c_name(fn):
+    """The module attribute the C entry of fn is installed as: a function
+    returning a pointer gets a Python wrapper that makes it a cffi pointer."""
+    return '_thffi_c_' + fn.name if fn.ret_kind == 'pointer' else fn.name
 
 
-def cdef(functions, with_cuda):
-    lines = [CDEF_COMMON] + ([CDEF_CUDA] if with_cuda else [])
-    for fn in functions:
-        lines.append('%s _thffi_w_%s(%s);' % (_RETURNS[fn.ret_kind][0], fn.name,
-                                             _c_params(fn)))
-    return '\n'.join(lines) + '\n'
+def cdef(with_cuda):
+    return CDEF_COMMON + (CDEF_CUDA if with_cuda else '')
 
 
 # The callbacks' prototypes, given C linkage before cffi defines them, so
 # thffi's C objects find them when the module is compiled as C++.
 _CALLBACK_DECLS = '''
+#ifdef THFFI_THC_H
 #ifdef __cplusplus
 extern "C" {
 #endif
-int _thffi_tensor_cb(int, int64_t, int64_t, int, int, int, const int64_t *, int64_t *, int *,
-                     int64_t *, int64_t *, uintptr_t *, char *, size_t);
-#ifdef THFFI_THC_H
 int _thffi_stream_cb(int, uintptr_t *, char *, size_t);
 int _thffi_cuda_memory_cb(int, uintptr_t, size_t, uintptr_t *, char *, size_t);
-#endif
 #ifdef __cplusplus
 }
+#endif
 #endif
 '''
 
 
-def trampolines(functions):
-    out = ['#include <math.h>', _CALLBACK_DECLS]
-    for fn in functions:
-        rtype, sentinel, _ = _RETURNS[fn.ret_kind]
-        cuda = uses_cuda(fn)
-        body = ['%s _thffi_w_%s(%s) {' % (rtype, fn.name, _c_params(fn)),
-                '  THFFIFrame frame;']
-        if cuda:
-            body.append('  volatile int previous = -1;')
-        call_args = []
-        for i, p in enumerate(fn.params):
-            if p.kind == 'tensor':
-                body.append('  %s a%d;' % (p.ctype[:-2], i))
-                call_args.append('n%d < 0 ? NULL : &a%d' % (i, i))
-            elif p.kind == 'pointer':
-                call_args.append('(%s)p%d' % (p.ctype, i))
-            else:
-                call_args.append('p%d' % i)
-        leave = ['  THCFFI_leaveDevice(previous);'] if cuda else []
-        body += ['  %s r;' % rtype, '  THFFI_pushFrame(&frame);']
-        body += ['  frame.device = dev;'] if cuda else []
-        body.append('  if (setjmp(frame.env)) {')
-        body += ['    THCFFI_freeAllocs(&frame);', '  ' + leave[0]] if cuda else []
-        body += ['    THFFI_popFrame(&frame, 1);',
-                 '    return %s;' % sentinel,
-                 '  }']
-        body += ['  previous = THCFFI_enterDevice(dev);'] if cuda else []
-        for i, p in enumerate(fn.params):
-            if p.kind == 'tensor':
-                on_gpu = TENSOR_TYPES[p.ctype[:-2]][1] == 'cuda'
-                body.append('  if (n%d >= 0) %s_thffiWrap(&a%d, d%d, n%d, s%d, t%d, %d, %s);'
-                            % (i, p.ctype[:-2], i, i, i, i, i, i, 'dev' if on_gpu else '-1'))
-        call = '%s(%s)' % (fn.name, ', '.join(call_args))
-        if fn.ret_kind == 'void':
-            body += ['  %s;' % call, '  r = 0;']
-        elif fn.ret_kind == 'tensor':
-            body += ['  {',
-                     '    %s*t = %s;' % (fn.ret_ctype[:-1], call),
-                     '    r = t == NULL ? -1 : THFFI_handOver(&t->priv);',
-                     '  }']
+def _trampoline(fn):
+    rtype = _RETURNS[fn.ret_kind][0]
+    cuda = uses_cuda(fn)
+    params = ['PyObject *const *objs'] + (['int dev'] if cuda else [])
+    call_args = []
+    for i, p in enumerate(fn.params):
+        if p.kind == 'tensor':
+            params.append('THFFIArg *x%d' % i)
+            call_args.append('x%d->dim < 0 ? NULL : &a%d' % (i, i))
         else:
-            body.append('  r = (%s)%s;' % (rtype, call))
-        body += leave + ['  THFFI_popFrame(&frame, 0);', '  return r;', '}', '']
-        out += body
+            params.append('%s p%d' % (_SCALARS[p.kind][0], i))
+            call_args.append('(%s)p%d' % (p.ctype, i))
+    body = ['static %s _thffi_w_%s(%s) {' % (rtype, fn.name, ', '.join(params)),
+            '  THFFIFrame frame;']
+    if cuda:
+        body.append('  volatile int previous = -1;')
+    for i, p in enumerate(fn.params):
+        if p.kind == 'tensor':
+            body.append('  %s a%d;' % (p.ctype[:-2], i))
+    body += ['  %s r;' % rtype, '  (void)objs;', '  THFFI_pushFrame(&frame);']
+    body += ['  frame.device = dev;'] if cuda else []
+    body.append('  if (setjmp(frame.env)) {')
+    body += ['    THCFFI_freeAllocs(&frame);', '    THCFFI_leaveDevice(previous);'] if cuda else []
+    body += ['    THFFI_popFrame(&frame, 1);',
+             '    return %s;' % _SENTINELS[rtype],
+             '  }']
+    body += ['  previous = THCFFI_enterDevice(dev);'] if cuda else []
+    for i, p in enumerate(fn.params):
+        if p.kind == 'tensor':
+            on_gpu = TENSOR_TYPES[p.ctype[:-2]][1] == 'cuda'
+            body.append('  if (x%d->dim >= 0) %s_thffiWrap(&a%d, x%d->data, x%d->dim, x%d->size, '
+                        'x%d->stride, %d, %s, (void *)objs[%d]);'
+                        % (i, p.ctype[:-2], i, i, i, i, i, i, 'dev' if on_gpu else '-1', i))
+    call = '%s(%s)' % (fn.name, ', '.join(call_args))
+    if fn.ret_kind == 'void':
+        body += ['  %s;' % call, '  r = 0;']
+    elif fn.ret_kind == 'tensor':
+        body += ['  {',
+                 '    %s*t = %s;' % (fn.ret_ctype[:-1], call),
+                 '    r = t == NULL ? 0 : (int64_t)(intptr_t)THFFI_handOver(&t->priv);',
+                 '  }']
+    else:
+        body.append('  r = (%s)%s;' % (rtype, call))
+    body += ['  THCFFI_leaveDevice(previous);'] if cuda else []
+    body += ['  THFFI_popFrame(&frame, 0);', '  return r;', '}', '']
+    return body
+
+
+def _entry(fn):
+    rtype, failed, value = _RETURNS[fn.ret_kind]
+    cuda = uses_cuda(fn)
+    n = len(fn.params)
+    body = ['static PyObject *_thffi_e_%s(PyObject *self, PyObject *const *args, '
+            'Py_ssize_t nargs, PyObject *kwnames) {' % fn.name]
+    tensors = [i for i, p in enumerate(fn.params) if p.kind == 'tensor']
+    for i, p in enumerate(fn.params):
+        body.append('  THFFIArg x%d;' % i if p.kind == 'tensor'
+                    else '  %s p%d;' % (_SCALARS[p.kind][0], i))
+    body += ['  int dev = -1;'] if cuda else []
+    body += ['  %s r;' % rtype, '  PyThreadState *released;',
+             '  if (nargs != %d || kwnames != NULL) goto slow;' % n]
+    for i, p in enumerate(fn.params):
+        if p.kind == 'tensor':
+            dtype, device = TENSOR_TYPES[p.ctype[:-2]]
+            body.append('  if (!THFFIPy_tensorArg(args[%d], %d, %d, &x%d)) goto slow;'
+                        % (i, THFFI_DTYPES.index(dtype), device == 'cuda', i))
+        else:
+            ctype, reader = _SCALARS[p.kind]
+            check = '' if p.kind in ('float', 'pointer') else \
+                ' || (%s)(%s)p%d != p%d' % (ctype, p.ctype, i, i)
+            body.append('  if (!%s(args[%d], &p%d)%s) goto slow;' % (reader, i, i, check))
+    if cuda:
+        body += ['  {',
+                 '    THFFIArg *const xs[] = {%s};' % ', '.join('&x%d' % i for i in tensors),
+                 '    if (!THFFIPy_oneDevice(%d, xs, &dev)) goto slow;' % len(tensors),
+                 '  }']
+    margs = ['args'] + (['dev'] if cuda else []) + [
+        ('&x%d' if p.kind == 'tensor' else 'p%d') % i for i, p in enumerate(fn.params)]
+    body += ['  released = PyEval_SaveThread();',
+             '  r = _thffi_w_%s(%s);' % (fn.name, ', '.join(margs)),
+             '  PyEval_RestoreThread(released);',
+             '  if (%s && THFFIPy_raised("%s")) return NULL;' % (failed, fn.name),
+             '  return %s;' % value,
+             'slow:',
+             '  return THFFIPy_fallback(self, "_S_%s", args, nargs, kwnames);' % fn.name,
+             '}', '']
+    return body
+
+
+def _c_string(text):
+    return json.dumps(text, ensure_ascii=False)
+
+
+def module_source(functions):
+    """C source of the cffi module's own part: trampolines, entry points, the
+    method table and _thffi_install."""
+    out = ['#include <math.h>', '#include <THFFIPython.h>', _CALLBACK_DECLS]
+    for fn in functions:
+        out += _trampoline(fn) + _entry(fn)
+    out.append('static PyMethodDef _thffi_methods[] = {')
+    for fn in functions:
+        doc = '%s(%s)\n--\n\n%s' % (c_name(fn), ', '.join(p.name for p in fn.params),
+                                     fn.prototype)
+        out.append('  {%s, (PyCFunction)(void (*)(void))_thffi_e_%s, '
+                   'METH_FASTCALL | METH_KEYWORDS, %s},'
+                   % (_c_string(c_name(fn)), fn.name, _c_string(doc)))
+    out += ['  {NULL, NULL, 0, NULL}', '};',
+            'static const char *const _thffi_specs[] = {%sNULL};'
+            % ''.join(_c_string('_S_' + fn.name) + ', ' for fn in functions),
+            'int _thffi_install(const char *module) {',
+            '  return THFFIPy_install(module, _thffi_methods, _thffi_specs);',
+            '}',
+            'long _thffi_live_tensors(void) { return THFFIPy_liveTensors(); }', '']
     return '\n'.join(out)
 
 
 def python_module(name, module, functions, with_cuda):
     """Source of the extension package `name`'s __init__.py, which loads the
-    cffi module `module` beside it."""
+    cffi module `module` beside it and installs its C entry points."""
     dtypes = sorted({TENSOR_TYPES[p.ctype[:-2]][0] for fn in functions
                      for p in fn.params if p.kind == 'tensor'})
     out = ['"""%s: torch wrappers of the C functions declared in %s.' % (
@@ -144,76 +213,32 @@ def python_module(name, module, functions, with_cuda):
            'import torch',
            '',
            'from .%s import ffi as _ffi, lib as _lib' % module,
-           'from ._thffi_runtime import Param as _P, Runtime, Spec as _S',
+           'from ._thffi_runtime import Param as _P, Runtime',
            '',
-           '_rt = Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda,
-           '_call = _rt.call',
-           '_check = _rt.check',
-           '_NULL = _ffi.NULL',
-           ]
+           '_rt = Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda]
     out += ['_%s = torch.%s' % (d, d) for d in dtypes]
-    out += ['', '__all__ = %r' % [fn.name for fn in functions], '']
+    out += ['', '__all__ = %r' % [fn.name for fn in functions], '',
+            '# The slow path of each function: validates and converts what the C',
+            '# entry point did not take as is.']
     for fn in functions:
-        out += _python_function(fn)
-    return '\n'.join(out)
-
-
-def _python_function(fn):
-    names = [p.name for p in fn.params]
-    spec = '_S_%s' % fn.name
-    specs = []
-    checks, margs = [], []
-    for i, p in enumerate(fn.params):
-        if p.kind == 'tensor':
-            dtype, device = TENSOR_TYPES[p.ctype[:-2]]
-            specs.append('_P(%r, %r, %r, %s, %r)' % (p.name, p.kind, p.ctype,
-                                                      '_' + dtype, device))
-            checks.append('%s.dtype is _%s and %s.is_%s' % (p.name, dtype, p.name, device))
-            margs.append('%s.data_ptr(), len(_s%d), _s%d, %s.stride()'
-                         % (p.name, i, i, p.name))
-        else:
-            specs.append('_P(%r, %r, %r)' % (p.name, p.kind, p.ctype))
-            margs.append(p.name)
-    args_tuple = '(%s)' % ''.join(n + ', ' for n in names).rstrip(' ')
-    cuda = [p.name for p in fn.params if p.kind == 'tensor'
-            and TENSOR_TYPES[p.ctype[:-2]][1] == 'cuda']
-    if cuda:
-        margs.insert(0, '_dev')
-    lines = ['_w_%s = _lib._thffi_w_%s' % (fn.name, fn.name),
-             '%s = _S(%r, _w_%s, %r, (%s), %r)' % (
-                 spec, fn.name, fn.name, fn.prototype, ''.join(s + ', ' for s in specs),
-                 bool(cuda)),
-             '',
-             '',
-             'def %s(%s):' % (fn.name, ', '.join(names)),
-             '    """%s"""' % fn.prototype,
-             # The fast path: every argument as expected.  Anything else, or
-             # any exception while marshalling (before C runs), goes through
-             # _call, which validates each argument and says what is wrong.
-             '    try:',
-             '        ok = %s' % (' and '.join(checks) or 'True')]
-    if cuda:
-        # All CUDA tensors of a call must be on one device.
-        lines += ['        if ok:',
-                  '            _dev = %s.get_device()' % cuda[0]]
-        if len(cuda) > 1:
-            lines.append('            ok = %s' % ' and '.join(
-                '%s.get_device() == _dev' % n for n in cuda[1:]))
-    lines += ['        if ok:']
-    for i, p in enumerate(fn.params):
-        if p.kind == 'tensor':
-            lines.append('            _s%d = %s.shape' % (i, p.name))
-    lines += ['            _r = _w_%s(%s)' % (fn.name, ', '.join(margs)),
-              '    except Exception:',
-              '        ok = False',
-              '    if not ok:',
-              '        _r = _call(%s, %s)' % (spec, args_tuple),
-              '    if %s:' % _RETURNS[fn.ret_kind][2],
-              '        _r = _check(_r, %r)' % fn.name]
-    if fn.ret_kind == 'tensor':
-        # The C function returned an argument (>= 0), NULL (-1), or a tensor
-        # it created (<= -2).
-        lines += ['    return _rt.returned(_r, %s)' % args_tuple, '', '']
-    else:
-        lines += ['    return %s' % ('None' if fn.ret_kind == 'void' else '_r'), '', '']
-    return lines
+        specs = []
+        for p in fn.params:
+            if p.kind == 'tensor':
+                dtype, device = TENSOR_TYPES[p.ctype[:-2]]
+                specs.append('_P(%r, %r, %r, _%s, %r)' % (p.name, p.kind, p.ctype, dtype,
+                                                          device))
+            else:
+                specs.append('_P(%r, %r, %r)' % (p.name, p.kind, p.ctype))
+        out.append('_S_%s = _rt.spec(%r, %r, (%s), %r)' % (
+            fn.name, fn.name, fn.prototype, ''.join(s + ', ' for s in specs),
+            uses_cuda(fn)))
+    out += ['', '# Defines the C entry points in this module: the names of __all__, but',
+            '# those returning pointers, which are wrapped below.',
+            '_rt.install(__name__)']
+    for fn in functions:
+        if fn.ret_kind == 'pointer':
+            out += ['', '',
+                    'def %s(*args, **kwargs):' % fn.name,
+                    '    """%s"""' % fn.prototype,
+                    '    return _ffi.cast(\'void *\', %s(*args, **kwargs))' % c_name(fn)]
+    return '\n'.join(out) + '\n'

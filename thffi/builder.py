@@ -39,12 +39,18 @@ _CSRC = os.path.join(_HERE, 'csrc')
 # The floating-point loops get -O3; bookkeeping code compiles faster at -O1.
 # Longest first: the jobs run on a pool as wide as the machine.
 _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
-               ('THTensorMeta.c', '-O1'), ('THGeneral.c', '-O1')]
+               ('THTensorMeta.c', '-O1'), ('THPython.c', '-O2'), ('THGeneral.c', '-O1')]
 _THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
 _MANIFEST = '.thffi-build.json'
 _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
 # Keyword arguments that are lists of paths, resolved against relative_to.
 _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library_dirs')
+
+
+def _python_includes():
+    """Where Python.h is, for thffi's THPython.c."""
+    paths = sysconfig.get_paths()
+    return list(dict.fromkeys([paths['include'], paths['platinclude']]))
 
 
 class BuildError(RuntimeError):
@@ -122,6 +128,11 @@ class Extension(cffi.FFI):
         self.kwargs = dict(kwargs)
         self.nvcc_args = _as_list(self.kwargs.pop('extra_nvcc_args', None))
         self.kwargs['include_dirs'] = [INCLUDE_DIR] + self.kwargs.get('include_dirs', [])
+        # The generated entry points use CPython's full API (vectorcall),
+        # not the limited API cffi selects by default: the module is built
+        # for this Python version anyway.
+        self.kwargs['define_macros'] = (_as_list(self.kwargs.get('define_macros'))
+                                        + [('_CFFI_NO_LIMITED_API', None)])
         # thffi's element-wise ops use OpenMP: PyTorch's runtime, by soname.
         self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['gomp']
         cuda_sources = [s for s in sources if s.endswith('.cu')]
@@ -148,7 +159,7 @@ class Extension(cffi.FFI):
             if _codegen.uses_cuda(fn) and not self.with_cuda:
                 raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
                                  'with_cuda=True' % (name, fn.name))
-        self.cdef_text = _codegen.cdef(self.functions, self.with_cuda)
+        self.cdef_text = _codegen.cdef(self.with_cuda)
         self.cdef(self.cdef_text)
         # The user's headers name TH types; the legacy tool included TH first.
         # They declare C functions, also when the module is compiled as C++.
@@ -174,7 +185,7 @@ class Extension(cffi.FFI):
                 '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
         self.kwargs['extra_compile_args'] = flags + _as_list(
             self.kwargs.get('extra_compile_args'))
-        self.source_text = user_includes + _codegen.trampolines(self.functions)
+        self.source_text = user_includes + _codegen.module_source(self.functions)
         self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
         self.sources = sources
         # setuptools wants sources relative to setup.py's folder (an absolute
@@ -235,7 +246,7 @@ class Extension(cffi.FFI):
     def _cc_command(self, source, obj, opt):
         """gcc command for one of thffi's own C files."""
         cc = shlex.split(os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc')
-        includes = [INCLUDE_DIR, _CSRC] + (
+        includes = [INCLUDE_DIR, _CSRC] + _python_includes() + (
             [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
         return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + opt.split()
                 + ['-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall']

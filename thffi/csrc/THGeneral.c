@@ -22,11 +22,8 @@ void THFFI_pushFrame(THFFIFrame *frame) {
  * while a call ends, also after an error). */
 static void thffi_drop(THFFITensorPriv *priv) {
   char err[THFFI_MSG_LEN];
-  int64_t ref_out;
-  int dim_out;
-  uintptr_t data_out;
-  _thffi_tensor_cb(THFFI_OP_RELEASE, priv->ref, -1, 0, -1, 0, NULL, &ref_out, &dim_out,
-                   NULL, NULL, &data_out, err, sizeof err);
+  uintptr_t data;
+  THFFIPy_tensorOp(THFFI_OP_RELEASE, priv, NULL, 0, -1, 0, NULL, &data, err, sizeof err);
 }
 
 void THFFI_popFrame(THFFIFrame *frame, int failed) {
@@ -88,29 +85,23 @@ void THFFI_releaseTensor(THFFITensorPriv *priv) {
   free(priv->base);
 }
 
-int64_t THFFI_handOver(THFFITensorPriv *priv) {
-  int64_t ref = priv->ref;
-  if (priv->base == NULL) return ref;  /* an argument: Python has it */
+void *THFFI_handOver(THFFITensorPriv *priv) {
+  void *obj = priv->obj;
+  if (priv->base == NULL) return obj;  /* an argument: the caller has it */
   thffi_unlink(priv);
   free(priv->base);
-  return ref;
+  return obj;
 }
 
 uintptr_t THFFI_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src,
                          int dtype, int device, int n, const int64_t *args) {
   char err[THFFI_MSG_LEN];
-  int64_t ref_out = priv->ref;
-  int dim_out = 0;
   uintptr_t data = 0;
   if (op != THFFI_OP_NEW && op != THFFI_OP_CONTIGUOUS && op != THFFI_OP_CLONE &&
-      priv->ref == -1)
+      priv->obj == NULL)
     THError("this tensor is not backed by a torch tensor");
-  if (_thffi_tensor_cb(op, priv->ref, src ? src->ref : -1, dtype, device, n, args,
-                       &ref_out, &dim_out, priv->size_buf, priv->stride_buf, &data,
-                       err, sizeof err) != 0)
+  if (THFFIPy_tensorOp(op, priv, src, dtype, device, n, args, &data, err, sizeof err) != 0)
     THError("%s", err);
-  priv->ref = ref_out;
-  priv->dim = dim_out;
   return data;
 }
 
@@ -130,6 +121,14 @@ static void thffi_format(const char *file, int line, const char *prefix,
   }
   if ((size_t)n < sizeof thffi_msg)
     snprintf(thffi_msg + n, sizeof thffi_msg - n, " at %s:%d", file, line);
+  thffi_has_msg = 1;
+}
+
+void THFFI_setError(const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(thffi_msg, sizeof thffi_msg, fmt, args);
+  va_end(args);
   thffi_has_msg = 1;
 }
 
@@ -210,9 +209,20 @@ void THFFIIter_init(THFFIIter *it, int dim, const int64_t *size,
   it->run = it->size[k - 1];
 }
 
-void THFFIIter_seek(THFFIIter *it, int64_t k) {
-  int last = it->dim - 1, d;
-  int64_t inner = k % it->size[last];
+void THFFIIter_start(THFFIIter *it, const THFFIIter *from, int64_t k) {
+  int last = from->dim - 1, d;
+  int64_t inner;
+  /* only the dimensions in use: the arrays are THFFI_MAX_DIMS long */
+  it->dim = from->dim;
+  memcpy(it->size, from->size, from->dim * sizeof(int64_t));
+  memcpy(it->stride, from->stride, from->dim * sizeof(int64_t));
+  if (k == 0) {  /* the whole range on one thread: no divisions */
+    for (d = 0; d < last; d++) it->index[d] = 0;
+    it->offset = 0;
+    it->run = it->size[last];
+    return;
+  }
+  inner = k % it->size[last];
   k /= it->size[last];
   it->offset = inner * it->stride[last];
   it->run = it->size[last] - inner;

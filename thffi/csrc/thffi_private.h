@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "TH/THGeneral.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,19 +15,24 @@ extern "C" {
 #define THFFI_NONNULL(t, argn) \
   THArgCheck((t) != NULL, argn, "expected a tensor, got NULL (None)")
 
+/* Sets this thread's error message (THFFI_takeError) without leaving the
+ * call. */
+void THFFI_setError(const char *fmt, ...) TH_FORMAT(1, 2);
+
+/* Does `op` (THFFI_OP_*) to the torch tensor behind `priv` (`src` being the
+ * source of views and copies), or makes a new one (NEW: `dtype`, `device`
+ * (-1: CPU), sizes `args`; CONTIGUOUS, CLONE: from `src`); then describes
+ * the result in priv (obj, dim, sizes, strides) and its data pointer in
+ * *data_out.  RELEASE drops a created tensor and describes nothing.  Takes
+ * the GIL; never raises: a failure returns non-zero with a message in
+ * `err`.  Defined in THPython.c. */
+int THFFIPy_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src, int dtype,
+                     int device, int n, const int64_t *args, uintptr_t *data_out, char *err,
+                     size_t errlen);
+
 /* Callbacks into Python, defined by the cffi module of each extension
  * (extern "Python+C" in the builder's cdef).  They run with the GIL taken by
  * cffi and never raise: a failure returns non-zero with a message in `err`. */
-
-/* Does `op` (THFFI_OP_*) to the torch tensor `ref` (see
- * THFFITensorPriv.ref), `src_ref` being the source of views and copies, or
- * makes a new one (NEW: `dtype`, `device` (-1: CPU), sizes `args`); then
- * reports the result's reference, number of dimensions, sizes, strides and
- * data pointer.  RELEASE drops a created tensor and reports nothing. */
-int _thffi_tensor_cb(int op, int64_t ref, int64_t src_ref, int dtype, int device, int n,
-                     const int64_t *args, int64_t *ref_out, int *dim_out,
-                     int64_t *size_out, int64_t *stride_out, uintptr_t *data_out,
-                     char *err, size_t errlen);
 
 /* CUDA builds only: PyTorch's current stream on `device` (-1: the current
  * device) for the calling thread. */

@@ -56,7 +56,7 @@ static void THFFI_F(setView)(THFFI_T *self, real *data, int dim,
   self->storage_.size = span;
 }
 
-static void THFFI_F(initStruct)(THFFI_T *self, int64_t ref, int device) {
+static void THFFI_F(initStruct)(THFFI_T *self, void *obj, int64_t ref, int device) {
   self->refcount = 1;
   self->flag = 0;
   self->storage_.refcount = 1;
@@ -64,13 +64,14 @@ static void THFFI_F(initStruct)(THFFI_T *self, int64_t ref, int device) {
   self->storage_.allocator = NULL;
   self->storage_.allocatorContext = NULL;
   self->storage_.view = NULL;
+  self->priv.obj = obj;
   self->priv.ref = ref;
   self->priv.device = device;
 }
 
 void THFFI_F(thffiWrap)(THFFI_T *self, uintptr_t data, int dim, const int64_t *size,
-                        const int64_t *stride, int64_t ref, int device) {
-  THFFI_F(initStruct)(self, ref, device);
+                        const int64_t *stride, int64_t ref, int device, void *obj) {
+  THFFI_F(initStruct)(self, obj, ref, device);
   self->priv.base = NULL;
   self->priv.next_owned = NULL;
   /* The caller's arrays are read-only for the duration of the call; a
@@ -92,7 +93,7 @@ static void THFFI_F(apply)(THFFI_T *self, int op, const THFFI_T *src, int n,
 static THFFI_T *THFFI_F(create)(int op, const THFFI_T *src, int device, int n,
                                 const int64_t *args) {
   THFFI_T *self = (THFFI_T *)THFFI_allocTensor(sizeof(THFFI_T), offsetof(THFFI_T, priv));
-  THFFI_F(initStruct)(self, -1, device);
+  THFFI_F(initStruct)(self, NULL, -1, device);
   THFFI_F(apply)(self, op, src, n, args);
   return self;
 }

@@ -28,9 +28,9 @@ static void THTensor_(iter)(THFFIIter *it, const THTensor *t) {
 
 THFFI_SIMD_FOR_REAL static void THTensor_(fillRange)(real *pa, const THFFIIter *ia, real value, int64_t begin,
                                  int64_t end) {
-  THFFIIter a = *ia;
+  THFFIIter a;
   int64_t n = end - begin;
-  THFFIIter_seek(&a, begin);
+  THFFIIter_start(&a, ia, begin);
   while (n > 0) {
     int64_t k = THMin(a.run, n), i, sa = a.stride[a.dim - 1];
     real *ra = pa + a.offset;
@@ -56,10 +56,10 @@ void THTensor_(zero)(THTensor *self) { THTensor_(fill)(self, (real)0); }
 
 THFFI_SIMD_FOR_REAL static void THTensor_(copyRange)(real *pa, const THFFIIter *ia, real *pb, const THFFIIter *ib,
                                  int64_t begin, int64_t end) {
-  THFFIIter a = *ia, b = *ib;
+  THFFIIter a, b;
   int64_t n = end - begin;
-  THFFIIter_seek(&a, begin);
-  THFFIIter_seek(&b, begin);
+  THFFIIter_start(&a, ia, begin);
+  THFFIIter_start(&b, ib, begin);
   while (n > 0) {
     int64_t k = THMin(THMin(a.run, b.run), n), i;
     int64_t sa = a.stride[a.dim - 1], sb = b.stride[b.dim - 1];
@@ -95,11 +95,11 @@ void THTensor_(copy)(THTensor *self, THTensor *src) {
 THFFI_SIMD_FOR_REAL static void THTensor_(caddRange)(real *pa, const THFFIIter *ia, real *pb, const THFFIIter *ib,
                                  real *pc, const THFFIIter *ic, real value, int64_t begin,
                                  int64_t end) {
-  THFFIIter a = *ia, b = *ib, c = *ic;
+  THFFIIter a, b, c;
   int64_t n = end - begin;
-  THFFIIter_seek(&a, begin);
-  THFFIIter_seek(&b, begin);
-  THFFIIter_seek(&c, begin);
+  THFFIIter_start(&a, ia, begin);
+  THFFIIter_start(&b, ib, begin);
+  THFFIIter_start(&c, ic, begin);
   while (n > 0) {
     int64_t k = THMin(THMin(THMin(a.run, b.run), c.run), n), i;
     int64_t sa = a.stride[a.dim - 1], sb = b.stride[b.dim - 1], sc = c.stride[c.dim - 1];

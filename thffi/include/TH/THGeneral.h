@@ -99,9 +99,12 @@ TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
 /* thffi's own per-tensor bookkeeping.  Not part of the legacy API: user
  * code must not touch it. */
 typedef struct THFFITensorPriv {
-  /* Which Python tensor backs this struct: the 0-based position of the
-   * argument in the current call (>= 0), or a tensor that C created in this
-   * call (<= -2: THFFI_CREATED(key)), or none (-1). */
+  /* The torch tensor (a PyObject *) behind this struct: borrowed from the
+   * caller for an argument, owned for a tensor created in C (base != NULL);
+   * NULL for none. */
+  void *obj;
+  /* The 0-based position of the argument in the current call, or -1 for a
+   * tensor created in C (for messages). */
   int64_t ref;
   /* The true number of dimensions (0 for a 0-d tensor).  The legacy field
    * nDimension is 0 for a tensor without elements, as in TH. */
@@ -117,8 +120,6 @@ typedef struct THFFITensorPriv {
   void *base;
   struct THFFITensorPriv *next_owned;
 } THFFITensorPriv;
-
-#define THFFI_CREATED(key) (-2 - (int64_t)(key))
 
 /* A THCudaMalloc'ed block not yet freed, released if the call fails. */
 typedef struct THFFIAlloc {
@@ -146,9 +147,10 @@ TH_API void THFFI_pushFrame(THFFIFrame *frame);
 TH_API void THFFI_popFrame(THFFIFrame *frame, int failed);
 /* The innermost frame of this thread, or NULL outside a wrapped call. */
 TH_API THFFIFrame *THFFI_currentFrame(void);
-/* A created tensor that the call returns: its struct is freed, its torch
- * tensor goes to Python. */
-TH_API int64_t THFFI_handOver(THFFITensorPriv *priv);
+/* The torch tensor a call returns (a PyObject *).  For a created tensor the
+ * struct is freed and the reference passes to the caller; an argument's is
+ * borrowed. */
+TH_API void *THFFI_handOver(THFFITensorPriv *priv);
 
 /* What thffi asks Python to do to a tensor (THFFI_tensorOp). */
 enum {
@@ -158,7 +160,7 @@ enum {
 /* Runs `op` on the torch tensor behind `priv` (RESIZE, SELECT, NARROW,
  * TRANSPOSE; `src` is the view's source) or makes a new one (NEW: of
  * `dtype` on `device` with sizes `args`; CONTIGUOUS, CLONE: from `src`),
- * then describes it in priv (dim, sizes, strides, ref) and returns its data
+ * then describes it in priv (obj, dim, sizes, strides) and returns its data
  * pointer.  dtype numbers: THFFI_DTYPES order in thffi/_types.py. */
 TH_API uintptr_t THFFI_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src,
                                 int dtype, int device, int n, const int64_t *args);
@@ -184,8 +186,9 @@ TH_API void THFFIIter_init(THFFIIter *it, int dim, const int64_t *size,
                            const int64_t *stride);
 /* Skips n elements (n <= it->run). */
 TH_API void THFFIIter_advance(THFFIIter *it, int64_t n);
-/* Moves to logical element k (0 <= k < number of elements). */
-TH_API void THFFIIter_seek(THFFIIter *it, int64_t k);
+/* `from` (after THFFIIter_init) moved to logical element k (0 <= k < number
+ * of elements), into it. */
+TH_API void THFFIIter_start(THFFIIter *it, const THFFIIter *from, int64_t k);
 TH_API int64_t THFFI_numel(int dim, const int64_t *size);
 
 #endif

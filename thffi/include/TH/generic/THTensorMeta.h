@@ -63,11 +63,11 @@ TH_API void THFFI_F(narrow)(THFFI_STATE THFFI_T *self, THFFI_T *src, int dimensi
 TH_API void THFFI_F(transpose)(THFFI_STATE THFFI_T *self, THFFI_T *src, int dimension1,
                                int dimension2);
 
-/* Used by the builder's trampolines: describes the caller's tensor (data
- * pointer, shape, strides) as a TH tensor, without copying.  `ref` is the
- * argument's position; `device` its CUDA device, -1 on the CPU. */
+/* Used by the builder's trampolines: describes the caller's tensor `obj`
+ * (data pointer, shape, strides) as a TH tensor, without copying.  `ref` is
+ * the argument's position; `device` its CUDA device, -1 on the CPU. */
 TH_API void THFFI_F(thffiWrap)(THFFI_T *self, uintptr_t data, int dim,
                                const int64_t *size, const int64_t *stride,
-                               int64_t ref, int device);
+                               int64_t ref, int device, void *obj);
 
 #endif

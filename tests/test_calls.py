@@ -1,0 +1,134 @@
+"""How a wrapped C function is called: the C entry point's fast path, the
+Python slow path it hands anything else to, and what both leave behind."""
+
+import gc
+import inspect
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+from _ext import my_lib
+
+add = my_lib.my_lib_add_forward
+
+
+def test_keyword_arguments_work_like_positional_ones():
+    a, b = torch.randn(4), torch.randn(4)
+    out = torch.empty(4)
+    assert add(a, b, output=out) == 1
+    assert torch.equal(out, a + b)
+    out = torch.empty(4)
+    assert add(output=out, input2=b, input1=a) == 1
+    assert torch.equal(out, a + b)
+
+
+@pytest.mark.parametrize('call, message', [
+    (lambda a: add(a, a, a, a), r'my_lib_add_forward\(\) takes 3 positional arguments but 4 '
+                                r'were given'),
+    (lambda a: add(a, a, a, out=a), r"my_lib_add_forward\(\) got an unexpected keyword "
+                                    r"argument 'out'"),
+    (lambda a: add(a, a, input1=a), r"my_lib_add_forward\(\) got multiple values for argument "
+                                    r"'input1'"),
+    (lambda a: add(a), r"my_lib_add_forward\(\) missing 2 required positional arguments: "
+                       r"'input2' and 'output'"),
+    (lambda a: add(), r"my_lib_add_forward\(\) missing 3 required positional arguments: "
+                      r"'input1', 'input2' and 'output'"),
+])
+def test_argument_binding_errors_say_what_python_would(call, message):
+    a = torch.zeros(2)
+    with pytest.raises(TypeError, match=message):
+        call(a)
+    assert torch.equal(a, torch.zeros(2))
+
+
+def test_functions_have_a_signature_name_and_module():
+    sig = inspect.signature(add)
+    assert list(sig.parameters) == ['input1', 'input2', 'output']
+    assert add.__name__ == 'my_lib_add_forward'
+    assert add.__module__ == my_lib.__name__
+    assert repr(add) == '<built-in function my_lib_add_forward>'
+
+
+class _Tagged(torch.Tensor):
+    """A tensor subclass: its attributes go through Python's lookup."""
+
+
+@pytest.mark.parametrize('make', [
+    lambda t: torch.nn.Parameter(t),
+    lambda t: t.as_subclass(_Tagged),
+], ids=['Parameter', 'subclass'])
+def test_tensor_subclasses_are_tensors(make):
+    a, b = torch.randn(3, 2), torch.randn(3, 2)
+    out = make(torch.empty(3, 2))
+    with torch.no_grad():
+        assert add(make(a.clone()), make(b.clone()), out) == 1
+    assert torch.equal(out.detach().as_subclass(torch.Tensor), a + b)
+
+
+def test_views_and_zero_dim_tensors_take_the_fast_path():
+    base = torch.randn(4, 6)
+    view = base.t()[1:, ::2]           # transposed, offset, strided
+    out = torch.empty(view.shape).t()  # written through strides
+    assert add(view, view, out) == 1
+    assert torch.equal(out, 2 * view)
+    scalar = torch.tensor(1.5)
+    out0 = torch.empty(())
+    assert add(scalar, scalar, out0) == 1 and out0.item() == 3.0
+
+
+def test_scalars_in_other_python_types_are_converted(th_test):
+    # numpy numbers, bools and 0-d tensors go through the slow path, which
+    # converts them as Python would (operator.index, float()).
+    assert th_test.scale(np.float64(1.5), np.float32(2.0), np.int64(3)) == 9.0
+    assert th_test.scale(torch.tensor(2.0), True, torch.tensor(2)) == 4.0
+
+
+def test_more_dimensions_than_th_supports_are_refused():
+    deep = torch.zeros((1,) * 65)
+    with pytest.raises(ValueError, match=r'my_lib_add_forward\(\): argument 1 \(input1\): 65 '
+                                         r'dimensions, more than the 64 TH supports'):
+        add(deep, deep, deep)
+
+
+def test_calls_keep_no_reference_to_their_arguments():
+    a, b, out = torch.randn(3), torch.randn(3), torch.empty(3)
+    bad = torch.zeros(3, dtype=torch.float64)
+    before = [sys.getrefcount(t) for t in (a, b, out, bad)]
+    for _ in range(1000):
+        add(a, b, out)
+        add(a, b, output=out)
+        with pytest.raises(TypeError):
+            add(a, bad, out)
+        with pytest.raises(RuntimeError):
+            add(a, b, None)
+    gc.collect()
+    assert [sys.getrefcount(t) for t in (a, b, out, bad)] == before
+
+
+def test_returned_tensors_are_owned_once(tmp_path):
+    from thffi import create_extension
+    (tmp_path / 'src').mkdir()
+    (tmp_path / 'src' / 'ret.h').write_text(
+        'THFloatTensor *make(int64_t n);\nTHFloatTensor *same(THFloatTensor *t);\n')
+    (tmp_path / 'src' / 'ret.c').write_text(
+        '#include <TH/TH.h>\n'
+        'THFloatTensor *make(int64_t n) { return THFloatTensor_newWithSize1d(n); }\n'
+        'THFloatTensor *same(THFloatTensor *t) { return t; }\n')
+    create_extension('_refs.lib', headers=['src/ret.h'], sources=['src/ret.c'],
+                     relative_to=str(tmp_path / 'build.py'), verbose=False).build()
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import _refs.lib as m
+    finally:
+        sys.path.remove(str(tmp_path))
+    x = torch.zeros(2)
+    before = sys.getrefcount(x)
+    for _ in range(1000):
+        assert m.same(x) is x
+    assert sys.getrefcount(x) == before
+    made = m.make(5)
+    # the caller's reference and getrefcount's argument: nothing else holds it
+    assert made.shape == (5,) and sys.getrefcount(made) == 2
+    assert m._rt.live_tensors() == 0

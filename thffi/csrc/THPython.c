@@ -1,0 +1,466 @@
+/* The Python side of a call, in C: reading torch tensors given as arguments,
+ * the slow-path hand-off, and the tensor operations C asks of PyTorch
+ * (resize, views, new tensors).  Only public torch Python APIs are used
+ * (attributes and methods of torch.Tensor), so nothing here links libtorch.
+ *
+ * Statics are per extension module (each links its own copy) and are set
+ * once by THFFIPy_install, under the GIL. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include "TH/TH.h"
+#include "THFFIPython.h"
+#include "thffi_private.h"
+
+static PyTypeObject *thffi_tensor_type;
+/* The attributes read per argument.  On an object of type exactly
+ * torch.Tensor the descriptor found on the type at install is used directly,
+ * as Python's attribute lookup would, without the lookup (generic attribute
+ * access when it is neither a getset nor a method descriptor, and on
+ * subclasses). */
+typedef struct {
+  const char *text;
+  PyObject *name;
+  PyObject *descr;  /* a getset or a method descriptor, or NULL */
+} thffi_attr;
+static thffi_attr a_dtype = {"dtype"}, a_is_cpu = {"is_cpu"}, a_is_cuda = {"is_cuda"},
+                  a_shape = {"shape"}, a_data_ptr = {"data_ptr"}, a_stride = {"stride"},
+                  a_get_device = {"get_device"};
+static thffi_attr *const thffi_attrs[] = {&a_dtype, &a_is_cpu, &a_is_cuda, &a_shape,
+                                          &a_data_ptr, &a_stride, &a_get_device};
+static PyObject *thffi_dtypes[7];  /* THFFI_DTYPES order (thffi/_types.py) */
+static PyObject *thffi_empty;      /* torch.empty */
+static PyObject *thffi_contiguous_format;
+static PyObject *s_strict, *s_resize_, *s_set_, *s_select, *s_narrow, *s_transpose,
+    *s_clone, *s_contiguous, *s_is_contiguous, *s_detach, *s_memory_format, *s_device;
+static long thffi_live;
+
+static const char *const thffi_dtype_names[7] = {"float32", "float64", "uint8", "int8",
+                                                  "int16", "int32", "int64"};
+
+/* obj.<attr> (a new reference), NULL with an exception. */
+static PyObject *thffi_get(PyObject *obj, const thffi_attr *a) {
+  if (a->descr != NULL && Py_TYPE(obj) == thffi_tensor_type)
+    return Py_TYPE(a->descr)->tp_descr_get(a->descr, obj, (PyObject *)thffi_tensor_type);
+  return PyObject_GetAttr(obj, a->name);
+}
+
+/* obj.<attr>() */
+static PyObject *thffi_call(PyObject *obj, const thffi_attr *a) {
+  if (a->descr != NULL && Py_TYPE(obj) == thffi_tensor_type)
+    return PyObject_Vectorcall(a->descr, &obj, 1, NULL);
+  return PyObject_VectorcallMethod(a->name, &obj, 1, NULL);
+}
+
+/* Reads a tuple of ints into out[0..n); 0 on failure (exception set or not). */
+static int thffi_int64s(PyObject *tuple, int64_t *out, Py_ssize_t *n) {
+  Py_ssize_t i, len;
+  if (!PyTuple_Check(tuple)) return 0;
+  len = PyTuple_GET_SIZE(tuple);
+  if (len > THFFI_MAX_DIMS) return 0;
+  for (i = 0; i < len; i++) {
+    long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(tuple, i));
+    if (v == -1 && PyErr_Occurred()) return 0;
+    out[i] = v;
+  }
+  *n = len;
+  return 1;
+}
+
+/* Data pointer, shape and strides of a tensor; 0 on failure (an exception
+ * may be set). */
+static int thffi_describe(PyObject *obj, uintptr_t *data, int *dim, int64_t *size,
+                          int64_t *stride) {
+  PyObject *v;
+  Py_ssize_t n = 0, m = 0;
+  int ok;
+  v = thffi_call(obj, &a_data_ptr);
+  if (v == NULL) return 0;
+  *data = (uintptr_t)PyLong_AsUnsignedLongLong(v);
+  Py_DECREF(v);
+  if (*data == (uintptr_t)-1 && PyErr_Occurred()) return 0;
+  v = thffi_get(obj, &a_shape);
+  if (v == NULL) return 0;
+  ok = thffi_int64s(v, size, &n);
+  Py_DECREF(v);
+  if (!ok) return 0;
+  v = thffi_call(obj, &a_stride);
+  if (v == NULL) return 0;
+  ok = thffi_int64s(v, stride, &m);
+  Py_DECREF(v);
+  if (!ok || m != n) return 0;
+  *dim = (int)n;
+  return 1;
+}
+
+/* 1 if obj's attribute `a` is `expected`; 0 otherwise or on error. */
+static int thffi_attr_is(PyObject *obj, const thffi_attr *a, PyObject *expected) {
+  PyObject *v = thffi_get(obj, a);
+  int same = v == expected;
+  Py_XDECREF(v);
+  return same;
+}
+
+int THFFIPy_tensorArg(PyObject *obj, int dtype, int cuda, THFFIArg *arg) {
+  arg->device = -1;
+  if (obj == Py_None) {
+    arg->dim = -1;
+    arg->data = 0;
+    return 1;
+  }
+  if (!PyObject_TypeCheck(obj, thffi_tensor_type)) return 0;
+  if (!thffi_attr_is(obj, &a_dtype, thffi_dtypes[dtype]) ||
+      !thffi_attr_is(obj, cuda ? &a_is_cuda : &a_is_cpu, Py_True) ||
+      !thffi_describe(obj, &arg->data, &arg->dim, arg->size, arg->stride))
+    goto no;
+  if (cuda) {
+    PyObject *v = thffi_call(obj, &a_get_device);
+    if (v == NULL) goto no;
+    arg->device = (int)PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (arg->device < 0) goto no;
+  }
+  return 1;
+no:
+  PyErr_Clear();
+  return 0;
+}
+
+int THFFIPy_oneDevice(int n, THFFIArg *const *args, int *device) {
+  int i;
+  *device = -1;
+  for (i = 0; i < n; i++) {
+    if (args[i]->dim < 0) continue;
+    if (*device >= 0 && args[i]->device != *device) return 0;
+    *device = args[i]->device;
+  }
+  return 1;
+}
+
+int THFFIPy_intArg(PyObject *obj, long long *out) {
+  int overflow;
+  if (!PyLong_CheckExact(obj)) return 0;
+  *out = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  return !overflow;
+}
+
+int THFFIPy_uintArg(PyObject *obj, unsigned long long *out) {
+  if (!PyLong_CheckExact(obj)) return 0;
+  *out = PyLong_AsUnsignedLongLong(obj);
+  if (*out == (unsigned long long)-1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return 0;
+  }
+  return 1;
+}
+
+int THFFIPy_floatArg(PyObject *obj, double *out) {
+  if (PyFloat_CheckExact(obj)) {
+    *out = PyFloat_AS_DOUBLE(obj);
+    return 1;
+  }
+  if (!PyLong_CheckExact(obj)) return 0;
+  *out = PyLong_AsDouble(obj);
+  if (*out == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return 0;
+  }
+  return 1;
+}
+
+int THFFIPy_pointerArg(PyObject *obj, void **out) {
+  unsigned long long v;
+  if (obj == Py_None) {
+    *out = NULL;
+    return 1;
+  }
+  if (!THFFIPy_uintArg(obj, &v) || v != (uintptr_t)v) return 0;
+  *out = (void *)(uintptr_t)v;
+  return 1;
+}
+
+PyObject *THFFIPy_fallback(PyObject *module, const char *name, PyObject *const *args,
+                           Py_ssize_t nargs, PyObject *kwnames) {
+  PyObject *spec, *r;
+  if (module == NULL)
+    return PyErr_Format(PyExc_SystemError,
+                        "%s: the slow path passed arguments the C entry does not take", name);
+  spec = PyObject_GetAttrString(module, name);
+  if (spec == NULL) return NULL;
+  r = PyObject_Vectorcall(spec, args, (size_t)nargs, kwnames);
+  Py_DECREF(spec);
+  return r;
+}
+
+int THFFIPy_raised(const char *name) {
+  const char *msg = THFFI_takeError();
+  if (msg == NULL) return 0;
+  PyErr_Format(PyExc_RuntimeError, "%s: %s", name, msg);
+  return 1;
+}
+
+PyObject *THFFIPy_returned(void *obj, PyObject *const *args, Py_ssize_t nargs) {
+  Py_ssize_t i;
+  if (obj == NULL) Py_RETURN_NONE;
+  for (i = 0; i < nargs; i++) {
+    if (args[i] == (PyObject *)obj) {
+      Py_INCREF(args[i]);
+      return args[i];
+    }
+  }
+  thffi_live--;  /* a created tensor: its reference passes to the caller */
+  return (PyObject *)obj;
+}
+
+long THFFIPy_liveTensors(void) { return thffi_live; }
+
+/* ---- tensor operations asked by C (THFFI_tensorOp) ---- */
+
+static PyObject *thffi_sizes(int n, const int64_t *args) {
+  PyObject *t = PyTuple_New(n);
+  int i;
+  if (t == NULL) return NULL;
+  for (i = 0; i < n; i++) {
+    PyObject *v = PyLong_FromLongLong(args[i]);
+    if (v == NULL) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, v);
+  }
+  return t;
+}
+
+/* `obj.set_(src.<view>(*args))` */
+static PyObject *thffi_set_view(PyObject *obj, PyObject *src, PyObject *view, PyObject *args) {
+  PyObject *method = PyObject_GetAttr(src, view), *viewed, *r;
+  if (method == NULL) return NULL;
+  viewed = PyObject_Call(method, args, NULL);
+  Py_DECREF(method);
+  if (viewed == NULL) return NULL;
+  r = PyObject_CallMethodOneArg(obj, s_set_, viewed);
+  Py_DECREF(viewed);
+  return r;
+}
+
+/* The torch tensor `op` yields (a new reference), NULL with an exception. */
+static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, int device,
+                             PyObject *sizes) {
+  PyObject *r, *kw, *pos;
+  switch (op) {
+    case THFFI_OP_NEW:
+      kw = PyDict_New();
+      if (kw == NULL) return NULL;
+      pos = device < 0 ? PyUnicode_FromString("cpu") : PyUnicode_FromFormat("cuda:%d", device);
+      if (pos == NULL || PyDict_SetItem(kw, a_dtype.name, thffi_dtypes[dtype]) ||
+          PyDict_SetItem(kw, s_device, pos)) {
+        Py_XDECREF(pos);
+        Py_DECREF(kw);
+        return NULL;
+      }
+      Py_DECREF(pos);
+      pos = PyTuple_Pack(1, sizes);
+      r = pos == NULL ? NULL : PyObject_Call(thffi_empty, pos, kw);
+      Py_XDECREF(pos);
+      Py_DECREF(kw);
+      return r;
+    case THFFI_OP_CLONE:
+      kw = Py_BuildValue("{OO}", s_memory_format, thffi_contiguous_format);
+      if (kw == NULL) return NULL;
+      pos = PyObject_GetAttr(src, s_clone);
+      r = pos == NULL ? NULL : PyObject_VectorcallDict(pos, NULL, 0, kw);
+      Py_XDECREF(pos);
+      Py_DECREF(kw);
+      return r;
+    case THFFI_OP_CONTIGUOUS:
+      /* a new tensor object either way: a view when src is contiguous */
+      r = PyObject_CallMethodNoArgs(src, s_is_contiguous);
+      if (r == NULL) return NULL;
+      pos = r == Py_True ? s_detach : s_contiguous;
+      Py_DECREF(r);
+      return PyObject_CallMethodNoArgs(src, pos);
+    case THFFI_OP_RESIZE:
+      r = PyObject_CallMethodOneArg(obj, s_resize_, sizes);
+      break;
+    case THFFI_OP_SELECT:
+      r = thffi_set_view(obj, src, s_select, sizes);
+      break;
+    case THFFI_OP_NARROW:
+      r = thffi_set_view(obj, src, s_narrow, sizes);
+      break;
+    default:
+      r = thffi_set_view(obj, src, s_transpose, sizes);
+      break;
+  }
+  if (r == NULL) return NULL;
+  Py_DECREF(r);
+  Py_INCREF(obj);
+  return obj;
+}
+
+static const char *const thffi_op_names[] = {
+    "resize", "create", "select on", "narrow", "transpose", "make contiguous", "clone",
+    "release"};
+
+/* "cannot <op> <what>[ to <sizes>]: <exception>" into err; clears the error. */
+static void thffi_report(int op, const THFFITensorPriv *priv, PyObject *sizes, char *err,
+                         size_t errlen) {
+  PyObject *type, *value, *tb, *text = NULL, *shape = NULL;
+  char what[48];
+  int creates = op == THFFI_OP_NEW || op == THFFI_OP_CLONE || op == THFFI_OP_CONTIGUOUS;
+  PyErr_Fetch(&type, &value, &tb);
+  if (creates)
+    snprintf(what, sizeof what, "a tensor");
+  else if (priv->base != NULL)
+    snprintf(what, sizeof what, "a tensor created in C");
+  else
+    snprintf(what, sizeof what, "argument %lld", (long long)priv->ref + 1);
+  if (value != NULL) text = PyObject_Str(value);
+  if ((op == THFFI_OP_RESIZE || op == THFFI_OP_NEW) && sizes != NULL)
+    shape = PyObject_Repr(sizes);
+  PyErr_Clear();
+  snprintf(err, errlen, "cannot %s %s%s%s: %s", thffi_op_names[op], what,
+           shape ? " to " : "", shape ? PyUnicode_AsUTF8(shape) : "",
+           text ? PyUnicode_AsUTF8(text) : "unknown error");
+  PyErr_Clear();
+  Py_XDECREF(text);
+  Py_XDECREF(shape);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+}
+
+int THFFIPy_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src, int dtype,
+                     int device, int n, const int64_t *args, uintptr_t *data_out, char *err,
+                     size_t errlen) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject *sizes = NULL, *result = NULL;
+  int failed = 1;
+  if (op == THFFI_OP_RELEASE) {
+    Py_CLEAR(priv->obj);
+    thffi_live--;
+    PyGILState_Release(gil);
+    return 0;
+  }
+  sizes = thffi_sizes(n, args);
+  if (sizes == NULL) goto done;
+  result = thffi_apply(op, (PyObject *)priv->obj, src ? (PyObject *)src->obj : NULL, dtype,
+                       device, sizes);
+  if (result == NULL) goto done;
+  if (result != priv->obj) {  /* a created tensor: priv owns it from now on */
+    priv->obj = result;
+    thffi_live++;
+    result = NULL;
+  }
+  if (!thffi_describe((PyObject *)priv->obj, data_out, &priv->dim, priv->size_buf,
+                      priv->stride_buf)) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_ValueError, "more than the %d dimensions TH supports",
+                   THFFI_MAX_DIMS);
+    goto done;
+  }
+  failed = 0;
+done:
+  if (failed) thffi_report(op, priv, sizes, err, errlen);
+  Py_XDECREF(result);
+  Py_XDECREF(sizes);
+  PyGILState_Release(gil);
+  return failed;
+}
+
+/* ---- installation ---- */
+
+static int thffi_intern(PyObject **slot, const char *text) {
+  *slot = PyUnicode_InternFromString(text);
+  return *slot != NULL;
+}
+
+static int thffi_init(void) {
+  PyObject *torch, *type = NULL;
+  size_t i;
+  if (thffi_tensor_type != NULL) return 1;
+  if (!thffi_intern(&s_strict, "strict") || !thffi_intern(&s_resize_, "resize_") ||
+      !thffi_intern(&s_set_, "set_") || !thffi_intern(&s_select, "select") ||
+      !thffi_intern(&s_narrow, "narrow") || !thffi_intern(&s_transpose, "transpose") ||
+      !thffi_intern(&s_clone, "clone") || !thffi_intern(&s_contiguous, "contiguous") ||
+      !thffi_intern(&s_is_contiguous, "is_contiguous") || !thffi_intern(&s_detach, "detach") ||
+      !thffi_intern(&s_memory_format, "memory_format") || !thffi_intern(&s_device, "device"))
+    return 0;
+  torch = PyImport_ImportModule("torch");
+  if (torch == NULL) return 0;
+  for (i = 0; i < 7; i++) {
+    thffi_dtypes[i] = PyObject_GetAttrString(torch, thffi_dtype_names[i]);
+    if (thffi_dtypes[i] == NULL) goto fail;
+  }
+  thffi_empty = PyObject_GetAttrString(torch, "empty");
+  thffi_contiguous_format = PyObject_GetAttrString(torch, "contiguous_format");
+  if (thffi_empty == NULL || thffi_contiguous_format == NULL) goto fail;
+  type = PyObject_GetAttrString(torch, "Tensor");
+  if (type == NULL) goto fail;
+  for (i = 0; i < sizeof thffi_attrs / sizeof thffi_attrs[0]; i++) {
+    thffi_attr *a = thffi_attrs[i];
+    PyObject *d;
+    if (!thffi_intern(&a->name, a->text)) goto fail;
+    d = PyObject_GetAttr(type, a->name);
+    if (d == NULL) goto fail;
+    if (Py_IS_TYPE(d, &PyGetSetDescr_Type) || Py_IS_TYPE(d, &PyMethodDescr_Type))
+      a->descr = d;
+    else
+      Py_DECREF(d);
+  }
+  Py_DECREF(torch);
+  thffi_tensor_type = (PyTypeObject *)type;  /* set last: initialised */
+  return 1;
+fail:
+  Py_XDECREF(type);
+  Py_DECREF(torch);
+  return 0;
+}
+
+static int thffi_install(const char *module, PyMethodDef *defs, const char *const *specs) {
+  PyObject *name, *mod;
+  int i, ok = 0;
+  if (!thffi_init()) return 0;
+  name = PyUnicode_FromString(module);
+  if (name == NULL) return 0;
+  mod = PyImport_GetModule(name);
+  if (mod == NULL) {
+    if (!PyErr_Occurred()) PyErr_Format(PyExc_ImportError, "no module %s", module);
+    Py_DECREF(name);
+    return 0;
+  }
+  for (i = 0; defs[i].ml_name != NULL; i++) {
+    PyObject *spec = PyObject_GetAttrString(mod, specs[i]), *fast = NULL, *strict = NULL;
+    if (spec != NULL) fast = PyCFunction_NewEx(&defs[i], mod, name);
+    if (fast != NULL) strict = PyCFunction_NewEx(&defs[i], NULL, name);
+    ok = strict != NULL && PyObject_SetAttrString(mod, defs[i].ml_name, fast) == 0 &&
+         PyObject_SetAttr(spec, s_strict, strict) == 0;
+    Py_XDECREF(spec);
+    Py_XDECREF(fast);
+    Py_XDECREF(strict);
+    if (!ok) break;
+  }
+  if (defs[0].ml_name == NULL) ok = 1;
+  Py_DECREF(mod);
+  Py_DECREF(name);
+  return ok;
+}
+
+int THFFIPy_install(const char *module, PyMethodDef *defs, const char *const *specs) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  int ok = thffi_install(module, defs, specs);
+  if (!ok) {
+    PyObject *type, *value, *tb, *text;
+    PyErr_Fetch(&type, &value, &tb);
+    text = value ? PyObject_Str(value) : NULL;
+    PyErr_Clear();
+    THFFI_setError("cannot install the functions of %s: %s", module,
+                   text ? PyUnicode_AsUTF8(text) : "unknown error");
+    PyErr_Clear();
+    Py_XDECREF(text);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+  }
+  PyGILState_Release(gil);
+  return ok ? 0 : -1;
+}
