@@ -69,14 +69,14 @@ def peer_function(peer):
 
         @staticmethod
         def forward(ctx, input1, input2):
-            output = input1.new_empty(input1.shape)
+            output = torch.empty_like(input1, memory_format=torch.contiguous_format)
             if not peer.add_forward(input1, input2, output):
                 raise ValueError('different sizes')
             return output
 
         @staticmethod
         def backward(ctx, grad_output):
-            grad_input = grad_output.new_empty(grad_output.shape)
+            grad_input = torch.empty_like(grad_output, memory_format=torch.contiguous_format)
             peer.add_backward(grad_output, grad_input)
             return grad_input, grad_input
 

@@ -12,19 +12,18 @@ else:                   # the script layout: python test.py beside _ext/
     from _ext import my_lib
     from thffi.ops import register_op
 
-# (dtype, is_cuda) -> (forward, backward) C functions.
-_KERNELS = {
-    (torch.float32, False): (my_lib.my_lib_add_forward, my_lib.my_lib_add_backward),
-    (torch.float64, False): (my_lib.my_lib_add_forward_double,
-                             my_lib.my_lib_add_backward_double),
+# dtype -> (forward, backward) C functions, for CPU and for CUDA tensors.
+_CPU = {
+    torch.float32: (my_lib.my_lib_add_forward, my_lib.my_lib_add_backward),
+    torch.float64: (my_lib.my_lib_add_forward_double, my_lib.my_lib_add_backward_double),
 }
+_CUDA = {}
 WITH_CUDA = hasattr(my_lib, 'my_lib_add_forward_cuda')
 if WITH_CUDA:
-    _KERNELS.update({
-        (torch.float32, True): (my_lib.my_lib_add_forward_cuda,
-                                my_lib.my_lib_add_backward_cuda),
-        (torch.float64, True): (my_lib.my_lib_add_forward_cuda_double,
-                                my_lib.my_lib_add_backward_cuda_double),
+    _CUDA.update({
+        torch.float32: (my_lib.my_lib_add_forward_cuda, my_lib.my_lib_add_backward_cuda),
+        torch.float64: (my_lib.my_lib_add_forward_cuda_double,
+                        my_lib.my_lib_add_backward_cuda_double),
     })
 _LOW_PRECISION = (torch.float16, torch.bfloat16)
 
@@ -49,41 +48,9 @@ def _inputs_off_the_fast_path(input1, input2):
     if (torch.is_autocast_enabled(input1.device.type)
             and {input1.dtype, input2.dtype} <= {torch.float32, *_LOW_PRECISION}):
         return input1.float(), input2.float()
-    if (input1.dtype, input1.is_cuda) not in _KERNELS:
+    if input1.dtype not in (_CUDA if input1.is_cuda else _CPU):
         raise _no_kernel(input1, 'input1')
-    return input1, input2  # a dtype or device mismatch
-
-
-def add_forward(input1, input2):
-    """input1 + input2 by the C kernels (the computation on real tensors)."""
-    try:
-        kernels = _KERNELS[input1.dtype, input1.is_cuda]
-        fast = input2.dtype is input1.dtype and input2.is_cuda is input1.is_cuda
-    except (KeyError, AttributeError):
-        fast = False
-    if not fast:
-        input1, input2 = _inputs_off_the_fast_path(input1, input2)
-        kernels = _KERNELS[input1.dtype, input1.is_cuda]
-        if input2.is_cuda is not input1.is_cuda:
-            raise ValueError('MyAddFunction: input1 and input2 must be on the same device, '
-                             'got %s and %s' % (input1.device, input2.device))
-    # Allocated at its final size, so the C resizeAs is a no-op (a resize
-    # from C costs a call back into Python).
-    output = input1.new_empty(input1.shape)
-    if not kernels[0](input1, input2, output):
-        raise ValueError('MyAddFunction: input1 and input2 must have the same size, '
-                         'got %s and %s' % (tuple(input1.shape), tuple(input2.shape)))
-    return output
-
-
-def add_backward(grad_output):
-    """The gradient of either input: grad_output itself, copied by C."""
-    kernels = _KERNELS.get((grad_output.dtype, grad_output.is_cuda))
-    if kernels is None:
-        raise _no_kernel(grad_output, 'grad_output')
-    grad_input = grad_output.new_empty(grad_output.shape)
-    kernels[1](grad_output, grad_input)
-    return grad_input
+    return input1, input2  # a dtype or device mismatch: explained by the caller
 
 
 class MyAddFunction(Function):
@@ -91,13 +58,47 @@ class MyAddFunction(Function):
 
     @staticmethod
     def forward(ctx, input1, input2):
-        return add_forward(input1, input2)
+        # ctx is unused: add_forward calls this with None.
+        try:
+            forward = (_CUDA if input1.is_cuda else _CPU)[input1.dtype][0]
+            # Allocated at its final size, so the C resizeAs is a no-op (a
+            # resize from C costs a call back into Python).
+            output = torch.empty_like(input1, memory_format=torch.contiguous_format)
+            # The C wrapper checks input2; a TypeError (raised before C runs)
+            # gets its explanation below.
+            ok = forward(input1, input2, output)
+        except (KeyError, AttributeError, TypeError):
+            input1, input2 = _inputs_off_the_fast_path(input1, input2)
+            if input2.is_cuda is not input1.is_cuda:
+                raise ValueError('MyAddFunction: input1 and input2 must be on the same '
+                                 'device, got %s and %s' % (input1.device, input2.device))
+            output = torch.empty_like(input1, memory_format=torch.contiguous_format)
+            ok = (_CUDA if input1.is_cuda else _CPU)[input1.dtype][0](input1, input2, output)
+        if not ok:
+            raise ValueError('MyAddFunction: input1 and input2 must have the same size, '
+                             'got %s and %s' % (tuple(input1.shape), tuple(input2.shape)))
+        return output
 
     @staticmethod
     def backward(ctx, grad_output):
         grad_input = add_backward(grad_output)
         return (grad_input if ctx.needs_input_grad[0] else None,
                 grad_input if ctx.needs_input_grad[1] else None)
+
+
+def add_forward(input1, input2):
+    """input1 + input2 by the C kernels (the computation on real tensors)."""
+    return MyAddFunction.forward(None, input1, input2)
+
+
+def add_backward(grad_output):
+    """The gradient of either input: grad_output itself, copied by C."""
+    kernels = (_CUDA if grad_output.is_cuda else _CPU).get(grad_output.dtype)
+    if kernels is None:
+        raise _no_kernel(grad_output, 'grad_output')
+    grad_input = torch.empty_like(grad_output, memory_format=torch.contiguous_format)
+    kernels[1](grad_output, grad_input)
+    return grad_input
 
 
 # The same computation as torch.library ops, which torch.compile and
