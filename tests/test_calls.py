@@ -131,4 +131,8 @@ def test_returned_tensors_are_owned_once(tmp_path):
     made = m.make(5)
     # the caller's reference and getrefcount's argument: nothing else holds it
     assert made.shape == (5,) and sys.getrefcount(made) == 2
+    # PyTorch refuses the allocation: an error, and nothing left alive
+    with pytest.raises(RuntimeError, match=r'make: cannot create a tensor to '
+                                           r'\(1152921504606846976,\): '):
+        m.make(2 ** 60)
     assert m._rt.live_tensors() == 0

@@ -336,8 +336,8 @@ int THFFIPy_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src, 
   PyObject *sizes = NULL, *result = NULL;
   int failed = 1;
   if (op == THFFI_OP_RELEASE) {
+    if (priv->obj != NULL) thffi_live--;  /* NULL: its creation failed */
     Py_CLEAR(priv->obj);
-    thffi_live--;
     PyGILState_Release(gil);
     return 0;
   }
