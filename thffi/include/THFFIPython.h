@@ -26,9 +26,10 @@ typedef struct THFFIArg {
   int64_t stride[THFFI_MAX_DIMS];
 } THFFIArg;
 
-/* 1 when obj is None or a strided torch.Tensor of THFFI dtype number `dtype`
- * on the CPU (cuda 0) or a CUDA device (cuda 1), described into *arg; else 0,
- * with no exception set. */
+/* 1 when obj is None or a torch.Tensor of THFFI dtype number `dtype` on the
+ * CPU (cuda 0) or a CUDA device (cuda 1), described into *arg; else 0, with
+ * no exception set.  Other layouts give 0 because their data_ptr() or
+ * stride() raises (the slow path then names the layout). */
 int THFFIPy_tensorArg(PyObject *obj, int dtype, int cuda, THFFIArg *arg);
 /* 1 when the CUDA tensors among args (dim >= 0) are all on one device,
  * stored in *device (-1 when there are none). */
