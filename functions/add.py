@@ -37,14 +37,16 @@ def _no_kernel(tensor, name):
 
 
 def _inputs_off_the_fast_path(input1, input2):
-    """Inputs for which no kernel was found at once: under torch.autocast,
+    """Inputs the C wrapper did not take at once: under torch.autocast,
     float16/bfloat16 ones run in float32 (the kernels' type), as PyTorch's
-    float32-only ops do; anything else is an error, or a dtype mismatch the
-    C wrapper reports."""
+    float32-only ops do; negative views (the .imag of a conjugated tensor)
+    are resolved; anything else is an error, or a mismatch the C wrapper
+    reports."""
     for name, tensor in (('input1', input1), ('input2', input2)):
         if not isinstance(tensor, torch.Tensor):
             raise TypeError('MyAddFunction: %s must be a tensor, got %s'
                             % (name, type(tensor).__name__))
+    input1, input2 = input1.resolve_neg(), input2.resolve_neg()
     if (torch.is_autocast_enabled(input1.device.type)
             and {input1.dtype, input2.dtype} <= {torch.float32, *_LOW_PRECISION}):
         return input1.float(), input2.float()
@@ -64,10 +66,10 @@ class MyAddFunction(Function):
             # Allocated at its final size, so the C resizeAs is a no-op (a
             # resize from C costs a call back into Python).
             output = torch.empty_like(input1, memory_format=torch.contiguous_format)
-            # The C wrapper checks input2; a TypeError (raised before C runs)
-            # gets its explanation below.
+            # The C wrapper checks input2; its TypeError or ValueError (raised
+            # before C runs) gets another try or its explanation below.
             ok = forward(input1, input2, output)
-        except (KeyError, AttributeError, TypeError):
+        except (KeyError, AttributeError, TypeError, ValueError):
             input1, input2 = _inputs_off_the_fast_path(input1, input2)
             if input2.is_cuda is not input1.is_cuda:
                 raise ValueError('MyAddFunction: input1 and input2 must be on the same '

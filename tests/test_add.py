@@ -216,3 +216,11 @@ def test_mixed_cpu_and_gpu_inputs_are_refused():
         MyAddModule()(torch.randn(3), torch.randn(3, device='cuda'))
     with pytest.raises(ValueError, match=r'same device, got cuda:0 and cpu'):
         MyAddModule()(torch.randn(3, device='cuda'), torch.randn(3))
+
+
+def test_negative_views_are_added_as_the_values_they_mean():
+    z = torch.tensor([1 + 2j, 3 - 4j], dtype=torch.complex128, requires_grad=True)
+    out = MyAddFunction.apply(z.conj().imag, torch.ones(2, dtype=torch.float64))
+    assert torch.equal(out.detach(), torch.tensor([-1.0, 5.0], dtype=torch.float64))
+    assert gradcheck(lambda w: MyAddFunction.apply(w.conj().imag, w.real), (z,),
+                     eps=1e-6, atol=1e-8)

@@ -136,3 +136,84 @@ def test_returned_tensors_are_owned_once(tmp_path):
                                            r'\(1152921504606846976,\): '):
         m.make(2 ** 60)
     assert m._rt.live_tensors() == 0
+
+
+# Exact torch.Tensor and Parameter arguments are read through DLPack's C
+# exchange API; subclasses through their attributes.  Both must agree.
+_LAYOUTS = {
+    'contiguous': lambda: torch.randn(3, 4),
+    'transposed': lambda: torch.randn(4, 3).t(),
+    'offset slice': lambda: torch.randn(5, 6)[1:, 3:],
+    'stepped': lambda: torch.randn(6, 8)[::2, 1::3],
+    'expanded': lambda: torch.randn(3, 1).expand(3, 4),
+    'size-1 dim, odd stride': lambda: torch.randn(1, 5).t(),
+    '0-d': lambda: torch.tensor(2.5),
+    'empty': lambda: torch.empty(0, 3),
+}
+
+
+@pytest.mark.parametrize('kind', list(_LAYOUTS))
+@pytest.mark.parametrize('reading', ['Tensor', 'Parameter', 'subclass'])
+def test_each_reading_gives_c_the_tensor_as_torch_has_it(th_test, kind, reading):
+    t = _LAYOUTS[kind]()
+    arg = {'Tensor': t, 'Parameter': torch.nn.Parameter(t, requires_grad=False),
+           'subclass': t.as_subclass(_Tagged)}[reading]
+    dims = t.dim() if t.numel() else 0  # legacy TH: an empty tensor has no dimensions
+    assert th_test.ndim(arg) == dims
+    assert [th_test.size_of(arg, d) for d in range(dims)] == list(t.shape)[:dims]
+    assert [th_test.stride_of(arg, d) for d in range(dims)] == list(t.stride())[:dims]
+    assert bool(th_test.is_contiguous(arg)) == t.is_contiguous()
+    out = torch.full(t.shape, -1.0)
+    th_test.copy(out, arg)  # reads the elements through data pointer and strides
+    assert torch.equal(out, t)
+
+
+@pytest.mark.parametrize('dtype', [torch.float64, torch.float16, torch.bfloat16, torch.int32,
+                                   torch.bool, torch.complex64, torch.uint32])
+def test_a_float_tensor_argument_takes_only_float32(dtype):
+    bad = torch.zeros(3, dtype=dtype)  # int32, uint32: same bits, other kind
+    out = torch.full((3,), 7.0)
+    with pytest.raises(TypeError, match=r'argument 2 \(input2\): expected THFloatTensor .*got '
+                                        + str(dtype)):
+        add(torch.ones(3), bad, out)
+    assert torch.equal(out, torch.full((3,), 7.0))
+
+
+@pytest.mark.parametrize('dtype', [torch.bool, torch.int8, torch.uint16, torch.float32])
+def test_a_byte_tensor_argument_takes_only_uint8(th_test, dtype):
+    with pytest.raises(TypeError, match=r'argument 1 \(t\): expected THByteTensor'):
+        th_test.byte_count(torch.ones(4, dtype=dtype), 1)
+    assert th_test.byte_count(torch.ones(4, dtype=torch.uint8), 1) == 4
+
+
+def _nested():
+    return torch.nested.nested_tensor([torch.ones(2), torch.ones(3)])
+
+
+@pytest.mark.filterwarnings('ignore:The PyTorch API of nested tensors')
+@pytest.mark.parametrize('call', [
+    lambda: add(_nested(), torch.ones(2), torch.empty(2)),
+    lambda: torch.func.vmap(lambda x: add(x, x, torch.empty(3)))(torch.ones(2, 3)),
+    lambda: torch.func.grad(lambda x: add(x, x, torch.empty(3)) * x.sum())(torch.ones(3)),
+], ids=['nested', 'vmap', 'grad'])
+def test_tensors_without_memory_c_can_read_are_refused(call):
+    with pytest.raises(TypeError, match=r'argument 1 \(input1\): expected THFloatTensor .*whose '
+                                        r'memory cannot be read from C \(.+\)'):
+        call()
+
+
+def test_negative_views_are_refused_in_every_position():
+    z = torch.tensor([1 + 2j, 3 + 4j, 5 + 6j])
+    neg = z.conj().imag  # holds 2, 4, 6 in memory, means -2, -4, -6
+    assert neg.is_neg()
+    plain, out = torch.ones(3), torch.full((3,), 7.0)
+    for args, pos, name in [((neg, plain, out), 1, 'input1'), ((plain, neg[:], out), 2, 'input2'),
+                            ((plain, plain, neg), 3, 'output'),
+                            ((neg[1], neg[1], torch.empty(())), 1, 'input1')]:
+        with pytest.raises(ValueError, match=r'argument %d \(%s\): a negative view .*'
+                                             r'resolve_neg\(\)' % (pos, name)):
+            add(*args)
+    assert torch.equal(out, torch.full((3,), 7.0))
+    assert torch.equal(z, torch.tensor([1 + 2j, 3 + 4j, 5 + 6j]))
+    assert add(neg.resolve_neg(), plain, out) == 1
+    assert torch.equal(out, torch.tensor([-1.0, -3.0, -5.0]))

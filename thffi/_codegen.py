@@ -13,10 +13,12 @@ Per exported function `f` there are two C functions:
   an error frame (THError longjmps back to it), calls `f`, and returns its
   result widened to 64 bits, or a sentinel on error.
 
-A function with CUDA tensor parameters also takes the device of its tensors:
-the trampoline makes it current for the call (and restores the previous one
-after), and THCState_getCurrentStream asks PyTorch for that device's current
-stream, once per call, when the C code first wants it."""
+A function with CUDA tensor parameters also takes the device of its tensors,
+which the trampoline makes current for the call (and restores the previous
+one after), and that device's current stream, which the entry reads through
+DLPack's exchange API (THFFIPy_cudaStream).  Where that cannot be read (no
+CUDA tensor argument, an older torch), THCState_getCurrentStream asks
+PyTorch through Python, once per call, when the C code first wants it."""
 
 import json
 
@@ -87,7 +89,8 @@ int _thffi_cuda_memory_cb(int, uintptr_t, size_t, uintptr_t *, char *, size_t);
 def _trampoline(fn):
     rtype = _RETURNS[fn.ret_kind][0]
     cuda = uses_cuda(fn)
-    params = ['PyObject *const *objs'] + (['int dev'] if cuda else [])
+    params = ['PyObject *const *objs'] + (
+        ['int dev', 'int has_stream', 'uintptr_t stream'] if cuda else [])
     call_args = []
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
@@ -104,7 +107,8 @@ def _trampoline(fn):
         if p.kind == 'tensor':
             body.append('  %s a%d;' % (p.ctype[:-2], i))
     body += ['  %s r;' % rtype, '  (void)objs;', '  THFFI_pushFrame(&frame);']
-    body += ['  frame.device = dev;'] if cuda else []
+    body += ['  frame.device = dev;', '  frame.has_stream = has_stream;',
+             '  frame.stream = stream;'] if cuda else []
     body.append('  if (setjmp(frame.env)) {')
     body += ['    THCFFI_freeAllocs(&frame);', '    THCFFI_leaveDevice(previous);'] if cuda else []
     body += ['    THFFI_popFrame(&frame, 1);',
@@ -142,7 +146,7 @@ def _entry(fn):
     for i, p in enumerate(fn.params):
         body.append('  THFFIArg x%d;' % i if p.kind == 'tensor'
                     else '  %s p%d;' % (_SCALARS[p.kind][0], i))
-    body += ['  int dev = -1;'] if cuda else []
+    body += ['  int dev = -1, has_stream;', '  uintptr_t stream = 0;'] if cuda else []
     body += ['  %s r;' % rtype, '  PyThreadState *released;',
              '  if (nargs != %d || kwnames != NULL) goto slow;' % n]
     for i, p in enumerate(fn.params):
@@ -159,8 +163,9 @@ def _entry(fn):
         body += ['  {',
                  '    THFFIArg *const xs[] = {%s};' % ', '.join('&x%d' % i for i in tensors),
                  '    if (!THFFIPy_oneDevice(%d, xs, &dev)) goto slow;' % len(tensors),
-                 '  }']
-    margs = ['args'] + (['dev'] if cuda else []) + [
+                 '  }',
+                 '  has_stream = dev >= 0 && THFFIPy_cudaStream(dev, &stream);']
+    margs = ['args'] + (['dev', 'has_stream', 'stream'] if cuda else []) + [
         ('&x%d' if p.kind == 'tensor' else 'p%d') % i for i, p in enumerate(fn.params)]
     body += ['  released = PyEval_SaveThread();',
              '  r = _thffi_w_%s(%s);' % (fn.name, ', '.join(margs)),

@@ -127,6 +127,16 @@ class Runtime:
                         and value.device.type == param.device):
                     raise TypeError('%s: expected %s, got %s'
                                     % (what, expected, _describe(value)))
+                try:  # what the C entry reads
+                    value.data_ptr(), value.shape, value.stride()
+                except RuntimeError as exc:  # no storage: vmap/grad-wrapped, nested
+                    raise TypeError('%s: expected %s, got a %s whose memory cannot be read '
+                                    'from C (%s)' % (what, expected, _describe(value),
+                                                     str(exc).split('\n')[0])) from None
+                if value.is_neg():
+                    raise ValueError('%s: a negative view (the .imag of a conjugated tensor) '
+                                     'holds its values negated in memory; pass it '
+                                     '.resolve_neg()' % what)
                 if value.dim() > _MAX_DIMS:
                     raise ValueError('%s: %d dimensions, more than the %d TH supports'
                                      % (what, value.dim(), _MAX_DIMS))

@@ -25,8 +25,9 @@ cudaStream_t THCState_getCurrentStream(THCState *s) {
   char err[THFFI_MSG_LEN];
   THFFIFrame *frame = thffi_frame();
   (void)s;
-  /* Fetched from PyTorch once per call: the stream cannot change while the
-   * call runs, since it holds the calling thread. */
+  /* Read by the entry point (THFFIPy_cudaStream) or else fetched here once
+   * per call: the stream cannot change while the call runs, since it holds
+   * the calling thread. */
   if (!frame->has_stream) {
     if (_thffi_stream_cb(frame->device, &frame->stream, err, sizeof err) != 0)
       THError("%s", err);

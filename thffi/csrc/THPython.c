@@ -69,10 +69,10 @@ typedef struct {
 } thffi_attr;
 static thffi_attr a_dtype = {"dtype"}, a_is_cpu = {"is_cpu"}, a_is_cuda = {"is_cuda"},
                   a_shape = {"shape"}, a_data_ptr = {"data_ptr"}, a_stride = {"stride"},
-                  a_is_contiguous = {"is_contiguous"}, a_get_device = {"get_device"};
-static thffi_attr *const thffi_attrs[] = {&a_dtype,    &a_is_cpu, &a_is_cuda,
-                                          &a_shape,    &a_data_ptr, &a_stride,
-                                          &a_is_contiguous, &a_get_device};
+                  a_get_device = {"get_device"}, a_is_neg = {"is_neg"};
+static thffi_attr *const thffi_attrs[] = {&a_dtype,  &a_is_cpu,     &a_is_cuda,
+                                          &a_shape,  &a_data_ptr,   &a_stride,
+                                          &a_get_device, &a_is_neg};
 static PyObject *thffi_dtypes[7];  /* THFFI_DTYPES order (thffi/_types.py) */
 static PyObject *thffi_empty;      /* torch.empty */
 static PyObject *thffi_contiguous_format;
@@ -80,6 +80,7 @@ static PyObject *s_strict, *s_resize_, *s_set_, *s_select, *s_narrow, *s_transpo
     *s_clone, *s_contiguous, *s_is_contiguous, *s_detach, *s_memory_format, *s_device;
 static long thffi_live;
 
+static const unsigned thffi_itemsize[7] = {4, 8, 1, 1, 2, 4, 8};
 static const char *const thffi_dtype_names[7] = {"float32", "float64", "uint8", "int8",
                                                   "int16", "int32", "int64"};
 
@@ -139,14 +140,6 @@ static int thffi_describe(PyObject *obj, uintptr_t *data, int *dim, int64_t *siz
   ok = thffi_int64s(v, size, &n);
   Py_DECREF(v);
   if (!ok) return 0;
-  v = thffi_call(obj, &a_is_contiguous);
-  if (v == NULL) return 0;
-  Py_DECREF(v);
-  if (v == Py_True) {  /* saves stride()'s argument parsing and tuple */
-    thffi_contiguous_strides((int)n, size, stride);
-    *dim = (int)n;
-    return 1;
-  }
   v = thffi_call(obj, &a_stride);
   if (v == NULL) return 0;
   ok = thffi_int64s(v, stride, &m);
@@ -190,6 +183,7 @@ static int thffi_dlpack_arg(PyObject *obj, int dtype, int cuda, THFFIArg *arg) {
 }
 
 int THFFIPy_tensorArg(PyObject *obj, int dtype, int cuda, THFFIArg *arg) {
+  PyObject *v;
   arg->device = -1;
   if (obj == Py_None) {
     arg->dim = -1;
@@ -197,19 +191,35 @@ int THFFIPy_tensorArg(PyObject *obj, int dtype, int cuda, THFFIArg *arg) {
     return 1;
   }
   if (thffi_dlpack != NULL &&
-      (Py_TYPE(obj) == thffi_tensor_type || Py_TYPE(obj) == thffi_parameter_type))
-    return thffi_dlpack_arg(obj, dtype, cuda, arg);
-  if (!PyObject_TypeCheck(obj, thffi_tensor_type)) return 0;
-  if (!thffi_attr_is(obj, &a_dtype, thffi_dtypes[dtype]) ||
-      !thffi_attr_is(obj, cuda ? &a_is_cuda : &a_is_cpu, Py_True) ||
-      !thffi_describe(obj, &arg->data, &arg->dim, arg->size, arg->stride))
-    goto no;
-  if (cuda) {
-    PyObject *v = thffi_call(obj, &a_get_device);
+      (Py_TYPE(obj) == thffi_tensor_type || Py_TYPE(obj) == thffi_parameter_type)) {
+    if (!thffi_dlpack_arg(obj, dtype, cuda, arg)) return 0;
+  } else {
+    if (!PyObject_TypeCheck(obj, thffi_tensor_type)) return 0;
+    if (!thffi_attr_is(obj, &a_dtype, thffi_dtypes[dtype]) ||
+        !thffi_attr_is(obj, cuda ? &a_is_cuda : &a_is_cpu, Py_True) ||
+        !thffi_describe(obj, &arg->data, &arg->dim, arg->size, arg->stride))
+      goto no;
+    if (cuda) {
+      v = thffi_call(obj, &a_get_device);
+      if (v == NULL) goto no;
+      arg->device = (int)PyLong_AsLong(v);
+      Py_DECREF(v);
+      if (arg->device < 0) goto no;
+    }
+  }
+  /* A negative view (the .imag of a conjugated complex tensor, and views of
+   * it) holds its values negated in memory: C would read and write them with
+   * the wrong sign, and neither DLPack nor data_ptr() shows it.  Its data are
+   * imaginary parts, an odd multiple of the item size away from the complex
+   * storage, so only a tensor whose data pointer is placed so is asked
+   * is_neg() (~70 ns: it releases the GIL).  Not caught: a negative view
+   * moved onto real parts with as_strided, or over complex memory aligned to
+   * less than its item size (from_numpy/frombuffer at an odd offset). */
+  if (arg->data % (2 * thffi_itemsize[dtype]) == thffi_itemsize[dtype]) {
+    v = thffi_call(obj, &a_is_neg);
     if (v == NULL) goto no;
-    arg->device = (int)PyLong_AsLong(v);
     Py_DECREF(v);
-    if (arg->device < 0) goto no;
+    if (v != Py_False) return 0;
   }
   return 1;
 no:
@@ -225,6 +235,17 @@ int THFFIPy_oneDevice(int n, THFFIArg *const *args, int *device) {
     if (*device >= 0 && args[i]->device != *device) return 0;
     *device = args[i]->device;
   }
+  return 1;
+}
+
+int THFFIPy_cudaStream(int device, uintptr_t *stream) {
+  void *s = NULL;
+  if (thffi_dlpack == NULL || thffi_dlpack->current_work_stream == NULL) return 0;
+  if (thffi_dlpack->current_work_stream(THFFI_DL_CUDA, device, &s) != 0) {
+    PyErr_Clear();
+    return 0;
+  }
+  *stream = (uintptr_t)s;
   return 1;
 }
 

@@ -34,6 +34,11 @@ int THFFIPy_tensorArg(PyObject *obj, int dtype, int cuda, THFFIArg *arg);
 /* 1 when the CUDA tensors among args (dim >= 0) are all on one device,
  * stored in *device (-1 when there are none). */
 int THFFIPy_oneDevice(int n, THFFIArg *const *args, int *device);
+/* PyTorch's current stream on CUDA device `device` for this thread, read
+ * through DLPack's exchange API: 1 with *stream set; 0 (no exception set)
+ * where that API is missing or fails, and THCState_getCurrentStream then
+ * asks PyTorch through Python. */
+int THFFIPy_cudaStream(int device, uintptr_t *stream);
 /* 1 when obj is an int (exactly) that fits, stored in *out; else 0. */
 int THFFIPy_intArg(PyObject *obj, long long *out);
 int THFFIPy_uintArg(PyObject *obj, unsigned long long *out);
