@@ -3,13 +3,16 @@ Python slow path it hands anything else to, and what both leave behind."""
 
 import gc
 import inspect
+import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
 import torch
 
 from _ext import my_lib
+from conftest import ROOT
 
 add = my_lib.my_lib_add_forward
 
@@ -217,3 +220,35 @@ def test_negative_views_are_refused_in_every_position():
     assert torch.equal(z, torch.tensor([1 + 2j, 3 + 4j, 5 + 6j]))
     assert add(neg.resolve_neg(), plain, out) == 1
     assert torch.equal(out, torch.tensor([-1.0, -3.0, -5.0]))
+
+
+def test_a_torch_without_the_dlpack_exchange_api_is_read_through_attributes():
+    # As on a torch older than DLPack 1.3: the table is looked up at import.
+    script = textwrap.dedent('''
+        import torch
+        del torch.Tensor.__dlpack_c_exchange_api__
+        assert not hasattr(torch.Tensor, '__dlpack_c_exchange_api__')
+        from _ext import my_lib
+        add = my_lib.my_lib_add_forward
+        view = torch.randn(4, 6).t()[1:, ::2]
+        out = torch.empty(view.shape).t()
+        assert add(view, view, out) == 1 and torch.equal(out, 2 * view)
+        neg = torch.tensor([1 + 2j, 3 + 4j]).conj().imag
+        try:
+            add(neg, neg, torch.empty(2))
+        except ValueError as exc:
+            assert 'negative view' in str(exc), exc
+        else:
+            raise AssertionError('a negative view was taken')
+        try:
+            add(view.double(), view, out)
+        except TypeError as exc:
+            assert 'expected THFloatTensor' in str(exc), exc
+        else:
+            raise AssertionError('a float64 tensor was taken')
+        print('read through attributes')
+    ''')
+    done = subprocess.run([sys.executable, '-c', script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == 'read through attributes'

@@ -14,8 +14,10 @@
 
 static PyTypeObject *thffi_tensor_type, *thffi_parameter_type;
 
-/* DLPack's C exchange API (dlpack.h 1.x, Apache-2.0: the parts used here).
- * torch.Tensor.__dlpack_c_exchange_api__ is a capsule holding this table;
+/* DLPack's C exchange API (dlpack.h 1.x, Apache-2.0: the parts used here;
+ * the table has this layout since 1.2).  torch.Tensor's
+ * __dlpack_c_exchange_api__ (Python array API standard, DLPack >= 1.3) is a
+ * capsule holding this table;
  * its dltensor_from_py_object_no_sync describes a tensor (data, device,
  * dtype, shape, strides) in one C call, without allocating: ~40 ns, where
  * the same read through five attributes costs ~150 ns.  Used on exact
@@ -502,7 +504,7 @@ static int thffi_find_dlpack(PyObject *torch, PyObject *tensor_type) {
   h = (const thffi_DLPackExchangeAPIHeader *)PyCapsule_GetPointer(capsule,
                                                                  "dlpack_exchange_api");
   Py_DECREF(capsule);
-  while (h != NULL && h->major != 1) h = h->prev_api;
+  while (h != NULL && (h->major != 1 || h->minor < 2)) h = h->prev_api;
   if (h == NULL || ((const thffi_DLPackExchangeAPI *)h)->dltensor_from_py_object_no_sync == NULL)
     return 1;
   nn = PyObject_GetAttrString(torch, "nn");

@@ -28,8 +28,9 @@ typedef struct THFFIArg {
 
 /* 1 when obj is None or a torch.Tensor of THFFI dtype number `dtype` on the
  * CPU (cuda 0) or a CUDA device (cuda 1), described into *arg; else 0, with
- * no exception set.  Other layouts give 0 because their data_ptr() or
- * stride() raises (the slow path then names the layout). */
+ * no exception set.  Tensors without memory to point at (other layouts,
+ * vmap-wrapped, nested) give 0 because reading them raises, and negative
+ * views give 0 (the slow path then says which). */
 int THFFIPy_tensorArg(PyObject *obj, int dtype, int cuda, THFFIArg *arg);
 /* 1 when the CUDA tensors among args (dim >= 0) are all on one device,
  * stored in *device (-1 when there are none). */
