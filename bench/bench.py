@@ -121,12 +121,13 @@ def cpu_rows(sizes, peer):
                 'peer: Function': 'PeerAddFunction.apply(a, b)',
                 'peer: fwd+bwd': 'PeerAddFunction.apply(ag, bg).backward(a)',
             })
-        # Three rounds in alternating order, median of the three: a noisy
-        # stretch of this shared machine, or the price of page faults for
-        # fresh outputs of 1e7+ elements (which follows the memory state: the
-        # page cache the builds left), falls on every row alike.
+        # Rounds in alternating order, median of the rounds: a stretch of
+        # this shared machine with more or less memory bandwidth (which comes
+        # and goes for seconds at 1e7+), or the price of page faults for
+        # fresh outputs (which follows the page cache the builds left), falls
+        # on every row alike.
         samples = {name: [] for name in cases}
-        for r in range(3):
+        for r in range(3 if n < 10 ** 7 else 5):
             for name in (list(cases) if r % 2 == 0 else reversed(list(cases))):
                 samples[name].append(median_us(cases[name], env, run_time))
         row.update((name, statistics.median(v)) for name, v in samples.items())
