@@ -47,6 +47,12 @@ _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
 _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library_dirs')
 
 
+def include_dirs():
+    """The folders thffi puts on the include path of the code it compiles:
+    where <TH/TH.h> and <THC/THC.h> are."""
+    return [INCLUDE_DIR]
+
+
 def _python_includes():
     """Where Python.h is, for thffi's THPython.c."""
     paths = sysconfig.get_paths()
