@@ -4,13 +4,16 @@ usage:
     python -m thffi --includes    the -I flags of thffi's TH/THC headers, for
                                   build scripts (make.sh) that ran nvcc or gcc
                                   with -I $TORCH/lib/include/TH(C)
+    python -m thffi sanitize SCRIPT [args]
+                                  runs a script against extensions built with
+                                  THFFI_SANITIZE=address (AddressSanitizer)
 
 Each command is a function in COMMANDS taking the remaining arguments and
 returning the exit status."""
 
 import sys
 
-from . import builder
+from . import builder, sanitize
 
 
 def _includes(args):
@@ -24,6 +27,7 @@ def _includes(args):
 
 COMMANDS = {
     '--includes': _includes,
+    'sanitize': sanitize.main,
 }
 
 
