@@ -49,10 +49,11 @@ _CXX_GUARD = [('THCxx.cpp', '-O2')]
 _WRAP_FLAGS = ['-Wl,--wrap=exit,--wrap=abort,--wrap=__assert_fail']
 # THFFI_SANITIZE=address: every C and C++ file compiled by gcc (the user's,
 # the generated module, thffi's) gets AddressSanitizer and
-# UndefinedBehaviorSanitizer, debug information for file:line in reports, a
-# light optimisation that keeps lines exact, and its assert()s back on.
-_SANITIZE_FLAGS = {'address': ['-fsanitize=address,undefined', '-fno-omit-frame-pointer',
-                               '-g', '-O1', '-UNDEBUG']}
+# UndefinedBehaviorSanitizer (compiled and linked with this flag), with
+# debug information for file:line in reports, a light optimisation that
+# keeps lines exact, and its assert()s back on.
+_SANITIZERS = {'address': '-fsanitize=address,undefined'}
+_SANITIZE_DEBUG_FLAGS = ['-fno-omit-frame-pointer', '-g', '-O1', '-UNDEBUG']
 _MANIFEST = '.thffi-build.json'
 _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
 # Keyword arguments that are lists of paths, resolved against relative_to.
@@ -159,7 +160,8 @@ class Extension(cffi.FFI):
             raise BuildError('create_extension(%r): %s is CUDA code; pass with_cuda=True'
                              % (name, cuda_sources[0]))
         self.sanitize = _sanitize_mode()
-        sanitize_flags = _SANITIZE_FLAGS.get(self.sanitize, [])
+        sanitize_link = [_SANITIZERS[self.sanitize]] if self.sanitize else []
+        sanitize_flags = sanitize_link + (_SANITIZE_DEBUG_FLAGS if self.sanitize else [])
         cc = os.path.basename((shlex.split(os.environ.get('CC', '')) or ['cc'])[0])
         cxx = (self.kwargs.get('language') == 'c++' or cc.endswith('++')
                or any(s.endswith(_CXX_SUFFIXES) for s in sources))
@@ -214,7 +216,7 @@ class Extension(cffi.FFI):
         self.kwargs['extra_compile_args'] = flags + _as_list(
             self.kwargs.get('extra_compile_args')) + sanitize_flags
         self.kwargs['extra_link_args'] = (_as_list(self.kwargs.get('extra_link_args'))
-                                          + _WRAP_FLAGS + sanitize_flags[:1])
+                                          + _WRAP_FLAGS + sanitize_link)
         self.source_text = user_includes + _codegen.module_source(self.functions,
                                                                   self.cxx_code)
         self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
@@ -492,7 +494,7 @@ def _cached_object(command, obj):
 def _sanitize_mode():
     """THFFI_SANITIZE's mode ('address'), or None when unset or empty."""
     mode = os.environ.get('THFFI_SANITIZE') or None
-    if mode is not None and mode not in _SANITIZE_FLAGS:
+    if mode is not None and mode not in _SANITIZERS:
         raise BuildError('THFFI_SANITIZE=%s: the only mode is THFFI_SANITIZE=address '
                          '(AddressSanitizer and UndefinedBehaviorSanitizer); unset it for a '
                          'normal build' % mode)
