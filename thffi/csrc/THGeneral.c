@@ -160,7 +160,8 @@ void THFFI_fail(const char *fmt, ...) {
  * libstdc++) keep calling the real ones.  Legacy C calls exit(-1) or
  * abort() on bad input: during a wrapped call, on the thread making it,
  * that ends the call as THError does; anywhere else it does what it always
- * did. */
+ * did.  What the C code printed before (its diagnostic, typically) is
+ * flushed, as exit() would have, so it shows before the exception. */
 void __real_exit(int status) TH_NORETURN;
 void __real_abort(void) TH_NORETURN;
 void __real___assert_fail(const char *assertion, const char *file, unsigned int line,
@@ -168,12 +169,14 @@ void __real___assert_fail(const char *assertion, const char *file, unsigned int 
 
 void __wrap_exit(int status) {
   if (thffi_top == NULL) __real_exit(status);
+  fflush(NULL);
   THFFI_fail("exit(%d) called; thffi ended this call instead of the Python process",
              status);
 }
 
 void __wrap_abort(void) {
   if (thffi_top == NULL) __real_abort();
+  fflush(NULL);
   THFFI_fail("abort() called; thffi ended this call instead of the Python process");
 }
 
@@ -183,6 +186,7 @@ void __wrap_abort(void) {
 void __wrap___assert_fail(const char *assertion, const char *file, unsigned int line,
                           const char *function) {
   if (thffi_top == NULL) __real___assert_fail(assertion, file, line, function);
+  fflush(NULL);
   THFFI_fail("Assertion `%s' failed in %s at %s:%u", assertion, function, file, line);
 }
 
