@@ -18,6 +18,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -28,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import cffi
 
-from . import _codegen, cuda
+from . import _codegen, _link, cuda
 from ._parse import parse_header
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -140,7 +141,8 @@ class Extension(cffi.FFI):
         self.kwargs['define_macros'] = (_as_list(self.kwargs.get('define_macros'))
                                         + [('_CFFI_NO_LIMITED_API', None)])
         # thffi's element-wise ops use OpenMP: PyTorch's runtime, by soname.
-        self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['gomp']
+        # Legacy C calls libm (expf, sqrt...) without -lm: the process had it.
+        self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['gomp', 'm']
         cuda_sources = [s for s in sources if s.endswith('.cu')]
         sources = [s for s in sources if not s.endswith('.cu')]
         if cuda_sources and not self.with_cuda:
@@ -159,8 +161,8 @@ class Extension(cffi.FFI):
             command = (self._nvcc_command(src, obj, src.startswith(_CSRC))
                        if src.endswith('.cu') else self._cc_command(src, obj, opt))
             self.jobs.append((src, obj, command, src.startswith(_CSRC)))
-        self.kwargs['extra_objects'] = (_as_list(self.kwargs.get('extra_objects'))
-                                        + [job[1] for job in self.jobs])
+        self.user_objects = _as_list(self.kwargs.get('extra_objects'))
+        self.kwargs['extra_objects'] = self.user_objects + [job[1] for job in self.jobs]
         for fn in self.functions:
             if _codegen.uses_cuda(fn) and not self.with_cuda:
                 raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
@@ -194,12 +196,6 @@ class Extension(cffi.FFI):
         self.source_text = user_includes + _codegen.module_source(self.functions)
         self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
         self.sources = sources
-        # setuptools wants sources relative to setup.py's folder (an absolute
-        # one is an error there); build() compiles from absolute paths.
-        self.set_source(self.module_name, self.source_text,
-                        source_extension=self.source_extension,
-                        sources=[os.path.relpath(s, base) for s in sources] if self.package
-                        else sources, **self.kwargs)
         if self.package:
             # setuptools links from build.py's ffi later: what it links and
             # the package's Python files must exist by then.
@@ -207,7 +203,14 @@ class Extension(cffi.FFI):
             shutil.rmtree(self.build_dir, ignore_errors=True)
             os.makedirs(self.build_dir)
             self._compile_objects()
+            self.kwargs = self._link_kwargs()
             self._write_python_files(self.module_name.split('.')[-1])
+        # setuptools wants sources relative to setup.py's folder (an absolute
+        # one is an error there); build() compiles from absolute paths.
+        self.set_source(self.module_name, self.source_text,
+                        source_extension=self.source_extension,
+                        sources=[os.path.relpath(s, base) for s in sources] if self.package
+                        else sources, **self.kwargs)
 
     def _configure_cuda(self):
         home = cuda.find_cuda_home()
@@ -221,8 +224,7 @@ class Extension(cffi.FFI):
             self.arch_flags = cuda.arch_flags(arch_spec)
         except ValueError as exc:
             raise BuildError('%s (from %s)' % (exc, self.arch_source)) from None
-        libdir = next((d for d in (os.path.join(home, 'lib64'), os.path.join(home, 'lib'))
-                       if os.path.isdir(d)), os.path.join(home, 'lib64'))
+        libdir = cuda.library_dir(home)
         kw = self.kwargs
         kw['include_dirs'] = kw['include_dirs'] + [os.path.join(home, 'include')]
         # The shared CUDA runtime, found by its soname: in a process where
@@ -287,6 +289,107 @@ class Extension(cffi.FFI):
             if result.returncode != 0:
                 raise BuildError('building %s failed: %s could not compile %s (its output '
                                  'is above)' % (self.name, os.path.basename(command[0]), src))
+
+    # -- linking -------------------------------------------------------------
+
+    def _link_kwargs(self):
+        """self.kwargs plus the runtimes the user's objects need (after
+        _compile_objects): the prebuilt extra_objects and the compiled .cu
+        sources.  Legacy make.sh objects were loaded where torch had loaded
+        the C++ and CUDA runtimes; now the library links them itself, the
+        CUDA ones by soname (PyTorch's copy where it loaded one; the rpath is
+        the fallback), with or without with_cuda."""
+        for obj in self.user_objects:
+            if not os.path.isfile(obj):
+                raise BuildError('create_extension(%r): extra_objects: %s does not exist '
+                                 '(a make.sh step builds it?)' % (self.name, obj))
+        user = self.user_objects + [obj for _, obj, _, own in self.jobs if not own]
+        kw = dict(self.kwargs)
+        for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
+            kw[key] = _as_list(kw.get(key))
+        for library, (what, symbols) in _link.runtime_needs(
+                _link.undefined_symbols(user)).items():
+            if library in kw['libraries']:
+                continue
+            if library != _link.CXX_RUNTIME:
+                libdir = self._cuda_library_dir(library, what, symbols)
+                for key in ('library_dirs', 'runtime_library_dirs'):
+                    kw[key] = kw[key] + ([libdir] if libdir not in kw[key] else [])
+            kw['libraries'] = kw['libraries'] + [library]
+        return kw
+
+    def _cuda_library_dir(self, library, what, symbols):
+        """The toolkit folder holding lib<library>.so, for objects using
+        `symbols` ({symbol: [object]}) of it; BuildError when there is none."""
+        names = sorted(symbols, key=lambda n: (n.startswith('_'), n))
+        users = sorted({self._display(o) for u in symbols.values() for o in u})
+        needs = 'create_extension(%r): %s uses %s (%s%s)' % (
+            self.name, ', '.join(users), what, ', '.join(names[:3]),
+            ', ...' if len(names) > 3 else '')
+        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
+        if home is None:
+            raise BuildError(cuda.missing_toolkit_message(
+                needs, 'leave that object out of extra_objects'))
+        libdir = cuda.library_dir(home)
+        if not os.path.isfile(os.path.join(libdir, 'lib%s.so' % library)):
+            raise BuildError('%s, which the CUDA toolkit in %s lacks (no lib%s.so in %s): '
+                             'install the toolkit\'s %s libraries, or set CUDA_HOME to a '
+                             'toolkit that has them' % (needs, home, library, libdir, what))
+        return libdir
+
+    def _display(self, path):
+        """How messages name a file: relative to the project when inside it."""
+        rel = os.path.relpath(path, self.base)
+        return path if rel.startswith('..') else rel
+
+    def _check_symbols(self, library, kwargs):
+        """Fails the build, before the new library is installed, when the
+        loader cannot resolve symbols of `library`: a call to a function
+        nothing defines, e.g. a TH function thffi lacks, which C compiles
+        with an implicit-declaration warning."""
+        names, missing = _link.unresolved(library, kwargs.get('library_dirs', []))
+        if not names:
+            return
+        # Which file uses each name: the source of each object (thffi's
+        # jobs; cffi's objects, which sit in the build folder under their
+        # source's absolute path), or the extra object itself.  The module
+        # cffi generates uses the exported functions: their header says it.
+        source_of = {obj: src for src, obj, _, _ in self.jobs}
+        source_of.update((os.path.join(self.build_dir, os.path.splitext(src)[0].lstrip(os.sep))
+                          + '.o', src) for src in self.sources)
+        objects = [os.path.join(root, f) for root, _, files in os.walk(self.build_dir)
+                   for f in files if f.endswith('.o')]
+        users = _link.undefined_symbols(objects + self.user_objects)
+        declared = {fn.name: fn.header for fn in self.functions}
+        lines = []
+        for name in names:
+            files = {source_of.get(o, o) for o in users.get(name, [])
+                     if o in source_of or o not in objects}
+            used = ('declared in %s' % self._display(declared[name]) if name in declared
+                    else 'used in %s' % (', '.join(sorted(map(self._display, files)))
+                                         or 'a library the build links'))
+            lines.append('  %s, %s: %s' % (name, used, self._unresolved_reason(name, declared)))
+        if missing:
+            lines.append('  (the loader found no %s, which the library needs: put its folder '
+                         'in runtime_library_dirs)' % ', '.join(missing))
+        raise BuildError('building %s failed: nothing defines %s the code uses, so importing '
+                         'the library would fail with "undefined symbol":\n%s\nThe previous '
+                         'build, if any, is left in place.'
+                         % (self.name, 'this name' if len(names) == 1
+                            else 'these %d names' % len(names), '\n'.join(lines)))
+
+    def _unresolved_reason(self, name, declared):
+        if re.match(r'TH[A-Z]', name):
+            return ('thffi does not provide this TH/THC function (docs/PORTING.md, '
+                    '"Not supported", says what to do instead)')
+        runtime = _link.runtime_of(name)
+        if runtime and runtime[1] == 'cudart' and not self.with_cuda:
+            return 'a CUDA runtime function: build with with_cuda=True'
+        if runtime and runtime[1] != _link.CXX_RUNTIME:
+            return "part of %s: add '%s' to libraries" % runtime
+        if name in declared:
+            return 'no source or extra object defines it'
+        return 'no source, extra object or library of the build defines it'
 
     # -- the up-to-date check ------------------------------------------------
 
@@ -369,11 +472,12 @@ class Extension(cffi.FFI):
         # __init__.py, written last, names the one to load: a process that
         # imports meanwhile gets the old library or the new, never a mix.
         module = self.module_name if self.package else '_%s_%x' % (last, time.time_ns())
+        kwargs = self._link_kwargs()
         try:
             ffi = cffi.FFI()
             ffi.cdef(self.cdef_text)
             ffi.set_source(module, self.source_text, source_extension=self.source_extension,
-                           sources=self.sources, **self.kwargs)
+                           sources=self.sources, **kwargs)
             built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
                                 target='%s%s' % (module.split('.')[-1],
                                                  sysconfig.get_config_var('EXT_SUFFIX')))
@@ -384,7 +488,11 @@ class Extension(cffi.FFI):
                              % self.name) from None
         except OSError as exc:
             raise BuildError('building %s failed: %s' % (self.name, exc)) from None
-        deps = _read_deps(self.build_dir, getattr(self, 'cuda_home', None))
+        self._check_symbols(built, kwargs)
+        # The prebuilt objects are dependencies too: a make.sh run that
+        # rebuilt one means a relink.
+        deps = _read_deps(self.build_dir, getattr(self, 'cuda_home', None)) | set(
+            self.user_objects)
         final = os.path.join(self.target_dir, os.path.basename(built))
         os.replace(built, final)
         self._write_python_files(module.split('.')[-1])
