@@ -101,13 +101,14 @@ OPS_C = '''
     }
     '''
 
-# Calls a TH function thffi lacks and a helper whose file is not in sources
-# (both compile, with implicit-declaration warnings), and exports a function
-# no file defines.
+# Calls a TH function thffi lacks, a helper whose file is not in sources
+# (both compile, with implicit-declaration warnings) and a C++ helper
+# without extern "C", and exports a function no file defines.
 OPS_BAD_H = OPS_H + '''
     int ops_mul(THFloatTensor *input1, THFloatTensor *input2, THFloatTensor *output);
     int ops_count(THFloatTensor *input);
     int ops_scale(THFloatTensor *input, float factor, THFloatTensor *output);
+    float ops_norm(THFloatTensor *input);
     '''
 
 OPS_BAD_C = OPS_C + '''
@@ -122,6 +123,21 @@ OPS_BAD_C = OPS_C + '''
     {
       return count_positive(THFloatTensor_data(input), THFloatTensor_nElement(input));
     }
+
+    float ops_norm(THFloatTensor *input)
+    {
+      return sum_squares(THFloatTensor_data(input), THFloatTensor_nElement(input));
+    }
+    '''
+
+SUM_SQUARES_CPP = '''
+    float sum_squares(float *data, long n)
+    {
+      float total = 0;
+      for (long i = 0; i < n; i++)
+        total += data[i] * data[i];
+      return total;
+    }
     '''
 
 
@@ -133,16 +149,23 @@ def test_undefined_names_fail_the_build_by_name_and_keep_the_previous_library(tm
     package = tmp_path / '_ext' / 'ops'
     before = {p.name: p.read_bytes() for p in package.iterdir() if p.is_file()}
 
-    _write(tmp_path, {'src/ops.h': OPS_BAD_H, 'src/ops.c': OPS_BAD_C})
+    _write(tmp_path, {'src/ops.h': OPS_BAD_H, 'src/ops.c': OPS_BAD_C,
+                      'src/sum_squares.cpp': SUM_SQUARES_CPP,
+                      'build.py': _build_script('ops', ['src/ops.c'], ['src/ops.h'],
+                                                ['src/sum_squares.o'])})
+    subprocess.run(['g++', '-c', '-fPIC', '-o', 'sum_squares.o', 'sum_squares.cpp'],
+                   cwd=tmp_path / 'src', check=True)
     failed = _run([sys.executable, 'build.py'], tmp_path)
     assert failed.returncode != 0
-    assert ('BuildError: building _ext.ops failed: nothing defines these 3 names the code '
+    assert ('BuildError: building _ext.ops failed: nothing defines these 4 names the code '
             'uses, so importing the library would fail with "undefined symbol":\n'
             '  THFloatTensor_cmul, used in src/ops.c: thffi does not provide this TH/THC '
             'function (docs/PORTING.md, "Not supported", says what to do instead)\n'
             '  count_positive, used in src/ops.c: no source, extra object or library of the '
             'build defines it\n'
             '  ops_scale, declared in src/ops.h: no source or extra object defines it\n'
+            '  sum_squares, used in src/ops.c: src/sum_squares.o defines it with C++ linkage: '
+            'declare it extern "C"\n'
             'The previous build, if any, is left in place.') in failed.stderr, failed.stderr
 
     # Nothing of the failed build was installed; the previous one works.

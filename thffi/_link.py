@@ -47,20 +47,44 @@ def undefined_symbols(paths):
     """{symbol: [object, ...]}: the strong undefined symbols of object files
     and archives (nm), each with the objects using it ('lib.a[member.o]'
     for an archive's member).  Weak references ('w', 'v') need nothing."""
+    return _symbols(paths, '--undefined-only', lambda kind: kind == 'U')
+
+
+def defined_symbols(paths):
+    """{symbol: [object, ...]}: the symbols objects define, as above."""
+    return _symbols(paths, '--defined-only', lambda kind: True)
+
+
+def _symbols(paths, selection, keep):
     if not paths:
         return {}
     try:
-        out = subprocess.run(['nm', '-A', '-u', '-P'] + list(paths),
+        out = subprocess.run(['nm', '-A', '-P', selection] + list(paths),
                              capture_output=True, text=True)
     except OSError:
         return {}
-    users = {}
+    found = {}
     for line in out.stdout.splitlines():
         where, sep, rest = line.rpartition(': ')
         fields = rest.split()
-        if sep and len(fields) >= 2 and fields[1] == 'U':
-            users.setdefault(fields[0], []).append(where)
-    return users
+        if sep and len(fields) >= 2 and keep(fields[1]):
+            found.setdefault(fields[0], []).append(where)
+    return found
+
+
+def demangled(names):
+    """{name: its C++ spelling, e.g. 'f(float*, int)'} for the C++ names
+    among `names` (c++filt); {} without c++filt."""
+    mangled = sorted({n for n in names if n.startswith('_Z')})
+    if not mangled:
+        return {}
+    try:
+        out = subprocess.run(['c++filt'], input='\n'.join(mangled), capture_output=True,
+                             text=True)
+    except OSError:
+        return {}
+    spelled = out.stdout.splitlines()
+    return dict(zip(mangled, spelled)) if len(spelled) == len(mangled) else {}
 
 
 def runtime_of(symbol):

@@ -360,6 +360,14 @@ class Extension(cffi.FFI):
         objects = [os.path.join(root, f) for root, _, files in os.walk(self.build_dir)
                    for f in files if f.endswith('.o')]
         users = _link.undefined_symbols(objects + self.user_objects)
+        # C++ functions by their unqualified name, for a C name defined with
+        # C++ linkage (a .cpp without extern "C").
+        defined = _link.defined_symbols(objects + self.user_objects)
+        cxx = {}
+        for symbol, spelled in _link.demangled(defined).items():
+            cxx.setdefault(spelled.split('(')[0], set()).update(
+                source_of.get(o, o) for o in defined[symbol])
+        spelled = _link.demangled(names)
         declared = {fn.name: fn.header for fn in self.functions}
         lines = []
         for name in names:
@@ -368,7 +376,13 @@ class Extension(cffi.FFI):
             used = ('declared in %s' % self._display(declared[name]) if name in declared
                     else 'used in %s' % (', '.join(sorted(map(self._display, files)))
                                          or 'a library the build links'))
-            lines.append('  %s, %s: %s' % (name, used, self._unresolved_reason(name, declared)))
+            if name in cxx:
+                reason = ('%s defines it with C++ linkage: declare it extern "C"'
+                          % ', '.join(sorted(map(self._display, cxx[name]))))
+            else:
+                reason = self._unresolved_reason(name, declared)
+            shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
+            lines.append('  %s, %s: %s' % (shown, used, reason))
         if missing:
             lines.append('  (the loader found no %s, which the library needs: put its folder '
                          'in runtime_library_dirs)' % ', '.join(missing))
