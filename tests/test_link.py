@@ -12,7 +12,7 @@ import textwrap
 import pytest
 import torch
 
-from conftest import ROOT
+from conftest import ROOT, load_build_script
 from thffi import BuildError, create_extension, find_cuda_home
 
 needs_toolkit = pytest.mark.skipif(find_cuda_home() is None,
@@ -144,8 +144,7 @@ SUM_SQUARES_CPP = '''
 def test_undefined_names_fail_the_build_by_name_and_keep_the_previous_library(tmp_path):
     _write(tmp_path, {'src/ops.h': OPS_H, 'src/ops.c': OPS_C,
                       'build.py': _build_script('ops', ['src/ops.c'], ['src/ops.h'], [])})
-    built = _run([sys.executable, 'build.py'], tmp_path)
-    assert built.returncode == 0, built.stderr
+    assert load_build_script(str(tmp_path / 'build.py'), '_link_test_ops_build').ffi.build()
     package = tmp_path / '_ext' / 'ops'
     before = {p.name: p.read_bytes() for p in package.iterdir() if p.is_file()}
 
@@ -242,14 +241,11 @@ def test_cpp_object_in_a_c_only_extension_imports_and_runs(tmp_path):
 
     # The object is a dependency of the build: a make.sh run that changed it
     # means a relink.
-    spec = importlib.util.spec_from_file_location('_link_test_median_build',
-                                                  str(tmp_path / 'build.py'))
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    assert script.ffi.is_up_to_date()
+    ffi = load_build_script(str(tmp_path / 'build.py'), '_link_test_median_build').ffi
+    assert ffi.is_up_to_date()
     with open(tmp_path / 'src' / 'sort_helpers.o', 'ab') as f:
         f.write(b'\0')
-    assert not script.ffi.is_up_to_date()
+    assert not ffi.is_up_to_date()
 
 
 # -- an nvcc object in a build without CUDA ---------------------------------------------

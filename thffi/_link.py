@@ -43,33 +43,26 @@ for name in sys.argv[1:]:
 '''
 
 
-def undefined_symbols(paths):
-    """{symbol: [object, ...]}: the strong undefined symbols of object files
-    and archives (nm), each with the objects using it ('lib.a[member.o]'
-    for an archive's member).  Weak references ('w', 'v') need nothing."""
-    return _symbols(paths, '--undefined-only', lambda kind: kind == 'U')
-
-
-def defined_symbols(paths):
-    """{symbol: [object, ...]}: the symbols objects define, as above."""
-    return _symbols(paths, '--defined-only', lambda kind: True)
-
-
-def _symbols(paths, selection, keep):
+def symbols(paths):
+    """(undefined, defined), each {symbol: [object, ...]}, of object files
+    and archives (nm; 'lib.a[member.o]' names an archive's member):
+    the strong undefined symbols with the objects using them (weak
+    references, 'w' and 'v', need nothing), and the global defined ones
+    with the objects defining them."""
+    undefined, defined = {}, {}
     if not paths:
-        return {}
+        return undefined, defined
     try:
-        out = subprocess.run(['nm', '-A', '-P', selection] + list(paths),
-                             capture_output=True, text=True)
+        out = subprocess.run(['nm', '-A', '-P'] + list(paths), capture_output=True, text=True)
     except OSError:
-        return {}
-    found = {}
+        return undefined, defined
     for line in out.stdout.splitlines():
         where, sep, rest = line.rpartition(': ')
         fields = rest.split()
-        if sep and len(fields) >= 2 and keep(fields[1]):
-            found.setdefault(fields[0], []).append(where)
-    return found
+        if sep and len(fields) >= 2 and fields[1].isupper():  # global, not weak 'w'/'v'
+            table = undefined if fields[1] == 'U' else defined
+            table.setdefault(fields[0], []).append(where)
+    return undefined, defined
 
 
 def demangled(names):
@@ -95,13 +88,15 @@ def runtime_of(symbol):
     return None
 
 
-def runtime_needs(undefined):
+def runtime_needs(paths):
     """{library: (what, {symbol: [object, ...]})}: the runtimes in RUNTIMES
-    that the symbols of undefined_symbols(...) need."""
+    that the objects in `paths` need: their undefined symbols that none of
+    them defines."""
+    undefined, defined = symbols(paths)
     needs = {}
     for symbol, users in sorted(undefined.items()):
         runtime = runtime_of(symbol)
-        if runtime:
+        if runtime and symbol not in defined:
             needs.setdefault(runtime[1], (runtime[0], {}))[1][symbol] = users
     return needs
 

@@ -307,8 +307,7 @@ class Extension(cffi.FFI):
         kw = dict(self.kwargs)
         for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
             kw[key] = _as_list(kw.get(key))
-        for library, (what, symbols) in _link.runtime_needs(
-                _link.undefined_symbols(user)).items():
+        for library, (what, symbols) in _link.runtime_needs(user).items():
             if library in kw['libraries']:
                 continue
             if library != _link.CXX_RUNTIME:
@@ -359,10 +358,9 @@ class Extension(cffi.FFI):
                           + '.o', src) for src in self.sources)
         objects = [os.path.join(root, f) for root, _, files in os.walk(self.build_dir)
                    for f in files if f.endswith('.o')]
-        users = _link.undefined_symbols(objects + self.user_objects)
+        users, defined = _link.symbols(objects + self.user_objects)
         # C++ functions by their unqualified name, for a C name defined with
         # C++ linkage (a .cpp without extern "C").
-        defined = _link.defined_symbols(objects + self.user_objects)
         cxx = {}
         for symbol, spelled in _link.demangled(defined).items():
             cxx.setdefault(spelled.split('(')[0], set()).update(
