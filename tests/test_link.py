@@ -458,3 +458,14 @@ def test_object_using_a_cuda_library_links_it_or_says_it_is_missing(tmp_path):
     needed = subprocess.run(['readelf', '-d', ffi.library_path()], capture_output=True,
                             text=True, check=True).stdout
     assert 'libcublas.so.' in needed, needed
+
+
+def test_missing_extra_object_is_named(tmp_path):
+    _write(tmp_path, {'src/ops.h': OPS_H, 'src/ops.c': OPS_C})
+    ffi = create_extension('_ext.ops', headers=['src/ops.h'], sources=['src/ops.c'],
+                           extra_objects=['src/cuda/ops_kernel.cu.o'],
+                           relative_to=str(tmp_path / 'build.py'), verbose=False)
+    with pytest.raises(BuildError, match=r"create_extension\('_ext.ops'\): extra_objects: "
+                                         r".*/src/cuda/ops_kernel.cu.o does not exist \(a "
+                                         r"make.sh step builds it\?\)"):
+        ffi.build()
