@@ -48,9 +48,11 @@ _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library
 
 
 def include_dirs():
-    """The folders thffi puts on the include path of the code it compiles:
-    where <TH/TH.h> and <THC/THC.h> are."""
-    return [INCLUDE_DIR]
+    """The folders thffi puts on the include path of the user's code, in the
+    layout torch.utils.ffi had (lib/include, lib/include/TH,
+    lib/include/THC): <TH/TH.h> and <THC/THC.h>, and also "TH.h", <THC.h>,
+    "THCGeneral.h"...  The CUDA toolkit's headers come on top with CUDA."""
+    return [INCLUDE_DIR, os.path.join(INCLUDE_DIR, 'TH'), os.path.join(INCLUDE_DIR, 'THC')]
 
 
 def _python_includes():
@@ -133,14 +135,16 @@ class Extension(cffi.FFI):
         self.with_cuda = bool(with_cuda)
         self.kwargs = dict(kwargs)
         self.nvcc_args = _as_list(self.kwargs.pop('extra_nvcc_args', None))
-        self.kwargs['include_dirs'] = [INCLUDE_DIR] + self.kwargs.get('include_dirs', [])
+        # thffi's folders first, as torch.utils.ffi put torch's.
+        self.kwargs['include_dirs'] = include_dirs() + self.kwargs.get('include_dirs', [])
         # The generated entry points use CPython's full API (vectorcall),
         # not the limited API cffi selects by default: the module is built
         # for this Python version anyway.
         self.kwargs['define_macros'] = (_as_list(self.kwargs.get('define_macros'))
                                         + [('_CFFI_NO_LIMITED_API', None)])
         # thffi's element-wise ops use OpenMP: PyTorch's runtime, by soname.
-        self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['gomp']
+        # TH's headers brought <math.h>, so legacy code calls libm.
+        self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['gomp', 'm']
         cuda_sources = [s for s in sources if s.endswith('.cu')]
         sources = [s for s in sources if not s.endswith('.cu')]
         if cuda_sources and not self.with_cuda:
