@@ -41,6 +41,10 @@ _CSRC = os.path.join(_HERE, 'csrc')
 _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
                ('THTensorMeta.c', '-O1'), ('THPython.c', '-O2'), ('THGeneral.c', '-O1')]
 _THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
+# thffi's own objects are cached and shared by every copy of thffi: their
+# __FILE__ is relative to csrc/, and their messages name the file in the
+# thffi that built the extension (csrc/thffi_private.h).
+_OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % _CSRC
 _MANIFEST = '.thffi-build.json'
 _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
 # Keyword arguments that are lists of paths, resolved against relative_to.
@@ -195,7 +199,7 @@ class Extension(cffi.FFI):
                 '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
         self.kwargs['extra_compile_args'] = flags + _as_list(
             self.kwargs.get('extra_compile_args'))
-        self.source_text = user_includes + _codegen.module_source(self.functions)
+        self.source_text = user_includes + _codegen.module_source(self.functions, _HERE)
         self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
         self.sources = sources
         # setuptools wants sources relative to setup.py's folder (an absolute
@@ -239,15 +243,20 @@ class Extension(cffi.FFI):
         kw['runtime_library_dirs'] = _as_list(kw.get('runtime_library_dirs')) + [libdir]
 
     def _nvcc_command(self, source, obj, own):
-        """nvcc command for a .cu file: the user's flags, or for thffi's own
-        code its private headers too."""
-        includes = self.kwargs['include_dirs'] + ([_CSRC] if own else [])
-        defines = []
-        for macro in self.kwargs.get('define_macros', []):
-            name, value = (macro, None) if isinstance(macro, str) else macro
-            defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
+        """nvcc command for a .cu file: the user's include folders and macros,
+        or for thffi's own code (cached for every extension) its own
+        headers and none of the user's."""
+        host, defines = '-fPIC,-fvisibility=hidden', []
+        if own:
+            includes = [INCLUDE_DIR, _CSRC, os.path.join(self.cuda_home, 'include')]
+            host += ',' + _OWN_FILE_NAMES
+        else:
+            includes = self.kwargs['include_dirs']
+            for macro in self.kwargs.get('define_macros', []):
+                name, value = (macro, None) if isinstance(macro, str) else macro
+                defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
         return ([self.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d',
-                 '-O3', '-std=c++17', '-Xcompiler', '-fPIC,-fvisibility=hidden',
+                 '-O3', '-std=c++17', '-Xcompiler', host,
                  # compile the architectures in parallel
                  '--threads', '0']
                 + ['-I' + d for d in includes] + defines
@@ -259,7 +268,7 @@ class Extension(cffi.FFI):
         includes = [INCLUDE_DIR, _CSRC] + _python_includes() + (
             [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
         return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + opt.split()
-                + ['-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall']
+                + ['-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall', _OWN_FILE_NAMES]
                 + ['-I' + d for d in includes])
 
     def _compile_objects(self):

@@ -81,13 +81,20 @@ TH_API void _THArgCheck(const char *file, int line, int condition, int argNumber
 TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
                                const char *fmt, ...) TH_NORETURN TH_FORMAT(4, 5);
 
-#define THError(...) _THError(__FILE__, __LINE__, __VA_ARGS__)
+/* The file errors name: __FILE__.  thffi's own sources define THFFI_FILE
+ * otherwise (csrc/thffi_private.h): their objects are cached and shared by
+ * every copy of thffi, so they name their files relative to thffi's folder
+ * and the message is completed when it is made. */
+#ifndef THFFI_FILE
+#define THFFI_FILE __FILE__
+#endif
+#define THError(...) _THError(THFFI_FILE, __LINE__, __VA_ARGS__)
 #define THArgCheck(COND, ARG, ...) \
-  do { if (!(COND)) _THArgCheck(__FILE__, __LINE__, 0, ARG, __VA_ARGS__); } while (0)
+  do { if (!(COND)) _THArgCheck(THFFI_FILE, __LINE__, 0, ARG, __VA_ARGS__); } while (0)
 #define THAssert(exp) \
-  do { if (!(exp)) _THAssertionFailed(__FILE__, __LINE__, #exp, "%s", ""); } while (0)
+  do { if (!(exp)) _THAssertionFailed(THFFI_FILE, __LINE__, #exp, "%s", ""); } while (0)
 #define THAssertMsg(exp, ...) \
-  do { if (!(exp)) _THAssertionFailed(__FILE__, __LINE__, #exp, __VA_ARGS__); } while (0)
+  do { if (!(exp)) _THAssertionFailed(THFFI_FILE, __LINE__, #exp, __VA_ARGS__); } while (0)
 
 /* The one struct layout of every tensor and storage type, TH and THC: that
  * of TH 0.3, because legacy code reads t->size[i], t->stride[i] and

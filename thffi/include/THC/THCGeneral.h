@@ -25,7 +25,7 @@ TH_API struct cudaDeviceProp *THCState_getCurrentDeviceProperties(THCState *stat
 
 TH_API void __THCudaCheck(cudaError_t err, const char *file, int line);
 /* Ends the call with a RuntimeError naming the CUDA error, file and line. */
-#define THCudaCheck(err) __THCudaCheck(err, __FILE__, __LINE__)
+#define THCudaCheck(err) __THCudaCheck(err, THFFI_FILE, __LINE__)
 
 /* Device memory from PyTorch's caching allocator, on the call's device and
  * stream.  Blocks a failing call leaves allocated are freed.  Both API
