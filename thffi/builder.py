@@ -17,6 +17,7 @@ import fcntl
 import glob
 import hashlib
 import json
+import logging
 import os
 import shlex
 import shutil
@@ -279,21 +280,25 @@ class Extension(cffi.FFI):
                   % (' '.join(self.arch_flags), self.arch_source))
 
         def run(job):
+            """(the compiler's result, the cache entry it came from or None)"""
             src, obj, command, cacheable = job
             try:
                 cached = _cached_object(command, obj) if cacheable else None
                 if cached and cached.fetch():
-                    return subprocess.CompletedProcess(command, 0, '', '')
+                    return subprocess.CompletedProcess(command, 0, '', ''), cached.folder
                 result = subprocess.run(command, capture_output=True, text=True)
             except FileNotFoundError:
                 raise BuildError(_missing_compiler(command[0])) from None
             if cached and result.returncode == 0:
                 cached.store()
-            return result
+            return result, None
 
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             results = list(pool.map(run, self.jobs))
-        for (src, _, command, _), result in zip(self.jobs, results):
+        for (src, _, command, _), (result, cache_entry) in zip(self.jobs, results):
+            if self.verbose:
+                print('thffi: %s%s' % (shlex.join(command), '\n  (object from the cache: %s)'
+                                       % cache_entry if cache_entry else ''))
             sys.stderr.write(result.stderr if result.returncode else '')
             if self.verbose:
                 sys.stdout.write(result.stdout)
@@ -387,9 +392,10 @@ class Extension(cffi.FFI):
             ffi.cdef(self.cdef_text)
             ffi.set_source(module, self.source_text, source_extension=self.source_extension,
                            sources=self.sources, **self.kwargs)
-            built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
-                                target='%s%s' % (module.split('.')[-1],
-                                                 sysconfig.get_config_var('EXT_SUFFIX')))
+            with _printing_compiler_commands(self.verbose):
+                built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
+                                    target='%s%s' % (module.split('.')[-1],
+                                                     sysconfig.get_config_var('EXT_SUFFIX')))
         except cffi.VerificationError:
             # The compiler printed its file:line messages already; the
             # exception's own text is only its long command line.
@@ -480,6 +486,26 @@ def _missing_compiler(name):
                 '(THFFI_WITH_CUDA=0)' % name)
     return ('no C compiler: %r was not found. Install one (Debian/Ubuntu: apt-get install '
             'gcc; Fedora: dnf install gcc) or point the CC environment variable at it' % name)
+
+
+@contextlib.contextmanager
+def _printing_compiler_commands(enabled):
+    """Prints the compile and link commands cffi runs, as the legacy
+    verbose=True did.  cffi runs them through setuptools' distutils, which
+    logs each at INFO on the root logger (cffi lowers the threshold when
+    verbose); without a handler there, as in a build script, nothing shows."""
+    if not enabled:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter('%(message)s'))
+    handler.setLevel(logging.INFO)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
 
 
 @contextlib.contextmanager
