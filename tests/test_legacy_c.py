@@ -181,6 +181,35 @@ def test_cxx_passes_a_long_tensor_to_float_tensor_functions(legacy_cpu):
     assert m.legacy_punned_contiguous(idx.t()) == 0
 
 
+def _declarations(path):
+    """(name, parameters) of each TH_API function a header declares."""
+    with open(path) as f:
+        text = re.sub(r'/\*.*?\*/|//[^\n]*', ' ', f.read(), flags=re.S)
+    for decl in text.split(';'):
+        if 'TH_API' not in decl:
+            continue
+        decl = re.sub(r'\bTH_(NORETURN|FORMAT\([^)]*\))', ' ', decl.split('TH_API', 1)[1])
+        m = re.search(r'(\w+(?:\(\w+\))?)\s*\(([^()]*)\)\s*$', decl)
+        if m:
+            yield m.group(1), m.group(2)
+
+
+def test_every_function_taking_a_tensor_is_punnable_in_cxx():
+    # THFFI_PUN after each declaration (TH/THGeneral.h explains it): the
+    # rule for functions added to the TH/THC headers.
+    missing = []
+    for root, _, files in os.walk(thffi.INCLUDE_DIR):
+        for name in files:
+            path = os.path.join(root, name)
+            with open(path) as f:
+                punned = set(re.findall(r'THFFI_PUN\((\w+(?:\(\w+\))?)\);', f.read()))
+            for fn, params in _declarations(path):
+                takes = re.search(r'\b(THFFI_[TS]|TH\w*(Tensor|Storage))\s*\*', params)
+                if takes and '...' not in params and fn not in punned:
+                    missing.append('%s: %s' % (os.path.relpath(path, thffi.INCLUDE_DIR), fn))
+    assert missing == []
+
+
 def test_thc_code_of_both_generations_compiles_and_links(legacy_cuda):
     # The C, C++ and nvcc code each call THCudaMalloc both ways and pun
     # tensor types; importing resolved every symbol (RTLD_NOW).

@@ -95,5 +95,6 @@ THFFI_PUN(THFFI_F(transpose));
 TH_API void THFFI_F(thffiWrap)(THFFI_T *self, uintptr_t data, int dim,
                                const int64_t *size, const int64_t *stride,
                                int64_t ref, int device, void *obj);
+THFFI_PUN(THFFI_F(thffiWrap));
 
 #endif
