@@ -210,6 +210,14 @@ def test_every_function_taking_a_tensor_is_punnable_in_cxx():
     assert missing == []
 
 
+def test_c_beside_cxx_may_still_pun_tensor_types(legacy_cpu):
+    # C punning (0.4) is a warning in C, which GCC 14 makes an error unless
+    # told otherwise; legacy.c is built beside legacy_cxx.cpp.
+    _, log = legacy_cpu
+    line = re.search(r'^\S+ .* -c %s .*$' % re.escape(os.path.join(SRC, 'legacy.c')), log, re.M)
+    assert '-Wno-error=incompatible-pointer-types' in line.group(0).split()
+
+
 def test_thc_code_of_both_generations_compiles_and_links(legacy_cuda):
     # The C, C++ and nvcc code each call THCudaMalloc both ways and pun
     # tensor types; importing resolved every symbol (RTLD_NOW).

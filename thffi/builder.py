@@ -185,19 +185,18 @@ class Extension(cffi.FFI):
         # -MMD makes gcc list each source's dependencies for the up-to-date
         # check; hidden visibility keeps the TH symbols of two extensions in
         # one process apart.
-        flags = ['-O3', '-MMD', '-fvisibility=hidden']
+        # Legacy C puns tensor types and leans on implicit declarations,
+        # which GCC 14 makes errors: keep them warnings.  (g++ takes these
+        # C-only switches silently, so C sources beside C++ ones get them.)
+        flags = ['-O3', '-MMD', '-fvisibility=hidden', '-Wno-error=incompatible-pointer-types',
+                 '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
         cc = os.path.basename((shlex.split(os.environ.get('CC', '')) or ['cc'])[0])
         cxx = (self.kwargs.get('language') == 'c++' or cc.endswith('++')
                or any(s.endswith(_CXX_SUFFIXES) for s in sources))
         if cxx:
             self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['stdc++']
         else:
-            # C99 as the legacy tool.  Legacy code puns tensor types and
-            # leans on implicit declarations, which GCC 14 makes errors:
-            # keep them warnings.
-            flags = ['-std=c99'] + flags + [
-                '-Wno-error=incompatible-pointer-types',
-                '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
+            flags = ['-std=c99'] + flags  # as the legacy tool
         self.kwargs['extra_compile_args'] = flags + _as_list(
             self.kwargs.get('extra_compile_args'))
         self.source_text = user_includes + _codegen.module_source(self.functions, _HERE)
