@@ -4,13 +4,13 @@
 #include <TH/THGeneral.h>
 #include <cuda_runtime_api.h>
 
-/* Legacy code passes a THCState to every THC function and declares the
- * global `extern THCState *state;`.  thffi keeps no state in it (the device
- * and stream come from PyTorch per call), but defines both. */
 /* Legacy THC declared its API with THC_API. */
 #define THC_API TH_API
 #define THC_EXTERNC TH_EXTERNC
 
+/* Legacy code passes a THCState to every THC function and declares the
+ * global `extern THCState *state;`.  thffi keeps no state in it (the device
+ * and stream come from PyTorch per call), but defines both. */
 typedef struct THCState THCState;
 TH_EXTERNC THCState *state;
 
