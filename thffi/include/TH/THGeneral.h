@@ -135,7 +135,9 @@ TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
  *     TH_API int64_t THTensor_(size)(const THTensor *self, int dim);
  * add the one line
  *     THFFI_PUN(THTensor_(size));
- * (in TH/generic/THTensorMeta.h the name is THFFI_F(size) or THFFI_SF(...)).
+ * (in TH/generic/THTensorMeta.h the name is THFFI_F(size) or THFFI_SF(...);
+ * a plain name, THCudaTensor_copyFloat, works alike).  tests/test_legacy_c.py
+ * lists every TH_API function taking a tensor or storage without its line.
  * It declares, in C++ only, a function template of the same name taking any
  * arguments.  It is viable only when each argument converts to its
  * parameter as is, or is a pointer to a TH tensor (storage) where the
