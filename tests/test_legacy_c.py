@@ -27,8 +27,11 @@ CUDA_HOME = thffi.find_cuda_home()
 needs_toolkit = pytest.mark.skipif(CUDA_HOME is None, reason='needs a CUDA toolkit (nvcc)')
 GPU = torch.cuda.is_available() and CUDA_HOME is not None
 ENV = dict(os.environ, PYTHONPATH=ROOT)
-# thffi's sources raising the errors whose messages are checked.
-_CHECKED_SOURCES = ('THTensorMeta.c', 'THGeneral.c')
+# The one of thffi's sources that the copy compiles: a plain source, whose
+# __FILE__ the compiler fills in with its path (generic files are named by
+# TH_GENERIC_FILE); test_errors_raised_by_cached_objects_name_this_thffis_files
+# reads one of its messages.
+_COMPILED_IN_THE_COPY = 'THGeneral.c'
 
 
 def _shell(line, cwd):
@@ -57,14 +60,14 @@ def cache_filled_elsewhere(tmp_path_factory):
     shutil.copytree(THFFI_DIR, copy / 'thffi', ignore=shutil.ignore_patterns('__pycache__'))
     (tmp / 'one.h').write_text('int one(void);\n')
     (tmp / 'one.c').write_text('#include "TH.h"\nint one(void) { return 1; }\n')
-    # The copy compiles the objects whose messages the tests read; the
-    # others (seconds of -O3) come from the user's cache when it has them,
-    # as a cache key does not depend on where thffi lies.
+    # The copy compiles THGeneral.c; the other objects (seconds of -O3) come
+    # from the user's cache when it has them, as a cache key does not depend
+    # on where thffi lies.
     probe = create_extension('_one.lib', headers=[str(tmp / 'one.h')],
                              sources=[str(tmp / 'one.c')], relative_to=str(tmp / 'build.py'))
     for src, obj, command, _ in probe.jobs:
         entry = builder._cached_object(command, obj).folder
-        if os.path.basename(src) not in _CHECKED_SOURCES and os.path.isdir(entry):
+        if os.path.basename(src) != _COMPILED_IN_THE_COPY and os.path.isdir(entry):
             shutil.copytree(entry, tmp / 'cache' / 'objects' / os.path.basename(entry))
     script = ('import sys, thffi\n'
               'assert thffi.__file__.startswith(sys.argv[1]), thffi.__file__\n'
@@ -288,9 +291,10 @@ def test_empty_tensors_are_contiguous_whatever_their_strides(th_test, view):
     # THArgCheck in generic code (its file named by TH_GENERIC_FILE)
     (lambda m: m.legacy_punned_size(torch.zeros(3, dtype=torch.int64), 4),
      'generic/THTensorMeta.c'),
-    # THError of a resize torch refused, in a plain source
+    # THError of a resize torch refused, in a plain source compiled by the
+    # deleted copy of thffi (_COMPILED_IN_THE_COPY)
     (lambda m: m.legacy_workspace(torch.empty(0), 1 << 62), 'THGeneral.c'),
-])  # both compiled by the copy of thffi (_CHECKED_SOURCES)
+])
 def test_errors_raised_by_cached_objects_name_this_thffis_files(legacy_cpu, call, source):
     m, _ = legacy_cpu
     with pytest.raises(RuntimeError) as err:
