@@ -1,16 +1,19 @@
 """python -m thffi: thffi's command line.
 
 usage:
-    python -m thffi --includes    the -I flags of thffi's TH/THC headers, for
-                                  build scripts (make.sh) that ran nvcc or gcc
-                                  with -I $TORCH/lib/include/TH(C)
+    python -m thffi --includes    the -I flags of thffi's TH/THC headers (and
+                                  of the CUDA toolkit's, when there is one),
+                                  for build scripts (make.sh) that ran nvcc or
+                                  gcc with -I $TORCH/lib/include
+                                  -I $TORCH/lib/include/TH(C)
 
 Each command is a function in COMMANDS taking the remaining arguments and
 returning the exit status."""
 
+import os
 import sys
 
-from . import builder
+from . import builder, cuda
 
 
 def _includes(args):
@@ -18,7 +21,11 @@ def _includes(args):
         sys.stderr.write('python -m thffi --includes takes no arguments, got %s\n'
                          % ' '.join(args))
         return 2
-    print(' '.join('-I' + d for d in builder.include_dirs()))
+    # gcc compiling a .c that includes <THC/THC.h> needs the CUDA headers
+    # too; nvcc has them anyway.
+    home = cuda.find_cuda_home()
+    dirs = builder.include_dirs() + ([os.path.join(home, 'include')] if home else [])
+    print(' '.join('-I' + d for d in dirs))
     return 0
 
 

@@ -182,10 +182,13 @@ def _c_string(text):
     return json.dumps(text, ensure_ascii=False)
 
 
-def module_source(functions):
+def module_source(functions, home):
     """C source of the cffi module's own part: trampolines, entry points, the
-    method table and _thffi_install."""
-    out = ['#include <math.h>', '#include <THFFIPython.h>', _CALLBACK_DECLS]
+    method table and _thffi_install; and THFFI_home, the folder `home` of
+    the thffi building it, which errors raised in thffi's C name."""
+    out = ['#include <math.h>', '#include <THFFIPython.h>', _CALLBACK_DECLS,
+           '#ifdef __cplusplus', 'extern "C"', '#endif',
+           'const char THFFI_home[] = %s;' % _c_string(home)]
     for fn in functions:
         out += _trampoline(fn) + _entry(fn)
     out.append('static PyMethodDef _thffi_methods[] = {')

@@ -17,6 +17,7 @@ import fcntl
 import glob
 import hashlib
 import json
+import logging
 import os
 import re
 import shlex
@@ -42,6 +43,10 @@ _CSRC = os.path.join(_HERE, 'csrc')
 _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
                ('THTensorMeta.c', '-O1'), ('THPython.c', '-O2'), ('THGeneral.c', '-O1')]
 _THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
+# thffi's own objects are cached and shared by every copy of thffi: their
+# __FILE__ is relative to csrc/, and their messages name the file in the
+# thffi that built the extension (csrc/thffi_private.h).
+_OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % _CSRC
 _MANIFEST = '.thffi-build.json'
 _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
 # Keyword arguments that are lists of paths, resolved against relative_to.
@@ -49,9 +54,11 @@ _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library
 
 
 def include_dirs():
-    """The folders thffi puts on the include path of the code it compiles:
-    where <TH/TH.h> and <THC/THC.h> are."""
-    return [INCLUDE_DIR]
+    """The folders thffi puts on the include path of the user's code, in the
+    layout torch.utils.ffi had (lib/include, lib/include/TH,
+    lib/include/THC): <TH/TH.h> and <THC/THC.h>, and also "TH.h", <THC.h>,
+    "THCGeneral.h"...  The CUDA toolkit's headers come on top with CUDA."""
+    return [INCLUDE_DIR, os.path.join(INCLUDE_DIR, 'TH'), os.path.join(INCLUDE_DIR, 'THC')]
 
 
 def _python_includes():
@@ -134,14 +141,16 @@ class Extension(cffi.FFI):
         self.with_cuda = bool(with_cuda)
         self.kwargs = dict(kwargs)
         self.nvcc_args = _as_list(self.kwargs.pop('extra_nvcc_args', None))
-        self.kwargs['include_dirs'] = [INCLUDE_DIR] + self.kwargs.get('include_dirs', [])
+        # thffi's folders first, as torch.utils.ffi put torch's.
+        self.kwargs['include_dirs'] = include_dirs() + self.kwargs.get('include_dirs', [])
         # The generated entry points use CPython's full API (vectorcall),
         # not the limited API cffi selects by default: the module is built
         # for this Python version anyway.
         self.kwargs['define_macros'] = (_as_list(self.kwargs.get('define_macros'))
                                         + [('_CFFI_NO_LIMITED_API', None)])
         # thffi's element-wise ops use OpenMP: PyTorch's runtime, by soname.
-        # Legacy C calls libm (expf, sqrt...) without -lm: the process had it.
+        # TH's headers brought <math.h>, so legacy code calls libm (expf,
+        # sqrt...) without -lm: the process had it loaded.
         self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['gomp', 'm']
         cuda_sources = [s for s in sources if s.endswith('.cu')]
         sources = [s for s in sources if not s.endswith('.cu')]
@@ -178,22 +187,21 @@ class Extension(cffi.FFI):
         # -MMD makes gcc list each source's dependencies for the up-to-date
         # check; hidden visibility keeps the TH symbols of two extensions in
         # one process apart.
-        flags = ['-O3', '-MMD', '-fvisibility=hidden']
+        # Legacy C puns tensor types and leans on implicit declarations,
+        # which GCC 14 makes errors: keep them warnings.  (g++ takes these
+        # C-only switches silently, so C sources beside C++ ones get them.)
+        flags = ['-O3', '-MMD', '-fvisibility=hidden', '-Wno-error=incompatible-pointer-types',
+                 '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
         cc = os.path.basename((shlex.split(os.environ.get('CC', '')) or ['cc'])[0])
         cxx = (self.kwargs.get('language') == 'c++' or cc.endswith('++')
                or any(s.endswith(_CXX_SUFFIXES) for s in sources))
         if cxx:
             self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['stdc++']
         else:
-            # C99 as the legacy tool.  Legacy code puns tensor types and
-            # leans on implicit declarations, which GCC 14 makes errors:
-            # keep them warnings.
-            flags = ['-std=c99'] + flags + [
-                '-Wno-error=incompatible-pointer-types',
-                '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
+            flags = ['-std=c99'] + flags  # as the legacy tool
         self.kwargs['extra_compile_args'] = flags + _as_list(
             self.kwargs.get('extra_compile_args'))
-        self.source_text = user_includes + _codegen.module_source(self.functions)
+        self.source_text = user_includes + _codegen.module_source(self.functions, _HERE)
         self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
         self.sources = sources
         if self.package:
@@ -237,15 +245,20 @@ class Extension(cffi.FFI):
         kw['runtime_library_dirs'] = _as_list(kw.get('runtime_library_dirs')) + [libdir]
 
     def _nvcc_command(self, source, obj, own):
-        """nvcc command for a .cu file: the user's flags, or for thffi's own
-        code its private headers too."""
-        includes = self.kwargs['include_dirs'] + ([_CSRC] if own else [])
-        defines = []
-        for macro in self.kwargs.get('define_macros', []):
-            name, value = (macro, None) if isinstance(macro, str) else macro
-            defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
+        """nvcc command for a .cu file: the user's include folders and macros,
+        or for thffi's own code (cached for every extension) its own
+        headers and none of the user's."""
+        host, defines = '-fPIC,-fvisibility=hidden', []
+        if own:
+            includes = [INCLUDE_DIR, _CSRC, os.path.join(self.cuda_home, 'include')]
+            host += ',' + _OWN_FILE_NAMES
+        else:
+            includes = self.kwargs['include_dirs']
+            for macro in self.kwargs.get('define_macros', []):
+                name, value = (macro, None) if isinstance(macro, str) else macro
+                defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
         return ([self.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d',
-                 '-O3', '-std=c++17', '-Xcompiler', '-fPIC,-fvisibility=hidden',
+                 '-O3', '-std=c++17', '-Xcompiler', host,
                  # compile the architectures in parallel
                  '--threads', '0']
                 + ['-I' + d for d in includes] + defines
@@ -257,7 +270,7 @@ class Extension(cffi.FFI):
         includes = [INCLUDE_DIR, _CSRC] + _python_includes() + (
             [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
         return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + opt.split()
-                + ['-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall']
+                + ['-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall', _OWN_FILE_NAMES]
                 + ['-I' + d for d in includes])
 
     def _compile_objects(self):
@@ -268,21 +281,25 @@ class Extension(cffi.FFI):
                   % (' '.join(self.arch_flags), self.arch_source))
 
         def run(job):
+            """(the compiler's result, the cache entry it came from or None)"""
             src, obj, command, cacheable = job
             try:
                 cached = _cached_object(command, obj) if cacheable else None
                 if cached and cached.fetch():
-                    return subprocess.CompletedProcess(command, 0, '', '')
+                    return subprocess.CompletedProcess(command, 0, '', ''), cached.folder
                 result = subprocess.run(command, capture_output=True, text=True)
             except FileNotFoundError:
                 raise BuildError(_missing_compiler(command[0])) from None
             if cached and result.returncode == 0:
                 cached.store()
-            return result
+            return result, None
 
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             results = list(pool.map(run, self.jobs))
-        for (src, _, command, _), result in zip(self.jobs, results):
+        for (src, _, command, _), (result, cache_entry) in zip(self.jobs, results):
+            if self.verbose:
+                print('thffi: %s%s' % (shlex.join(command), '\n  (object from the cache: %s)'
+                                       % cache_entry if cache_entry else ''))
             sys.stderr.write(result.stderr if result.returncode else '')
             if self.verbose:
                 sys.stdout.write(result.stdout)
@@ -490,9 +507,10 @@ class Extension(cffi.FFI):
             ffi.cdef(self.cdef_text)
             ffi.set_source(module, self.source_text, source_extension=self.source_extension,
                            sources=self.sources, **kwargs)
-            built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
-                                target='%s%s' % (module.split('.')[-1],
-                                                 sysconfig.get_config_var('EXT_SUFFIX')))
+            with _printing_compiler_commands(self.verbose):
+                built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
+                                    target='%s%s' % (module.split('.')[-1],
+                                                     sysconfig.get_config_var('EXT_SUFFIX')))
         except cffi.VerificationError:
             # The compiler printed its file:line messages already; the
             # exception's own text is only its long command line.
@@ -587,6 +605,26 @@ def _missing_compiler(name):
                 '(THFFI_WITH_CUDA=0)' % name)
     return ('no C compiler: %r was not found. Install one (Debian/Ubuntu: apt-get install '
             'gcc; Fedora: dnf install gcc) or point the CC environment variable at it' % name)
+
+
+@contextlib.contextmanager
+def _printing_compiler_commands(enabled):
+    """Prints the compile and link commands cffi runs, as the legacy
+    verbose=True did.  cffi runs them through setuptools' distutils, which
+    logs each at INFO on the root logger (cffi lowers the threshold when
+    verbose); without a handler there, as in a build script, nothing shows."""
+    if not enabled:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter('%(message)s'))
+    handler.setLevel(logging.INFO)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
 
 
 @contextlib.contextmanager
