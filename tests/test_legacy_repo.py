@@ -50,12 +50,10 @@ def _run(command, cwd, env, timeout=600):
                           timeout=timeout)
 
 
-@pytest.fixture(scope='module')
-def venv(tmp_path_factory):
-    """(python, environment) of a virtual environment with thffi installed
-    by pip; `python` on its PATH is the environment's, as for a user who
-    activated it."""
-    tmp = tmp_path_factory.mktemp('venv')
+def _install_thffi(tmp, *pip_args):
+    """(python, environment) of a new virtual environment in tmp with thffi
+    installed by pip from a copy of thffi/ (pip_args: e.g. -e); `python` on
+    its PATH is the environment's, as for a user who activated it."""
     listed = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard',
                              'thffi'], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.split()
@@ -69,19 +67,26 @@ def venv(tmp_path_factory):
     env.update(PATH=str(tmp / 'env' / 'bin') + os.pathsep + env.get('PATH', ''),
                TORCH_CUDA_ARCH_LIST='7.5')
     out = _run([python, '-m', 'pip', 'install', '-q', '--no-build-isolation', '--no-deps',
-                '--no-index', str(tmp / 'thffi')], tmp, env)
+                '--no-index', *pip_args, str(tmp / 'thffi')], tmp, env)
     assert out.returncode == 0, out.stdout + out.stderr
     return python, env
+
+
+@pytest.fixture(scope='module')
+def venv(tmp_path_factory):
+    return _install_thffi(tmp_path_factory.mktemp('venv'))
+
+
+PROBE = ('import json, sys; print(json.dumps([[m for m in ("thffi", "torch", "cffi") '
+         'if m in sys.modules], [type(f).__name__ for f in sys.meta_path]]))')
 
 
 def test_pip_installs_thffi_and_torch_utils_ffi(venv, tmp_path):
     python, env = venv
     # The hook is there at every start, and costs neither thffi nor torch.
-    probe = ('import json, sys; print(json.dumps([[m for m in ("thffi", "torch", "cffi") '
-             'if m in sys.modules], [type(f).__name__ for f in sys.meta_path]]))')
-    loaded, finders = json.loads(_run([python, '-c', probe], tmp_path, env).stdout)
+    loaded, finders = json.loads(_run([python, '-c', PROBE], tmp_path, env).stdout)
     assert loaded == [] and finders[-1] == 'TorchUtilsFfiFinder'
-    off = json.loads(_run([python, '-c', probe], tmp_path,
+    off = json.loads(_run([python, '-c', PROBE], tmp_path,
                           dict(env, THFFI_TORCH_UTILS_FFI='0')).stdout)
     assert 'TorchUtilsFfiFinder' not in off[1]
     installed = _run([python, '-c', 'import importlib.metadata as m, thffi; print(m.version('
@@ -96,6 +101,14 @@ def test_pip_installs_thffi_and_torch_utils_ffi(venv, tmp_path):
     assert 'thffi: built _ext.tiny' in built.stdout
     assert "__all__ = ['tiny_fill']" in (tmp_path / 'tiny' / '_ext' / 'tiny' /
                                          '__init__.py').read_text()
+
+
+def test_editable_install_has_the_hook(tmp_path):
+    python, env = _install_thffi(tmp_path, '-e')
+    loaded, finders = json.loads(_run([python, '-c', PROBE], tmp_path, env).stdout)
+    assert loaded == [] and finders[-1] == 'TorchUtilsFfiFinder'
+    where = _run([python, '-c', 'import thffi; print(thffi.__file__)'], tmp_path, env)
+    assert where.stdout.strip() == str(tmp_path / 'thffi' / '__init__.py')
 
 
 def test_python_m_thffi_runs_a_build_script_without_installing(tmp_path):

@@ -42,11 +42,14 @@ _ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide,
 _AUG_ARITHMETIC = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign,
                    cst.FloorDivideAssign, cst.ModuloAssign, cst.PowerAssign)
 # Expressions that take `.attr` or `+ 1` without parentheses.
-_ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float,
-          cst.List, cst.Tuple, cst.Dict, cst.Set)
+_ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Tuple, cst.Dict,
+          cst.Set)
 _TORCH_UTILS_FFI = m.Attribute(value=m.Attribute(value=m.Name('torch'), attr=m.Name('utils')),
                                attr=m.Name('ffi'))
 _STRING = m.SimpleString() | m.ConcatenatedString() | m.FormattedString()
+_RANGE_BY_HAND = ('torch.range(...) not changed: %s; write torch.arange(start, end + 1, '
+                  'step, dtype=torch.get_default_dtype()) (end - 1 for a negative step; '
+                  'the same values when they are whole numbers)')
 # Every rewrite needs one of these in the source text.
 _TRIGGERS = ('ffi', 'Function', 'range', 'Variable', 'data[', 'is_available')
 
@@ -76,12 +79,6 @@ def rewrite_python(source, path):
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         tree = RemoveImportsVisitor(context).transform_module(tree)
     return tree.code, rewriter.findings
-
-
-def _is_number_literal(node):
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-        node = node.expression
-    return isinstance(node, (cst.Integer, cst.Float))
 
 
 def _literal_value(node):
@@ -161,7 +158,7 @@ class _Analysis(cst.CSTVisitor):
         self.from_ffi_import = False       # `from torch.utils.ffi import ...`
         self.legacy_classes = {}           # ClassDef -> the Arg of its Function base
         self.modern_bases = set()          # local names of modern Functions' bases
-        self.function_imports = {}         # local name -> ImportFrom binding it
+        self.function_imports = set()      # local names the Function import binds
         self.gates = False                 # calls torch.cuda.is_available()
 
     def visit_ImportFrom(self, node):
@@ -176,7 +173,7 @@ class _Analysis(cst.CSTVisitor):
             for alias in node.names:
                 if alias.name.value == 'Function':
                     local = alias.asname.name.value if alias.asname else 'Function'
-                    self.function_imports[local] = node
+                    self.function_imports.add(local)
 
     def visit_Attribute(self, node):
         if m.matches(node, _TORCH_UTILS_FFI):
@@ -312,8 +309,8 @@ class _Rewriter(cst.CSTTransformer):
         names = self._qualified(original_node.func)
         if 'torch.cuda.is_available' in names and self.analysis.build_script:
             self._report(original_node, 'torch.cuda.is_available() in a build script: now '
-                         'thffi\'s cuda_enabled(), true when a CUDA toolkit is found (a build machine '
-                         'needs no GPU; THFFI_WITH_CUDA=0/1 decides instead)')
+                         'thffi\'s cuda_enabled(), true when a CUDA toolkit is found (a build '
+                         'machine needs no GPU; THFFI_WITH_CUDA=0/1 decides instead)')
             # A build script often imported torch for this alone; thffi
             # builds without it (and without its import time).
             RemoveImportsVisitor.remove_unused_import(self.context, 'torch')
@@ -358,9 +355,8 @@ class _Rewriter(cst.CSTTransformer):
                 or len(positional) not in (2, 3)
                 or 'step' in keywords and len(positional) == 3
                 or {'start', 'end'} & set(keywords)):
-            self._report(original, 'torch.range(...) not changed: write torch.arange(start, '
-                         'end + step, step, dtype=torch.get_default_dtype()) (torch.range '
-                         'includes end)', fixed=False)
+            self._report(original, _RANGE_BY_HAND % 'its arguments are not (start, end[, '
+                         'step])', fixed=False)
             return call
         start, end = positional[0].value, positional[1].value
         step_arg = positional[2] if len(positional) == 3 else keywords.pop('step', None)
@@ -383,9 +379,8 @@ class _Rewriter(cst.CSTTransformer):
                 short = float('%.12g' % end_value)
                 new_end = _literal(short if math.ceil((short - a) / s) == count else end_value)
         elif _literal_value(step) is None:
-            self._report(original, 'torch.range(...) not changed: its step is not a number '
-                         'literal; write torch.arange(start, end + 1, step, dtype=torch.'
-                         'get_default_dtype()) (end - 1 for a negative step)', fixed=False)
+            self._report(original, _RANGE_BY_HAND % 'its step is not a number literal',
+                         fixed=False)
             return call
         elif isinstance(_literal_value(end), int):
             new_end = _literal(_literal_value(end) + (1 if _literal_value(step) > 0 else -1))
@@ -515,7 +510,7 @@ class _Rewriter(cst.CSTTransformer):
     def _is_number(self, node):
         """A number literal, or a name that its scope assigns a number literal
         (`total = 0` before `total += loss.data[0]`)."""
-        if _is_number_literal(node):
+        if _literal_value(node) is not None:
             return True
         if not isinstance(node, cst.Name):
             return False
@@ -525,8 +520,8 @@ class _Rewriter(cst.CSTTransformer):
         for assignment in scope.assignments[node.value]:
             target = getattr(assignment, 'node', None)
             parent = target is not None and self._parent(target)
-            if isinstance(parent, cst.AssignTarget) and _is_number_literal(
-                    self._parent(parent).value):
+            if isinstance(parent, cst.AssignTarget) and _literal_value(
+                    self._parent(parent).value) is not None:
                 return True
         return False
 

@@ -105,17 +105,17 @@ def rewrite_shell(text, path, accepted):
     capabilities of the installed nvcc (nvcc_architectures()), or None."""
     findings = []
     lines = text.splitlines(keepends=True)
-    oldest = min(accepted) if accepted else OLDEST_WITHOUT_NVCC
     for group in list(_commands(lines)):
         arch = [(i, s, e, n) for i in group for s, e, n in _flag_spans(lines[i])]
         rejected = sorted({n for *_, ns in arch for n in ns
-                           if (n not in accepted if accepted else n < oldest)})
+                           if (n not in accepted if accepted else n < OLDEST_WITHOUT_NVCC)})
         if rejected:
             findings.append(Finding(path, group[0] + 1, 'nvcc architecture flags: %s %s; now '
                                     '%s (TORCH_CUDA_ARCH_LIST when set)' % (
                                         ', '.join('sm_%d' % n for n in rejected),
                                         'rejected by the installed nvcc' if accepted else
-                                        'older than sm_%d (no nvcc found to ask)' % oldest,
+                                        'older than sm_%d (no nvcc found to ask)'
+                                        % OLDEST_WITHOUT_NVCC,
                                         ARCH_FLAGS), True))
             _replace(lines, group, [(i, s, e) for i, s, e, _ in arch], ARCH_FLAGS)
         group = [i for i in group if lines[i] is not None]
