@@ -64,8 +64,11 @@ def _install_thffi(tmp, *pip_args):
                     str(tmp / 'env')], check=True)
     python = str(tmp / 'env' / 'bin' / 'python')
     env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', 'THFFI_WITH_CUDA')}
-    env.update(PATH=str(tmp / 'env' / 'bin') + os.pathsep + env.get('PATH', ''),
-               TORCH_CUDA_ARCH_LIST='7.5')
+    env['PATH'] = str(tmp / 'env' / 'bin') + os.pathsep + env.get('PATH', '')
+    if not GPU:  # one architecture, for speed; with a GPU, thffi builds for it
+        env['TORCH_CUDA_ARCH_LIST'] = '7.5'
+    else:
+        env.pop('TORCH_CUDA_ARCH_LIST', None)
     out = _run([python, '-m', 'pip', 'install', '-q', '--no-build-isolation', '--no-deps',
                 '--no-index', *pip_args, str(tmp / 'thffi')], tmp, env)
     assert out.returncode == 0, out.stdout + out.stderr
