@@ -1,4 +1,4 @@
-#include <TH/TH.h>
+#include <TH.h>
 
 // output = alpha * input1 * input2
 int scale_mul_forward(float alpha, THFloatTensor *input1, THFloatTensor *input2,

@@ -1,4 +1,4 @@
-#include <THC/THC.h>
+#include <THC.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "cuda/scale_mul_kernel.h"

@@ -1,5 +1,5 @@
 #include <stdio.h>
-#include <THC/THC.h>
+#include "THC.h"
 #include "scale_mul_kernel.h"
 
 #ifdef __cplusplus
