@@ -47,7 +47,6 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
 import torch  # noqa: E402
-import torch.utils.benchmark as benchmark  # noqa: E402
 from torch.autograd import Function  # noqa: E402
 
 PEER_SOURCE = textwrap.dedent('''
@@ -78,6 +77,7 @@ SMALL = (1, 10 ** 3)
 
 
 def median_us(stmt, globals_, min_run_time=0.3):
+    import torch.utils.benchmark as benchmark
     timer = benchmark.Timer(stmt=stmt, globals=globals_, num_threads=torch.get_num_threads())
     # One call first: at 1e8 only a few calls are timed, and the first of a
     # fwd+bwd row also creates the inputs' .grad, which later rows reuse.
