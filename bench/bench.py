@@ -589,7 +589,11 @@ def main():
             f.write('Machine: %s, %d cores, torch %s, %d threads.\n\n%s\n' % (
                 platform.processor() or platform.machine(), os.cpu_count(), torch.__version__,
                 torch.get_num_threads(), text))
-        plot(rows, os.path.join(HERE, 'latency.png'))
+        try:
+            plot(rows, os.path.join(HERE, 'latency.png'))
+        except ImportError as e:  # results.md is written: the run is not lost
+            print('bench/latency.png not updated (%s): pip install -r bench/requirements.txt'
+                  % e, file=sys.stderr)
 
 
 if __name__ == '__main__':
