@@ -25,7 +25,7 @@ class MyAddFunction(Function):
     """input1 + input2, for two tensors of the same shape, dtype and device."""
 
     @staticmethod
-    @adapts_inputs(autocast_to=torch.float32)  # negative views; float16 under autocast
+    @adapts_inputs(autocast_to=torch.float32)  # retries negative views, autocast's float16
     def forward(ctx, input1: Tensor, input2: Tensor) -> Tensor:
         output = torch.empty_like(input1, memory_format=torch.contiguous_format)
         if not add_forward(input1, input2, output):
