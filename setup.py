@@ -14,16 +14,20 @@ os.environ['THFFI_PACKAGE'] = 'extension_ffi'
 
 
 class BuildPy(build_py):
-    """Leaves out the scripts that sit beside the package's modules."""
+    """Leaves out the scripts that sit beside the package's modules (thffi's
+    setup.py installs thffi on its own)."""
+
+    SCRIPTS = {'extension_ffi': ('setup', 'build', 'test'), 'extension_ffi.thffi': ('setup',)}
 
     def find_package_modules(self, package, package_dir):
         return [m for m in super().find_package_modules(package, package_dir)
-                if not (package == 'extension_ffi' and m[1] in ('setup', 'build', 'test'))]
+                if m[1] not in self.SCRIPTS.get(package, ())]
 
 
 setup(
     packages=['extension_ffi', 'extension_ffi.functions', 'extension_ffi.modules',
-              'extension_ffi._ext', 'extension_ffi._ext.my_lib', 'extension_ffi.thffi'],
+              'extension_ffi._ext', 'extension_ffi._ext.my_lib', 'extension_ffi.thffi',
+              'extension_ffi.thffi.port'],
     package_dir={'extension_ffi': '.'},
     cmdclass={'build_py': BuildPy},
     ext_package='',

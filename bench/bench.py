@@ -1,12 +1,32 @@
-"""Benchmark of the demo op against native torch.add and against the peer
-users would pick instead (the same add as a torch.utils.cpp_extension
-load_inline op, pybind11), plus build and import times and the hardware
-limit (torch's copy_ of the same tensors, timed in the same rounds), all in
-one run.
+"""Benchmark of the demo op against native torch.add and against the routes
+users would pick instead, all in one run:
 
-    python bench/bench.py            # prints the table, writes bench/results.md
-                                     # and bench/latency.png
-    python bench/bench.py --quick    # fewer sizes, no builds: a smoke run
+- pybind11: the same add as a torch.utils.cpp_extension load_inline op
+  (torch/extension.h), called as a Python function;
+- stable-ABI: the same add as a PyTorch operator on the LibTorch Stable ABI
+  (bench/stable_add.cpp, STABLE_TORCH_LIBRARY + TORCH_BOX, PyTorch 2.10+),
+  the official way to build extensions that survive PyTorch upgrades without
+  a rebuild, registered with the dispatcher; called through
+  torch.ops.stable_peer.add_out and its .default overload;
+- custom_op: the pure-Python torch.library.custom_op route (the official
+  tutorial's way to compile support), over torch.add(out=).  Over torch's
+  own kernel, not our C: it is the route of users who write no C at all,
+  and its row minus the torch.add(out=) row is what the route itself costs
+  in eager mode.  (Over our C it would be thffi's register_op, whose eager
+  calls skip the op on purpose and go to MyAddFunction.)
+
+Each peer gets MyAddFunction's shape: an autograd.Function whose forward
+allocates the output with torch.empty_like(..., contiguous_format) and calls
+the op, and whose backward returns a copy of grad_output made by the op for
+both inputs (custom_op: the same through register_autograd).  Plus build
+and import times, each route's cold build in a fresh directory and its
+no-op rebuild, and the hardware limit (torch's copy_ of the same tensors,
+timed in the same rounds).
+
+    python bench/bench.py            # prints the table and the targets, writes
+                                     # bench/results.md and bench/latency.png
+    python bench/bench.py --quick    # fewer sizes, no build timing, peers built
+                                     # in torch's extension cache: a smoke run
 
 Times are medians of torch.utils.benchmark's blocked_autorange (CPU) or of
 CUDA events after a warm-up (GPU).  Compare ratios: the machine is shared."""
@@ -22,11 +42,11 @@ import tempfile
 import textwrap
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
 import torch  # noqa: E402
-import torch.utils.benchmark as benchmark  # noqa: E402
 from torch.autograd import Function  # noqa: E402
 
 PEER_SOURCE = textwrap.dedent('''
@@ -51,9 +71,13 @@ PEER_SOURCE = textwrap.dedent('''
     ''')
 PEER_FUNCTIONS = ['add_forward', 'add_backward']
 SIZES = [1, 10 ** 3, 10 ** 5, 10 ** 6, 10 ** 7, 10 ** 8]
+# The sizes where a call's cost is the route's, not memory bandwidth: the
+# per-call targets are judged there.
+SMALL = (1, 10 ** 3)
 
 
 def median_us(stmt, globals_, min_run_time=0.3):
+    import torch.utils.benchmark as benchmark
     timer = benchmark.Timer(stmt=stmt, globals=globals_, num_threads=torch.get_num_threads())
     # One call first: at 1e8 only a few calls are timed, and the first of a
     # fwd+bwd row also creates the inputs' .grad, which later rows reuse.
@@ -69,7 +93,7 @@ def load_peer(build_dir):
 
 def peer_function(peer):
     class PeerAddFunction(Function):
-        """MyAddFunction's shape, on the peer op."""
+        """MyAddFunction's shape, on the pybind11 op."""
 
         @staticmethod
         def forward(ctx, input1, input2):
@@ -87,18 +111,100 @@ def peer_function(peer):
     return PeerAddFunction
 
 
-def cpu_rows(sizes, peer):
+def stable_with_cuda():
+    """Whether the stable-ABI op gets its CUDA kernel: it needs a CUDA build of
+    torch (whose CUDA libraries it links, as every cpp_extension does) and a
+    CUDA toolkit."""
+    from torch.utils.cpp_extension import CUDA_HOME
+    return torch.version.cuda is not None and CUDA_HOME is not None
+
+
+def stable_load_args(build_dir, cuda):
+    """torch.utils.cpp_extension.load's arguments for the stable-ABI op
+    (bench/stable_add.cpp; with its CUDA kernel when `cuda`), for a build in
+    `build_dir` (None: torch's extension cache)."""
+    # The oldest PyTorch the op must load in: 2.10, the first with the stable
+    # parallel_for and typed data pointers the source uses.
+    target = ['-DTORCH_TARGET_VERSION=0x020a000000000000']
+    sources = [os.path.join(HERE, 'stable_add.cpp')]
+    if cuda:
+        sources.append(os.path.join(HERE, 'stable_add_cuda.cu'))
+    return dict(name='stable_peer', sources=sources, extra_cflags=['-O3'] + target,
+                extra_cuda_cflags=['-O3', '-DUSE_CUDA'] + target, build_directory=build_dir,
+                is_python_module=False, verbose=False)
+
+
+def load_stable(build_dir, cuda):
+    """Builds (or finds built) and loads the stable-ABI op; its namespace,
+    torch.ops.stable_peer."""
+    from torch.utils.cpp_extension import load
+    load(**stable_load_args(build_dir, cuda))
+    return torch.ops.stable_peer
+
+
+def stable_function(ops):
+    add_out, copy_out = ops.add_out.default, ops.copy_out.default
+
+    class StableAddFunction(Function):
+        """MyAddFunction's shape, on the stable-ABI op, through its .default
+        overloads (the faster road through torch.ops)."""
+
+        @staticmethod
+        def forward(ctx, input1, input2):
+            output = torch.empty_like(input1, memory_format=torch.contiguous_format)
+            add_out(input1, input2, output)
+            return output
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            grad_input = torch.empty_like(grad_output, memory_format=torch.contiguous_format)
+            copy_out(grad_output, grad_input)
+            return grad_input, grad_input
+
+    return StableAddFunction
+
+
+def custom_op_route():
+    """The pure-Python torch.library.custom_op route over torch.add, as the
+    official tutorial writes it: (add_out, add), add with register_fake and
+    register_autograd; its backward does what MyAddFunction's does."""
+    @torch.library.custom_op('bench_custom::add_out', mutates_args=('out',))
+    def add_out(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor) -> None:
+        torch.add(a, b, out=out)
+
+    @torch.library.custom_op('bench_custom::add', mutates_args=())
+    def add(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        output = torch.empty_like(a, memory_format=torch.contiguous_format)
+        torch.add(a, b, out=output)
+        return output
+
+    @add.register_fake
+    def _(a, b):
+        return torch.empty_like(a, memory_format=torch.contiguous_format)
+
+    def backward(ctx, grad_output):
+        grad_input = torch.empty_like(grad_output, memory_format=torch.contiguous_format)
+        grad_input.copy_(grad_output)
+        return grad_input, grad_input
+
+    add.register_autograd(backward)
+    return add_out, add
+
+
+def cpu_rows(sizes, peer, stable):
     from _ext import my_lib
     from functions.add import MyAddFunction
     from modules.add import MyAddModule
-    peer_fn = peer_function(peer) if peer else None
+    custom_add_out, custom_add = custom_op_route()
     module = MyAddModule()
     rows = []
     for n in sizes:
         a, b, o = torch.rand(n), torch.rand(n), torch.empty(n)
         ag, bg = a.clone().requires_grad_(), b.clone().requires_grad_()
         env = dict(torch=torch, a=a, b=b, o=o, ag=ag, bg=bg, my_lib=my_lib, module=module,
-                   MyAddFunction=MyAddFunction, peer=peer, PeerAddFunction=peer_fn)
+                   MyAddFunction=MyAddFunction, peer=peer, PeerAddFunction=peer_function(peer),
+                   stable=stable, StableAddFunction=stable_function(stable),
+                   custom_add_out=custom_add_out, custom_add=custom_add)
         run_time = 0.3 if n < 10 ** 7 else 0.6
         row = {'n': n}
         cases = {
@@ -110,13 +216,17 @@ def cpu_rows(sizes, peer):
             'ours: MyAddFunction': 'MyAddFunction.apply(a, b)',
             'ours: MyAddModule': 'module(a, b)',
             'ours: fwd+bwd': 'MyAddFunction.apply(ag, bg).backward(a)',
+            'pybind11: call': 'peer.add_forward(a, b, o)',
+            'pybind11: Function': 'PeerAddFunction.apply(a, b)',
+            'pybind11: fwd+bwd': 'PeerAddFunction.apply(ag, bg).backward(a)',
+            'stable-ABI: torch.ops call': 'stable.add_out(a, b, o)',
+            'stable-ABI: .default call': 'stable.add_out.default(a, b, o)',
+            'stable-ABI: Function': 'StableAddFunction.apply(a, b)',
+            'stable-ABI: fwd+bwd': 'StableAddFunction.apply(ag, bg).backward(a)',
+            'custom_op: call (out=)': 'custom_add_out(a, b, o)',
+            'custom_op: op': 'custom_add(a, b)',
+            'custom_op: fwd+bwd': 'custom_add(ag, bg).backward(a)',
         }
-        if peer:
-            cases.update({
-                'peer: pybind call': 'peer.add_forward(a, b, o)',
-                'peer: Function': 'PeerAddFunction.apply(a, b)',
-                'peer: fwd+bwd': 'PeerAddFunction.apply(ag, bg).backward(a)',
-            })
         # Rounds in alternating order, median of the rounds: a stretch of
         # this shared machine with more or less memory bandwidth (which comes
         # and goes for seconds at 1e7+), or the price of page faults for
@@ -134,8 +244,10 @@ def cpu_rows(sizes, peer):
     return rows
 
 
-def gpu_rows(sizes):
-    """CUDA events after a warm-up; median of 50 (host latency at N=1)."""
+def gpu_rows(sizes, stable):
+    """CUDA events after a warm-up; median of 50 (host latency at N=1).
+    `stable`: the stable-ABI op's namespace if it has its CUDA kernel, else
+    None."""
     from _ext import my_lib
     from functions.add import WITH_CUDA
     if not (torch.cuda.is_available() and WITH_CUDA):
@@ -144,9 +256,13 @@ def gpu_rows(sizes):
     for n in sizes:
         a, b, o = (torch.rand(n, device='cuda') for _ in range(3))
         row = {'n': n}
-        for name, fn in (('torch.add(out=)', lambda: torch.add(a, b, out=o)),
-                         ('ours: wrapped C call', lambda: my_lib.my_lib_add_forward_cuda(a, b, o)),
-                         ('torch.add', lambda: torch.add(a, b))):
+        cases = [('torch.add(out=)', lambda: torch.add(a, b, out=o)),
+                 ('ours: wrapped C call', lambda: my_lib.my_lib_add_forward_cuda(a, b, o)),
+                 ('torch.add', lambda: torch.add(a, b))]
+        if stable is not None:
+            cases += [('stable-ABI: torch.ops call', lambda: stable.add_out(a, b, o)),
+                      ('stable-ABI: .default call', lambda: stable.add_out.default(a, b, o))]
+        for name, fn in cases:
             for _ in range(10):
                 fn()
             times = []
@@ -180,50 +296,98 @@ def gpu_rows(sizes):
     return rows, bandwidth
 
 
-def timed(command, cwd, env=None):
+def run_timed(command, cwd, env=None):
+    """(seconds, stdout) of a command that must succeed."""
     start = time.perf_counter()
     out = subprocess.run(command, cwd=cwd, env=dict(os.environ, **(env or {})),
                          capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError('%s failed:\n%s' % (command, out.stderr[-3000:]))
-    return time.perf_counter() - start
+    return time.perf_counter() - start, out.stdout
+
+
+def timed(command, cwd, env=None):
+    return run_timed(command, cwd, env)[0]
+
+
+def stable_build(build_dir, cuda):
+    """(whole process, inside the process after import torch) seconds of
+    cpp_extension.load of the stable-ABI op in `build_dir`, a process of its
+    own whose TORCH_EXTENSIONS_DIR is that directory too."""
+    script = ('import time, torch; from torch.utils.cpp_extension import load; '
+              't = time.perf_counter(); load(**%r); print(time.perf_counter() - t)'
+              % stable_load_args(build_dir, cuda))
+    whole, out = run_timed([sys.executable, '-c', script], build_dir,
+                           {'TORCH_EXTENSIONS_DIR': build_dir})
+    return whole, float(out.split()[-1])
 
 
 def build_times(workdir):
-    """Whole-process seconds, each in a fresh copy of the demo and a fresh cache."""
+    """Whole-process seconds of each route's build command, each cold one in a
+    fresh copy of the demo or a fresh build directory and a fresh cache; for
+    the stable-ABI op also the seconds inside its process after import torch
+    (what a script that imports torch anyway waits for)."""
     project = os.path.join(workdir, 'project')
     os.makedirs(project)
     for name in ('build.py', 'src', 'thffi', 'functions', 'modules', '__init__.py'):
         source = os.path.join(ROOT, name)
         copy = shutil.copytree if os.path.isdir(source) else shutil.copy
         copy(source, os.path.join(project, name))
-    results = {}
-    for label, cuda in (('cold, C only', '0'), ('cold, with CUDA', '1')):
-        if cuda == '1' and not shutil.which('nvcc') and not os.environ.get('CUDA_HOME'):
-            continue
-        times = []
-        for _ in range(3 if cuda == '0' else 1):
-            shutil.rmtree(os.path.join(project, '_ext'), ignore_errors=True)
-            cache = tempfile.mkdtemp(dir=workdir)
-            times.append(timed([sys.executable, 'build.py'], project,
-                               {'THFFI_WITH_CUDA': cuda, 'THFFI_CACHE_DIR': cache}))
-        results['ours: %s' % label] = statistics.median(times)
+
+    def ours_cold(cuda):
+        shutil.rmtree(os.path.join(project, '_ext'), ignore_errors=True)
+        cache = tempfile.mkdtemp(dir=workdir)
+        return timed([sys.executable, 'build.py'], project,
+                     {'THFFI_WITH_CUDA': cuda, 'THFFI_CACHE_DIR': cache})
+
+    # Ours and the stable-ABI op (C or C++ only), cold, three rounds in
+    # alternating order: the two are close, and the shared machine's slow
+    # stretches then fall on both.
+    ours, stable = [], []
+    for r in range(3):
+        for route in ('ours', 'stable') if r % 2 == 0 else ('stable', 'ours'):
+            if route == 'ours':
+                ours.append(ours_cold('0'))
+            else:
+                stable_dir = tempfile.mkdtemp(dir=workdir)
+                stable.append(stable_build(stable_dir, False))
+    results = {'ours: cold, C only': statistics.median(ours)}
+    last_cuda = '0'
+    if shutil.which('nvcc') or os.environ.get('CUDA_HOME'):
+        results['ours: cold, with CUDA'] = ours_cold('1')
+        last_cuda = '1'
     results['ours: no-op rebuild'] = statistics.median(
-        timed([sys.executable, 'build.py'], project, {'THFFI_WITH_CUDA': cuda})
+        timed([sys.executable, 'build.py'], project, {'THFFI_WITH_CUDA': last_cuda})
         for _ in range(3))  # the last configuration built: nothing to do
     results['ours: rebuild after a source change, thffi cached'] = _rebuild_after_change(project)
+
+    results['stable-ABI: cold, C++ only'] = statistics.median(w for w, _ in stable)
+    results['stable-ABI: cold, C++ only, after import torch'] = statistics.median(
+        i for _, i in stable)
+    if stable_with_cuda():
+        whole, inside = stable_build(tempfile.mkdtemp(dir=workdir), True)
+        results['stable-ABI: cold, with CUDA'] = whole
+        results['stable-ABI: cold, with CUDA, after import torch'] = inside
+    noop = [stable_build(stable_dir, False) for _ in range(3)]  # the last C++-only build
+    results['stable-ABI: no-op rebuild'] = statistics.median(w for w, _ in noop)
+    results['stable-ABI: no-op rebuild, after import torch'] = statistics.median(
+        i for _, i in noop)
+
     peer_dir = tempfile.mkdtemp(dir=workdir)
     script = ('import sys; sys.path.insert(0, %r); import bench; bench.load_peer(%r)'
-              % (os.path.dirname(os.path.abspath(__file__)), peer_dir))
-    results['peer: cold load_inline'] = timed([sys.executable, '-c', script], workdir)
+              % (HERE, peer_dir))
+    results['pybind11: cold load_inline'] = timed([sys.executable, '-c', script], workdir)
     results['import torch'] = statistics.median(
         timed([sys.executable, '-c', 'import torch'], project) for _ in range(5))
     # Timed inside the process: the difference of two process times is noise.
     script = ('import time, torch; t = time.perf_counter(); import _ext.my_lib; '
               'print(time.perf_counter() - t)')
     results['import _ext.my_lib after torch'] = statistics.median(
-        float(subprocess.run([sys.executable, '-c', script], cwd=project, capture_output=True,
-                             text=True, check=True).stdout) for _ in range(5))
+        float(run_timed([sys.executable, '-c', script], project)[1]) for _ in range(5))
+    script = ('import time, torch; t = time.perf_counter(); torch.ops.load_library(%r); '
+              'print(time.perf_counter() - t)' % os.path.join(stable_dir, 'stable_peer.so'))
+    results['load the stable-ABI op after torch'] = statistics.median(
+        float(run_timed([sys.executable, '-c', script], workdir)[1]) for _ in range(5))
     return results
 
 
@@ -238,13 +402,15 @@ def plot(rows, path):
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, ax = plt.subplots(figsize=(10, 6))
     sizes = [r['n'] for r in rows]
-    for name in rows[0]:
-        if name == 'n':
-            continue
-        ax.plot(sizes, [r[name] for r in rows], marker='o', label=name,
-                linestyle='--' if name.startswith('peer') else '-')
+    names = [k for k in rows[0] if k != 'n']
+    colours = plt.get_cmap('tab20')
+    for i, name in enumerate(names):
+        route = name.split(':')[0]
+        ax.plot(sizes, [r[name] for r in rows], marker='o', label=name, color=colours(i % 20),
+                linestyle={'ours': '-', 'pybind11': '--', 'stable-ABI': '-.',
+                           'custom_op': ':'}.get(route, (0, (1, 3))))
     ax.set_xscale('log')
     ax.set_yscale('log')
     ax.set_xlabel('elements (float32)')
@@ -252,7 +418,7 @@ def plot(rows, path):
     ax.set_title('add on %s, %d threads' % (platform.processor() or platform.machine(),
                                             torch.get_num_threads()))
     ax.grid(True, which='both', alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc='center left', bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -262,72 +428,172 @@ def copy_gbs(row):
     return 2 * 4 * row['n'] / row['torch copy_'] / 1e3
 
 
+def c_call_gbs(row):
+    """The same for the wrapped C call's add (reads two floats, writes one)."""
+    return 12 * row['n'] / row['ours: wrapped C call'] / 1e3
+
+
+# (label, numerator, denominator) of the ratio table: ours / a reference.
+RATIOS = [
+    ('C call / torch.add(out=)', 'ours: wrapped C call', 'torch.add(out=)'),
+    ('C call / pybind11 call', 'ours: wrapped C call', 'pybind11: call'),
+    ('C call / stable-ABI torch.ops call', 'ours: wrapped C call', 'stable-ABI: torch.ops call'),
+    ('C call / stable-ABI .default call', 'ours: wrapped C call', 'stable-ABI: .default call'),
+    ('C call / custom_op call (out=)', 'ours: wrapped C call', 'custom_op: call (out=)'),
+    ('MyAddFunction / pybind11 Function', 'ours: MyAddFunction', 'pybind11: Function'),
+    ('MyAddFunction / stable-ABI Function', 'ours: MyAddFunction', 'stable-ABI: Function'),
+    ('MyAddFunction / custom_op op', 'ours: MyAddFunction', 'custom_op: op'),
+    ('fwd+bwd / pybind11 fwd+bwd', 'ours: fwd+bwd', 'pybind11: fwd+bwd'),
+    ('fwd+bwd / stable-ABI fwd+bwd', 'ours: fwd+bwd', 'stable-ABI: fwd+bwd'),
+    ('fwd+bwd / custom_op fwd+bwd', 'ours: fwd+bwd', 'custom_op: fwd+bwd'),
+]
+
+
+def targets(rows, builds):
+    """[(target, the figures that judge it, met)] for each target the run
+    measured: the demo's own (the README's) and issue 17's against the
+    stable-ABI op."""
+    by_n = {r['n']: r for r in rows}
+    small = [by_n[n] for n in SMALL if n in by_n]
+    large = [r for r in rows if r['n'] >= 10 ** 6]
+    result = []
+
+    def ratios(num, den, rows_):
+        return [(r['n'], r[num] / r[den]) for r in rows_]
+
+    def judge(target, pairs, limit):
+        figures = ', '.join('%.2fx at N=%g' % (x, n) for n, x in pairs)
+        result.append((target, figures, all(x <= limit for _, x in pairs)))
+
+    if 1 in by_n:
+        r = by_n[1]
+        judge('wrapped C call at N=1 <= 1.5x torch.add(out=)',
+              ratios('ours: wrapped C call', 'torch.add(out=)', [r]), 1.5)
+    judge('MyAddFunction forward <= 1.1x the pybind11 Function (small N)',
+          ratios('ours: MyAddFunction', 'pybind11: Function', small), 1.1)
+    judge('MyAddFunction fwd+bwd <= 1.1x the pybind11 fwd+bwd (small N)',
+          ratios('ours: fwd+bwd', 'pybind11: fwd+bwd', small), 1.1)
+    if large:
+        # at least 0.95x the speed: at most 1/0.95 the time
+        judge('C add from 1e6 elements at least 0.95x the speed of torch.add(out=) '
+              '(time ratio <= 1.05)',
+              ratios('ours: wrapped C call', 'torch.add(out=)', large), 1 / 0.95)
+        r = rows[-1]
+        share = c_call_gbs(r) / copy_gbs(r)
+        result.append(('C add at N=%g moves >= 85%% of the bytes/s of torch copy_' % r['n'],
+                       '%.0f%% (%.1f against %.1f GB/s)' % (100 * share, c_call_gbs(r),
+                                                             copy_gbs(r)), share >= 0.85))
+    if builds:
+        ours, stable = builds['ours: cold, C only'], builds['stable-ABI: cold, C++ only']
+        inside = builds['stable-ABI: cold, C++ only, after import torch']
+        result.append(('issue 17: cold C-only build <= 1.0x the stable-ABI op\'s cold build',
+                       '%.2fx (%.2f s against %.2f s, both whole processes; %.2fx against '
+                       'its %.2f s after import torch)' % (ours / stable, ours, stable,
+                                                           ours / inside, inside),
+                       ours <= stable))
+    if 1 in by_n:
+        r = by_n[1]
+        judge('issue 17: wrapped C call <= 0.5x the stable-ABI op through torch.ops (N=1)',
+              ratios('ours: wrapped C call', 'stable-ABI: torch.ops call', [r]), 0.5)
+    judge('issue 17: MyAddFunction forward <= 1.05x the stable-ABI Function (small N)',
+          ratios('ours: MyAddFunction', 'stable-ABI: Function', small), 1.05)
+    judge('issue 17: MyAddFunction fwd+bwd <= 1.05x the stable-ABI fwd+bwd (small N)',
+          ratios('ours: fwd+bwd', 'stable-ABI: fwd+bwd', small), 1.05)
+    return result
+
+
 def markdown(rows, builds, gpu, gpu_bandwidth):
-    lines = []
+    header = '| %s | ' + ' | '.join('N=%g' % r['n'] for r in rows) + ' |'
+    rule = '|---|' + '---|' * len(rows)
     names = [k for k in rows[0] if k != 'n']
-    lines.append('CPU latency, µs per call (median); ratio columns: ours / reference')
-    lines.append('')
-    lines.append('| N | ' + ' | '.join(names) + ' | C call / add(out=) | Function / peer '
-                 '| fwd+bwd / peer | GB/s (C call) | of copy BW |')
-    lines.append('|' + '---|' * (len(names) + 6))
-    for r in rows:
-        gbs = 12 * r['n'] / r['ours: wrapped C call'] / 1e3
-        ratio = lambda x, y, r=r: '%.2f' % (r[x] / r[y]) if y in r else '-'  # noqa: E731
-        lines.append('| %g | ' % r['n'] + ' | '.join('%.2f' % r[k] for k in names)
-                     + ' | %s | %s | %s | %.1f | %s |' % (
-                         ratio('ours: wrapped C call', 'torch.add(out=)'),
-                         ratio('ours: MyAddFunction', 'peer: Function'),
-                         ratio('ours: fwd+bwd', 'peer: fwd+bwd'), gbs,
-                         # below 1e6 elements a call's cost is not its bandwidth
-                         '%.0f%%' % (100 * gbs / copy_gbs(r)) if r['n'] >= 10 ** 6 else '-'))
+    lines = ['CPU latency, µs per call (median of the rounds)', '', header % 'call', rule]
+    lines += ['| %s | ' % name + ' | '.join('%.2f' % r[name] for r in rows) + ' |'
+              for name in names]
+    lines += ['', 'Ratios, ours / reference (below 1: ours is faster)', '',
+              header % 'ratio', rule]
+    lines += ['| %s | ' % label + ' | '.join('%.2f' % (r[num] / r[den]) for r in rows) + ' |'
+              for label, num, den in RATIOS]
+    lines.append('| GB/s (C call) | ' + ' | '.join('%.1f' % c_call_gbs(r) for r in rows) + ' |')
+    # below 1e6 elements a call's cost is not its bandwidth
+    lines.append('| of copy BW | ' + ' | '.join(
+        '%.0f%%' % (100 * c_call_gbs(r) / copy_gbs(r)) if r['n'] >= 10 ** 6 else '-'
+        for r in rows) + ' |')
     lines += ['', 'GB/s: bytes read plus written per second; "of copy BW": against the '
               'copy_ of the same N in the same rounds (%.1f GB/s at N=%g)'
               % (copy_gbs(rows[-1]), rows[-1]['n'])]
     if builds:
         lines += ['', '| build / import | seconds |', '|---|---|']
         lines += ['| %s | %.2f |' % (k, v) for k, v in builds.items()]
-        peer = builds['peer: cold load_inline']
-        lines += ['', 'cold C-only build vs peer cold load_inline: %.1fx faster'
-                  % (peer / builds['ours: cold, C only']),
-                  'import cost of _ext.my_lib: %.0f ms'
-                  % (builds['import _ext.my_lib after torch'] * 1e3)]
+        ours = builds['ours: cold, C only']
+        lines += ['', 'cold C-only build, whole process: ours %.2f s; the stable-ABI op %.2f s '
+                  '(%.1fx ours; %.2f s of it after import torch); pybind11 load_inline %.2f s '
+                  '(%.1fx ours)' % (ours, builds['stable-ABI: cold, C++ only'],
+                                    builds['stable-ABI: cold, C++ only'] / ours,
+                                    builds['stable-ABI: cold, C++ only, after import torch'],
+                                    builds['pybind11: cold load_inline'],
+                                    builds['pybind11: cold load_inline'] / ours),
+                  'import cost after torch: _ext.my_lib %.0f ms, the stable-ABI op %.0f ms'
+                  % (builds['import _ext.my_lib after torch'] * 1e3,
+                     builds['load the stable-ABI op after torch'] * 1e3)]
+    lines += ['', 'Targets, judged on this run\'s figures ("small N": N=%s):'
+              % ' and '.join('%g' % n for n in SMALL), '']
+    lines += ['- %s: %s: **%s**' % (target, figures, 'met' if met else 'not met')
+              for target, figures, met in targets(rows, builds)]
     if gpu:
-        names = [k for k in gpu[0] if k != 'n']
-        lines += ['', 'GPU, µs (CUDA events; "(host)": host-side latency)', '',
-                  '| N | ' + ' | '.join(names) + ' | ours / add(out=) | of copy BW |',
-                  '|' + '---|' * (len(names) + 3)]
-        for r in gpu:
-            gbs = 12 * r['n'] / r['ours: wrapped C call'] / 1e3
-            lines.append('| %g | ' % r['n'] + ' | '.join('%.2f' % r[k] for k in names)
-                         + ' | %.2f | %.0f%% |' % (r['ours: wrapped C call'] / r['torch.add(out=)'],
-                                                   100 * gbs / gpu_bandwidth))
-        lines += ['', 'GPU copy bandwidth: %.0f GB/s' % gpu_bandwidth]
+        lines += ['', gpu_markdown(gpu, gpu_bandwidth)]
+    return '\n'.join(lines)
+
+
+def gpu_markdown(gpu, bandwidth):
+    header = '| %s | ' + ' | '.join('N=%g' % r['n'] for r in gpu) + ' |'
+    rule = '|---|' + '---|' * len(gpu)
+    names = [k for k in gpu[0] if k != 'n' and not k.endswith(' (host)')]
+    lines = ['GPU, µs per call (median of CUDA events)', '', header % 'call', rule]
+    lines += ['| %s | ' % name + ' | '.join('%.2f' % r[name] for r in gpu) + ' |'
+              for name in names]
+    references = [('ours / torch.add(out=)', 'torch.add(out=)'),
+                  ('ours / stable-ABI torch.ops call', 'stable-ABI: torch.ops call')]
+    lines += ['| %s | ' % label + ' | '.join('%.2f' % (r['ours: wrapped C call'] / r[den])
+                                              for r in gpu) + ' |'
+              for label, den in references if den in gpu[0]]
+    lines.append('| ours: of copy BW | ' + ' | '.join(
+        '%.0f%%' % (100 * c_call_gbs(r) / bandwidth) for r in gpu) + ' |')
+    host = [k for k in gpu[0] if k.endswith(' (host)')]
+    lines += ['', 'GPU copy bandwidth: %.0f GB/s' % bandwidth, '',
+              'Host-side latency at N=%g, µs: ' % gpu[0]['n']
+              + ', '.join('%s %.2f' % (k[:-len(' (host)')], gpu[0][k]) for k in host)]
     return '\n'.join(lines)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--quick', action='store_true', help='small sizes, no builds')
+    parser.add_argument('--quick', action='store_true',
+                        help='small sizes, no build timing, peers built in torch\'s cache')
     args = parser.parse_args()
     sizes = SIZES[:3] if args.quick else SIZES
     print('machine: %s, %d cores, torch %s, %d threads' % (
         platform.processor() or platform.machine(), os.cpu_count(), torch.__version__,
         torch.get_num_threads()), flush=True)
+    stable_cuda = stable_with_cuda()
     with tempfile.TemporaryDirectory() as workdir:
         builds = None if args.quick else build_times(workdir)
-        print('building the peer (load_inline)...', flush=True)
-        peer = load_peer(tempfile.mkdtemp(dir=workdir))
-        rows = cpu_rows(sizes, peer)
-    gpu, gpu_bandwidth = gpu_rows(sizes)
+        print('building the peers (pybind11 load_inline, stable-ABI load)...', flush=True)
+        peer = load_peer(None if args.quick else tempfile.mkdtemp(dir=workdir))
+        stable = load_stable(None if args.quick else tempfile.mkdtemp(dir=workdir), stable_cuda)
+        rows = cpu_rows(sizes, peer, stable)
+    gpu, gpu_bandwidth = gpu_rows(sizes, stable if stable_cuda else None)
     text = markdown(rows, builds, gpu, gpu_bandwidth)
     print(text)
     if not args.quick:
-        here = os.path.dirname(os.path.abspath(__file__))
-        with open(os.path.join(here, 'results.md'), 'w') as f:
+        with open(os.path.join(HERE, 'results.md'), 'w') as f:
             f.write('Machine: %s, %d cores, torch %s, %d threads.\n\n%s\n' % (
                 platform.processor() or platform.machine(), os.cpu_count(), torch.__version__,
                 torch.get_num_threads(), text))
-        plot(rows, os.path.join(here, 'latency.png'))
+        try:
+            plot(rows, os.path.join(HERE, 'latency.png'))
+        except ImportError as e:  # results.md is written: the run is not lost
+            print('bench/latency.png not updated (%s): pip install -r bench/requirements.txt'
+                  % e, file=sys.stderr)
 
 
 if __name__ == '__main__':

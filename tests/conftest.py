@@ -3,6 +3,8 @@
 import importlib
 import importlib.util
 import os
+import shutil
+import subprocess
 import sys
 
 import pytest
@@ -58,3 +60,15 @@ def thc_test(tmp_path_factory):
                                 ['thc_test.c', 'thc_test_kernel.cu', 'thc_api.c'],
                                 with_cuda=True,
                                 include_dirs=[os.path.join(ROOT, 'tests', 'thc_test')])
+
+
+def copy_demo(destination):
+    """The demo folder as a user copies it: the tracked files, no build output."""
+    listed = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard'],
+                            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    for name in listed:
+        if name.split('/')[0] in ('tests', 'examples', 'docs', '.ci'):
+            continue
+        target = destination / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(os.path.join(ROOT, name), target)

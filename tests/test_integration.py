@@ -2,7 +2,6 @@
 autocast, DistributedDataParallel, pip packaging and copying into a project."""
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import textwrap
 import pytest
 import torch
 
-from conftest import ROOT
+from conftest import copy_demo
 from functions.add import MyAddFunction, my_add
 from modules.add import MyAddModule
 
@@ -140,18 +139,6 @@ def test_distributed_data_parallel_matches_single_process(tmp_path, backend):
             torch.testing.assert_close(got[name], expected[name], rtol=1e-6, atol=1e-7)
 
 
-def _copy_demo(destination):
-    """The demo folder as a user copies it: the tracked files, no build output."""
-    listed = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard'],
-                            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    for name in listed:
-        if name.split('/')[0] in ('tests', 'examples', 'docs', '.ci'):
-            continue
-        target = destination / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(os.path.join(ROOT, name), target)
-
-
 CHECK = textwrap.dedent('''
     import torch
     from {package}.modules.add import MyAddModule
@@ -168,7 +155,7 @@ CHECK = textwrap.dedent('''
 
 def test_pip_install_builds_the_library_into_the_package(tmp_path):
     source, site = tmp_path / 'source', tmp_path / 'site'
-    _copy_demo(source)
+    copy_demo(source)
     out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-build-isolation',
                           '--no-deps', '--no-index', '--target', str(site), str(source)],
                          capture_output=True, text=True, timeout=900)
@@ -183,7 +170,7 @@ def test_pip_install_builds_the_library_into_the_package(tmp_path):
 
 def test_copied_into_another_project_as_a_subpackage(tmp_path):
     ops = tmp_path / 'proj' / 'ops'
-    _copy_demo(ops / 'myext')
+    copy_demo(ops / 'myext')
     for package in (tmp_path / 'proj', ops):
         (package / '__init__.py').write_text('')
     elsewhere = tmp_path / 'elsewhere'

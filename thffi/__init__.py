@@ -1,8 +1,21 @@
 """thffi: build TH-style C extensions for today's PyTorch, the way the legacy
-torch.utils.ffi did.  See create_extension."""
+torch.utils.ffi did.  See create_extension; thffi.ops holds what an op over
+the built functions needs (c_function, adapts_inputs, register_function,
+register_op), imported on first use so that building does not import torch."""
+
+__version__ = '0.1.0'
 
 from .builder import BuildError, Extension, create_extension, INCLUDE_DIR
 from .cuda import cuda_enabled, find_cuda_home
 
+_OPS = ('adapts_inputs', 'c_function', 'register_function', 'register_op')
+
 __all__ = ['BuildError', 'Extension', 'create_extension', 'cuda_enabled', 'find_cuda_home',
-           'INCLUDE_DIR']
+           'INCLUDE_DIR', *_OPS]
+
+
+def __getattr__(name):
+    if name in _OPS:
+        from . import ops
+        return getattr(ops, name)
+    raise AttributeError('module %r has no attribute %r' % (__name__, name))

@@ -1,9 +1,23 @@
 """python -m thffi: thffi's command line.
 
 usage:
-    python -m thffi --includes    the -I flags of thffi's TH/THC headers, for
-                                  build scripts (make.sh) that ran nvcc or gcc
-                                  with -I $TORCH/lib/include/TH(C)
+    python -m thffi --includes    the -I flags of thffi's TH/THC headers (and
+                                  of the CUDA toolkit's, when there is one),
+                                  for build scripts (make.sh) that ran nvcc or
+                                  gcc with -I $TORCH/lib/include
+                                  -I $TORCH/lib/include/TH(C)
+    python -m thffi --arch-flags  the nvcc -gencode flags of the GPU
+                                  architectures thffi builds for
+                                  (TORCH_CUDA_ARCH_LIST, the visible GPUs, or
+                                  its default list), for make.sh
+    python -m thffi port [--write] [PATH]
+                                  ports a legacy torch.utils.ffi repository:
+                                  prints the diff it would apply and a report
+                                  of what it could not fix; --write applies it
+    python -m thffi build.py [ARGS...]
+                                  runs a build script (any path ending in
+                                  .py) with `torch.utils.ffi` resolving to
+                                  thffi
     python -m thffi sanitize SCRIPT [args]
                                   runs a script against extensions built with
                                   THFFI_SANITIZE=address (AddressSanitizer)
@@ -11,9 +25,10 @@ usage:
 Each command is a function in COMMANDS taking the remaining arguments and
 returning the exit status."""
 
+import os
 import sys
 
-from . import builder, sanitize
+from . import builder, cuda, sanitize
 
 
 def _includes(args):
@@ -21,18 +36,46 @@ def _includes(args):
         sys.stderr.write('python -m thffi --includes takes no arguments, got %s\n'
                          % ' '.join(args))
         return 2
-    print(' '.join('-I' + d for d in builder.include_dirs()))
+    # gcc compiling a .c that includes <THC/THC.h> needs the CUDA headers
+    # too; nvcc has them anyway.
+    home = cuda.find_cuda_home()
+    dirs = builder.include_dirs() + ([os.path.join(home, 'include')] if home else [])
+    print(' '.join('-I' + d for d in dirs))
     return 0
+
+
+def _arch_flags(args):
+    if args:
+        sys.stderr.write('python -m thffi --arch-flags takes no arguments, got %s\n'
+                         % ' '.join(args))
+        return 2
+    spec, source = cuda.arch_list()
+    try:
+        print(' '.join(cuda.arch_flags(spec)))
+    except ValueError as exc:
+        sys.stderr.write('python -m thffi --arch-flags: %s (from %s)\n' % (exc, source))
+        return 2
+    return 0
+
+
+def _port(args):
+    from .port import main
+    return main(args)
 
 
 COMMANDS = {
     '--includes': _includes,
+    '--arch-flags': _arch_flags,
+    'port': _port,
     'sanitize': sanitize.main,
 }
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] not in COMMANDS and argv[0].endswith('.py'):
+        from ._script import run_script
+        return run_script(argv[0], argv[1:])
     if not argv or argv[0] not in COMMANDS:
         sys.stderr.write(__doc__[__doc__.index('usage:'):__doc__.index('\n\nEach')] + '\n')
         return 2

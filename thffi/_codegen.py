@@ -209,11 +209,14 @@ def _c_string(text):
     return json.dumps(text, ensure_ascii=False)
 
 
-def module_source(functions, cxx=False):
+def module_source(functions, home, cxx=False):
     """C source of the cffi module's own part: trampolines, entry points, the
-    method table and _thffi_install.  cxx: the extension has C++ code, whose
-    exceptions the trampolines catch."""
-    out = ['#include <math.h>', '#include <THFFIPython.h>', _CALLBACK_DECLS]
+    method table and _thffi_install; and THFFI_home, the folder `home` of
+    the thffi building it, which errors raised in thffi's C name.  cxx: the
+    extension has C++ code, whose exceptions the trampolines catch."""
+    out = ['#include <math.h>', '#include <THFFIPython.h>', _CALLBACK_DECLS,
+           '#ifdef __cplusplus', 'extern "C"', '#endif',
+           'const char THFFI_home[] = %s;' % _c_string(home)]
     for fn in functions:
         out += _trampoline(fn, cxx) + _entry(fn)
     out.append('static PyMethodDef _thffi_methods[] = {')

@@ -17,7 +17,9 @@ import fcntl
 import glob
 import hashlib
 import json
+import logging
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -28,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import cffi
 
-from . import _codegen, cuda
+from . import _codegen, _link, cuda
 from ._parse import parse_header
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,6 +44,10 @@ _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorOpsInt.c', '-O2 -fop
                ('THTensorMeta.c', '-O1'), ('THPython.c', '-O2'), ('THGeneral.c', '-O1'),
                ('THCrash.c', '-O1')]
 _THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
+# thffi's own objects are cached and shared by every copy of thffi: their
+# __FILE__ is relative to csrc/, and their messages name the file in the
+# thffi that built the extension (csrc/thffi_private.h).
+_OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % _CSRC
 # Extensions with C++ code: catches C++ exceptions leaving a wrapped function.
 _CXX_GUARD = [('THCxx.cpp', '-O2')]
 # exit(), abort() and a failed assert() in the extension's own objects end
@@ -61,9 +67,11 @@ _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library
 
 
 def include_dirs():
-    """The folders thffi puts on the include path of the code it compiles:
-    where <TH/TH.h> and <THC/THC.h> are."""
-    return [INCLUDE_DIR]
+    """The folders thffi puts on the include path of the user's code, in the
+    layout torch.utils.ffi had (lib/include, lib/include/TH,
+    lib/include/THC): <TH/TH.h> and <THC/THC.h>, and also "TH.h", <THC.h>,
+    "THCGeneral.h"...  The CUDA toolkit's headers come on top with CUDA."""
+    return [INCLUDE_DIR, os.path.join(INCLUDE_DIR, 'TH'), os.path.join(INCLUDE_DIR, 'THC')]
 
 
 def _python_includes():
@@ -146,14 +154,17 @@ class Extension(cffi.FFI):
         self.with_cuda = bool(with_cuda)
         self.kwargs = dict(kwargs)
         self.nvcc_args = _as_list(self.kwargs.pop('extra_nvcc_args', None))
-        self.kwargs['include_dirs'] = [INCLUDE_DIR] + self.kwargs.get('include_dirs', [])
+        # thffi's folders first, as torch.utils.ffi put torch's.
+        self.kwargs['include_dirs'] = include_dirs() + self.kwargs.get('include_dirs', [])
         # The generated entry points use CPython's full API (vectorcall),
         # not the limited API cffi selects by default: the module is built
         # for this Python version anyway.
         self.kwargs['define_macros'] = (_as_list(self.kwargs.get('define_macros'))
                                         + [('_CFFI_NO_LIMITED_API', None)])
         # thffi's element-wise ops use OpenMP: PyTorch's runtime, by soname.
-        self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['gomp']
+        # TH's headers brought <math.h>, so legacy code calls libm (expf,
+        # sqrt...) without -lm: the process had it loaded.
+        self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['gomp', 'm']
         cuda_sources = [s for s in sources if s.endswith('.cu')]
         sources = [s for s in sources if not s.endswith('.cu')]
         if cuda_sources and not self.with_cuda:
@@ -166,9 +177,10 @@ class Extension(cffi.FFI):
         cxx = (self.kwargs.get('language') == 'c++' or cc.endswith('++')
                or any(s.endswith(_CXX_SUFFIXES) for s in sources))
         # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
-        # C++ objects (make.sh's .cu.o, g++'s .o).
-        self.cxx_code = (cxx or bool(cuda_sources)
-                         or any(_has_cxx_code(o) for o in self.kwargs.get('extra_objects', [])))
+        # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
+        # make.sh, as legacy build.py files did).
+        self.cxx_code = (cxx or bool(cuda_sources) or _link.CXX_RUNTIME in _link.runtime_needs(
+            [o for o in _as_list(self.kwargs.get('extra_objects')) if os.path.isfile(o)]))
         own = _TH_SOURCES + (_CXX_GUARD if self.cxx_code else [])
         if self.with_cuda:
             self._configure_cuda()
@@ -183,8 +195,8 @@ class Extension(cffi.FFI):
                        if src.endswith('.cu') else
                        self._cc_command(src, obj, opt.split() + sanitize_flags))
             self.jobs.append((src, obj, command, src.startswith(_CSRC)))
-        self.kwargs['extra_objects'] = (_as_list(self.kwargs.get('extra_objects'))
-                                        + [job[1] for job in self.jobs])
+        self.user_objects = _as_list(self.kwargs.get('extra_objects'))
+        self.kwargs['extra_objects'] = self.user_objects + [job[1] for job in self.jobs]
         for fn in self.functions:
             if _codegen.uses_cuda(fn) and not self.with_cuda:
                 raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
@@ -200,33 +212,28 @@ class Extension(cffi.FFI):
         # -MMD makes gcc list each source's dependencies for the up-to-date
         # check; hidden visibility keeps the TH symbols of two extensions in
         # one process apart.
-        flags = ['-O3', '-MMD', '-fvisibility=hidden']
-        if self.cxx_code:
-            self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['stdc++']
-            # C frames between a throw and THFFI_cxxCall (the generated
-            # module's, C sources') pass the exception on.
-            flags.append('-fexceptions')
+        # Legacy C puns tensor types and leans on implicit declarations,
+        # which GCC 14 makes errors: keep them warnings.  (g++ takes these
+        # C-only switches silently, so C sources beside C++ ones get them.)
+        flags = ['-O3', '-MMD', '-fvisibility=hidden', '-Wno-error=incompatible-pointer-types',
+                 '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
         if not cxx:
-            # C99 as the legacy tool.  Legacy code puns tensor types and
-            # leans on implicit declarations, which GCC 14 makes errors:
-            # keep them warnings.
-            flags = ['-std=c99'] + flags + [
-                '-Wno-error=incompatible-pointer-types',
-                '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
+            flags = ['-std=c99'] + flags  # as the legacy tool
+        if self.cxx_code:
+            # THCxx.cpp needs the C++ runtime; C frames between a throw and
+            # THFFI_cxxCall (the generated module's, C sources') pass the
+            # exception on.
+            if 'stdc++' not in self.kwargs['libraries']:
+                self.kwargs['libraries'] = self.kwargs['libraries'] + ['stdc++']
+            flags.append('-fexceptions')
         self.kwargs['extra_compile_args'] = flags + _as_list(
             self.kwargs.get('extra_compile_args')) + sanitize_flags
         self.kwargs['extra_link_args'] = (_as_list(self.kwargs.get('extra_link_args'))
                                           + _WRAP_FLAGS + sanitize_link)
-        self.source_text = user_includes + _codegen.module_source(self.functions,
+        self.source_text = user_includes + _codegen.module_source(self.functions, _HERE,
                                                                   self.cxx_code)
         self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
         self.sources = sources
-        # setuptools wants sources relative to setup.py's folder (an absolute
-        # one is an error there); build() compiles from absolute paths.
-        self.set_source(self.module_name, self.source_text,
-                        source_extension=self.source_extension,
-                        sources=[os.path.relpath(s, base) for s in sources] if self.package
-                        else sources, **self.kwargs)
         if self.package:
             # setuptools links from build.py's ffi later: what it links and
             # the package's Python files must exist by then.
@@ -234,7 +241,14 @@ class Extension(cffi.FFI):
             shutil.rmtree(self.build_dir, ignore_errors=True)
             os.makedirs(self.build_dir)
             self._compile_objects()
+            self.kwargs = self._link_kwargs()
             self._write_python_files(self.module_name.split('.')[-1])
+        # setuptools wants sources relative to setup.py's folder (an absolute
+        # one is an error there); build() compiles from absolute paths.
+        self.set_source(self.module_name, self.source_text,
+                        source_extension=self.source_extension,
+                        sources=[os.path.relpath(s, base) for s in sources] if self.package
+                        else sources, **self.kwargs)
 
     def _configure_cuda(self):
         home = cuda.find_cuda_home()
@@ -248,8 +262,7 @@ class Extension(cffi.FFI):
             self.arch_flags = cuda.arch_flags(arch_spec)
         except ValueError as exc:
             raise BuildError('%s (from %s)' % (exc, self.arch_source)) from None
-        libdir = next((d for d in (os.path.join(home, 'lib64'), os.path.join(home, 'lib'))
-                       if os.path.isdir(d)), os.path.join(home, 'lib64'))
+        libdir = cuda.library_dir(home)
         kw = self.kwargs
         kw['include_dirs'] = kw['include_dirs'] + [os.path.join(home, 'include')]
         # The shared CUDA runtime, found by its soname: in a process where
@@ -262,15 +275,20 @@ class Extension(cffi.FFI):
         kw['runtime_library_dirs'] = _as_list(kw.get('runtime_library_dirs')) + [libdir]
 
     def _nvcc_command(self, source, obj, own):
-        """nvcc command for a .cu file: the user's flags, or for thffi's own
-        code its private headers too."""
-        includes = self.kwargs['include_dirs'] + ([_CSRC] if own else [])
-        defines = []
-        for macro in self.kwargs.get('define_macros', []):
-            name, value = (macro, None) if isinstance(macro, str) else macro
-            defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
+        """nvcc command for a .cu file: the user's include folders and macros,
+        or for thffi's own code (cached for every extension) its own
+        headers and none of the user's."""
+        host, defines = '-fPIC,-fvisibility=hidden', []
+        if own:
+            includes = [INCLUDE_DIR, _CSRC, os.path.join(self.cuda_home, 'include')]
+            host += ',' + _OWN_FILE_NAMES
+        else:
+            includes = self.kwargs['include_dirs']
+            for macro in self.kwargs.get('define_macros', []):
+                name, value = (macro, None) if isinstance(macro, str) else macro
+                defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
         return ([self.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d',
-                 '-O3', '-std=c++17', '-Xcompiler', '-fPIC,-fvisibility=hidden',
+                 '-O3', '-std=c++17', '-Xcompiler', host,
                  # compile the architectures in parallel
                  '--threads', '0']
                 + ['-I' + d for d in includes] + defines
@@ -285,7 +303,8 @@ class Extension(cffi.FFI):
         includes = [INCLUDE_DIR, _CSRC] + _python_includes() + (
             [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
         return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
-                + ['-std=c++11' if cxx else '-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall']
+                + ['-std=c++11' if cxx else '-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall',
+                   _OWN_FILE_NAMES]
                 + ['-I' + d for d in includes])
 
     def _compile_objects(self):
@@ -296,27 +315,144 @@ class Extension(cffi.FFI):
                   % (' '.join(self.arch_flags), self.arch_source))
 
         def run(job):
+            """(the compiler's result, the cache entry it came from or None)"""
             src, obj, command, cacheable = job
             try:
                 cached = _cached_object(command, obj) if cacheable else None
                 if cached and cached.fetch():
-                    return subprocess.CompletedProcess(command, 0, '', '')
+                    return subprocess.CompletedProcess(command, 0, '', ''), cached.folder
                 result = subprocess.run(command, capture_output=True, text=True)
             except FileNotFoundError:
                 raise BuildError(_missing_compiler(command[0])) from None
             if cached and result.returncode == 0:
                 cached.store()
-            return result
+            return result, None
 
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             results = list(pool.map(run, self.jobs))
-        for (src, _, command, _), result in zip(self.jobs, results):
+        for (src, _, command, _), (result, cache_entry) in zip(self.jobs, results):
+            if self.verbose:
+                print('thffi: %s%s' % (shlex.join(command), '\n  (object from the cache: %s)'
+                                       % cache_entry if cache_entry else ''))
             sys.stderr.write(result.stderr if result.returncode else '')
             if self.verbose:
                 sys.stdout.write(result.stdout)
             if result.returncode != 0:
                 raise BuildError('building %s failed: %s could not compile %s (its output '
                                  'is above)' % (self.name, os.path.basename(command[0]), src))
+
+    # -- linking -------------------------------------------------------------
+
+    def _link_kwargs(self):
+        """self.kwargs plus the runtimes the user's objects need (after
+        _compile_objects): the prebuilt extra_objects and the compiled .cu
+        sources.  Legacy make.sh objects were loaded where torch had loaded
+        the C++ and CUDA runtimes; now the library links them itself, the
+        CUDA ones by soname (PyTorch's copy where it loaded one; the rpath is
+        the fallback), with or without with_cuda."""
+        for obj in self.user_objects:
+            if not os.path.isfile(obj):
+                raise BuildError('create_extension(%r): extra_objects: %s does not exist '
+                                 '(a make.sh step builds it?)' % (self.name, obj))
+        user = self.user_objects + [obj for _, obj, _, own in self.jobs if not own]
+        kw = dict(self.kwargs)
+        for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
+            kw[key] = _as_list(kw.get(key))
+        for library, (what, symbols) in _link.runtime_needs(user).items():
+            if library in kw['libraries']:
+                continue
+            if library != _link.CXX_RUNTIME:
+                libdir = self._cuda_library_dir(library, what, symbols)
+                for key in ('library_dirs', 'runtime_library_dirs'):
+                    kw[key] = kw[key] + ([libdir] if libdir not in kw[key] else [])
+            kw['libraries'] = kw['libraries'] + [library]
+        return kw
+
+    def _cuda_library_dir(self, library, what, symbols):
+        """The toolkit folder holding lib<library>.so, for objects using
+        `symbols` ({symbol: [object]}) of it; BuildError when there is none."""
+        names = sorted(symbols, key=lambda n: (n.startswith('_'), n))
+        users = sorted({self._display(o) for u in symbols.values() for o in u})
+        needs = 'create_extension(%r): %s uses %s (%s%s)' % (
+            self.name, ', '.join(users), what, ', '.join(names[:3]),
+            ', ...' if len(names) > 3 else '')
+        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
+        if home is None:
+            raise BuildError(cuda.missing_toolkit_message(
+                needs, 'leave that object out of extra_objects'))
+        libdir = cuda.library_dir(home)
+        if not os.path.isfile(os.path.join(libdir, 'lib%s.so' % library)):
+            raise BuildError('%s, which the CUDA toolkit in %s lacks (no lib%s.so in %s): '
+                             'install the toolkit\'s %s libraries, or set CUDA_HOME to a '
+                             'toolkit that has them' % (needs, home, library, libdir, what))
+        return libdir
+
+    def _display(self, path):
+        """How messages name a file: relative to the project when inside it."""
+        rel = os.path.relpath(path, self.base)
+        return path if rel.startswith('..') else rel
+
+    def _check_symbols(self, library, kwargs):
+        """Fails the build, before the new library is installed, when the
+        loader cannot resolve symbols of `library`: a call to a function
+        nothing defines, e.g. a TH function thffi lacks, which C compiles
+        with an implicit-declaration warning."""
+        names, missing = _link.unresolved(library, kwargs.get('library_dirs', []))
+        if not names:
+            return
+        # Which file uses each name: the source of each object (thffi's
+        # jobs; cffi's objects, which sit in the build folder under their
+        # source's absolute path), or the extra object itself.  The module
+        # cffi generates uses the exported functions: their header says it.
+        source_of = {obj: src for src, obj, _, _ in self.jobs}
+        source_of.update((os.path.join(self.build_dir, os.path.splitext(src)[0].lstrip(os.sep))
+                          + '.o', src) for src in self.sources)
+        objects = [os.path.join(root, f) for root, _, files in os.walk(self.build_dir)
+                   for f in files if f.endswith('.o')]
+        users, defined = _link.symbols(objects + self.user_objects)
+        # C++ functions by their unqualified name, for a C name defined with
+        # C++ linkage (a .cpp without extern "C").
+        cxx = {}
+        for symbol, spelled in _link.demangled(defined).items():
+            cxx.setdefault(spelled.split('(')[0], set()).update(
+                source_of.get(o, o) for o in defined[symbol])
+        spelled = _link.demangled(names)
+        declared = {fn.name: fn.header for fn in self.functions}
+        lines = []
+        for name in names:
+            files = {source_of.get(o, o) for o in users.get(name, [])
+                     if o in source_of or o not in objects}
+            used = ('declared in %s' % self._display(declared[name]) if name in declared
+                    else 'used in %s' % (', '.join(sorted(map(self._display, files)))
+                                         or 'a library the build links'))
+            if name in cxx:
+                reason = ('%s defines it with C++ linkage: declare it extern "C"'
+                          % ', '.join(sorted(map(self._display, cxx[name]))))
+            else:
+                reason = self._unresolved_reason(name, declared)
+            shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
+            lines.append('  %s, %s: %s' % (shown, used, reason))
+        if missing:
+            lines.append('  (the loader found no %s, which the library needs: put its folder '
+                         'in runtime_library_dirs)' % ', '.join(missing))
+        raise BuildError('building %s failed: nothing defines %s the code uses, so importing '
+                         'the library would fail with "undefined symbol":\n%s\nThe previous '
+                         'build, if any, is left in place.'
+                         % (self.name, 'this name' if len(names) == 1
+                            else 'these %d names' % len(names), '\n'.join(lines)))
+
+    def _unresolved_reason(self, name, declared):
+        if re.match(r'TH[A-Z]', name):
+            return ('thffi does not provide this TH/THC function (docs/PORTING.md, '
+                    '"Not supported", says what to do instead)')
+        runtime = _link.runtime_of(name)
+        if runtime and runtime[1] == 'cudart' and not self.with_cuda:
+            return 'a CUDA runtime function: build with with_cuda=True'
+        if runtime and runtime[1] != _link.CXX_RUNTIME:
+            return "part of %s: add '%s' to libraries" % runtime
+        if name in declared:
+            return 'no source or extra object defines it'
+        return 'no source, extra object or library of the build defines it'
 
     # -- the up-to-date check ------------------------------------------------
 
@@ -399,14 +535,16 @@ class Extension(cffi.FFI):
         # __init__.py, written last, names the one to load: a process that
         # imports meanwhile gets the old library or the new, never a mix.
         module = self.module_name if self.package else '_%s_%x' % (last, time.time_ns())
+        kwargs = self._link_kwargs()
         try:
             ffi = cffi.FFI()
             ffi.cdef(self.cdef_text)
             ffi.set_source(module, self.source_text, source_extension=self.source_extension,
-                           sources=self.sources, **self.kwargs)
-            built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
-                                target='%s%s' % (module.split('.')[-1],
-                                                 sysconfig.get_config_var('EXT_SUFFIX')))
+                           sources=self.sources, **kwargs)
+            with _printing_compiler_commands(self.verbose):
+                built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
+                                    target='%s%s' % (module.split('.')[-1],
+                                                     sysconfig.get_config_var('EXT_SUFFIX')))
         except cffi.VerificationError:
             # The compiler printed its file:line messages already; the
             # exception's own text is only its long command line.
@@ -414,7 +552,11 @@ class Extension(cffi.FFI):
                              % self.name) from None
         except OSError as exc:
             raise BuildError('building %s failed: %s' % (self.name, exc)) from None
-        deps = _read_deps(self.build_dir, getattr(self, 'cuda_home', None))
+        self._check_symbols(built, kwargs)
+        # The prebuilt objects are dependencies too: a make.sh run that
+        # rebuilt one means a relink.
+        deps = _read_deps(self.build_dir, getattr(self, 'cuda_home', None)) | set(
+            self.user_objects)
         final = os.path.join(self.target_dir, os.path.basename(built))
         os.replace(built, final)
         self._write_python_files(module.split('.')[-1])
@@ -501,23 +643,32 @@ def _sanitize_mode():
     return mode
 
 
-def _has_cxx_code(path):
-    """Whether an object or archive is C++, from the symbols it needs: C++
-    names (mangled), or the C++ runtime's exception support."""
-    try:
-        result = subprocess.run(['nm', '-u', path], capture_output=True, text=True)
-    except FileNotFoundError:
-        return False
-    return any(line.split()[-1].startswith(('_Z', '__cxa_', '__gxx_personality'))
-               for line in result.stdout.splitlines() if line.strip())
-
-
 def _missing_compiler(name):
     if 'nvcc' in os.path.basename(name):
         return ('nvcc (%s) was not found: install the CUDA toolkit, or build without CUDA '
                 '(THFFI_WITH_CUDA=0)' % name)
     return ('no C compiler: %r was not found. Install one (Debian/Ubuntu: apt-get install '
             'gcc; Fedora: dnf install gcc) or point the CC environment variable at it' % name)
+
+
+@contextlib.contextmanager
+def _printing_compiler_commands(enabled):
+    """Prints the compile and link commands cffi runs, as the legacy
+    verbose=True did.  cffi runs them through setuptools' distutils, which
+    logs each at INFO on the root logger (cffi lowers the threshold when
+    verbose); without a handler there, as in a build script, nothing shows."""
+    if not enabled:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter('%(message)s'))
+    handler.setLevel(logging.INFO)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
 
 
 @contextlib.contextmanager

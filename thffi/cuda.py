@@ -36,6 +36,12 @@ def find_cuda_home():
     return next((home for home in candidates if _is_toolkit(home)), None)
 
 
+def library_dir(home):
+    """The toolkit's folder of shared libraries (libcudart.so...)."""
+    return next((d for d in (os.path.join(home, 'lib64'), os.path.join(home, 'lib'))
+                 if os.path.isdir(d)), os.path.join(home, 'lib64'))
+
+
 def cuda_enabled():
     """Whether build scripts should build their CUDA code: the environment
     variable THFFI_WITH_CUDA (1/0, true/false, yes/no, on/off) when set,
@@ -51,11 +57,11 @@ def cuda_enabled():
     return find_cuda_home() is not None
 
 
-def missing_toolkit_message(what):
+def missing_toolkit_message(what, instead='build without CUDA: %s=0' % ENV_SWITCH):
     return ('%s: no CUDA toolkit found (looked in CUDA_HOME, CUDA_PATH, beside the '
             'nvcc on PATH and in /usr/local/cuda for bin/nvcc and '
             'include/cuda_runtime_api.h). Install the CUDA toolkit or set CUDA_HOME, '
-            'or build without CUDA: %s=0' % (what, ENV_SWITCH))
+            'or %s' % (what, instead))
 
 
 def _visible_gpu_archs():

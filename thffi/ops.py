@@ -1,13 +1,325 @@
-"""register_op: one step from a Python function that calls your C wrappers
-to an op that runs at full speed in eager mode and traces under
-torch.compile and torch.export with no graph break.
+"""What every op written over thffi-built C functions needs, written once,
+so that an op's own Python is its autograd Function and one line for
+torch.compile (functions/add.py shows it whole):
 
-A raw cffi call cannot be traced (Dynamo fails on cffi's Lib object), so
-compiled code must see a torch.library custom op.  Dispatching a custom op
-costs ~9 us a call in eager mode, an autograd.Function ~3.5 us; so eager
-calls go to `eager` and only traced code goes through the op."""
+c_function(lib, name, caller)
+    The C function `name` of the built library `lib` and its twins for other
+    tensor types (`name_double`, `name_cuda`, `name_cuda_double`...: the
+    functions named `name_*` with the same parameters), as one function with
+    the prototype's parameters.  A call runs the twin whose prototype takes
+    the dtype and device of the first tensor argument; when none does it is
+    a TypeError naming `caller`, the argument and the types there are.
+adapts_inputs(autocast_to=None)
+    Decorates a Function's `forward(ctx, ...)` whose tensor parameters are
+    annotated `torch.Tensor`.  Forward runs as written; only when it raises
+    TypeError, ValueError, KeyError or AttributeError (the C functions did
+    not take the inputs as given) are they adapted and forward run again:
+    negative views resolved, and under torch.autocast float16/bfloat16
+    inputs cast to `autocast_to`, as PyTorch does for its float32-only ops.
+    A non-tensor, or CPU and CUDA tensors mixed, is an error naming the
+    Function and the arguments; anything else re-raises forward's error.
+register_function(qualname, function)
+    Registers an autograd Function's computation as the torch.library op
+    `qualname` ("namespace::name"), with its backward as the op
+    `qualname_backward`, for torch.compile and torch.export to trace; eager
+    calls still run `function.apply`.  See its docstring for what the
+    Function must be; register_op does the same for any other op.
+register_op(qualname, impl, fake, ...)
+    The general step under register_function: any typed function calling
+    C functions as a custom op, with your fake, backward and setup_context.
+
+The cost: a fast path pays one Python call per c_function and per
+adapts_inputs, with no `*args` (their code is generated from the
+parameters; a `*args` wrapper costs three times as much, about 3% of a
+Function call).  A raw cffi call cannot be traced (Dynamo fails on cffi's
+Lib object), so compiled code must see a custom op; dispatching one costs
+~9 us a call in eager mode, an autograd.Function ~3.5 us: so eager calls go
+to the Function and only traced code through the op."""
+
+import functools
+import inspect
+import keyword
+import typing
 
 import torch
+
+# What a fast path raises for inputs its C functions do not take as given.
+_RETRY_ON = (TypeError, ValueError, KeyError, AttributeError)
+_LOW_PRECISION = (torch.float16, torch.bfloat16)
+_CONTIGUOUS = torch.contiguous_format
+
+
+def _generated(name, params, body, namespace):
+    """The function `def name(params): body`, compiled from source, so that
+    it takes exactly `params` and a call to it costs one Python frame."""
+    source = 'def %s(%s):\n%s' % (name, ', '.join(params), body)
+    exec(compile(source, '<thffi.ops: %s>' % name, 'exec'), namespace)
+    return namespace[name]
+
+
+def _identifier(name, position):
+    return name if name.isidentifier() and not keyword.iskeyword(name) else 'arg%d' % position
+
+
+def _either(words):
+    words = list(words)
+    return words[0] if len(words) == 1 else '%s or %s' % (', '.join(words[:-1]), words[-1])
+
+
+def _dtypes(dtypes):
+    return _either(str(d).replace('torch.', '') for d in dtypes)
+
+
+def c_function(lib, name, caller):
+    """`name` and its twins in `lib` as one function (see the module's
+    docstring); `caller` names them in errors, e.g. 'MyAddFunction'."""
+    specs = {f: getattr(lib, '_S_' + f, None) for f in lib.__all__
+             if f == name or f.startswith(name + '_')}
+    if specs.get(name) is None:
+        raise ValueError('c_function: %s has no function %r' % (lib.__name__, name))
+
+    def shape(spec):  # what twins share: the parameters' names and kinds
+        return [(p.name, p.kind) for p in spec.params]
+
+    twins = {f: s for f, s in specs.items() if s is not None and shape(s) == shape(specs[name])}
+    params = specs[name].params
+    first = next((i for i, p in enumerate(params) if p.kind == 'tensor'), None)
+    if first is None:
+        raise ValueError('c_function: %s takes no tensor to choose a twin by' % name)
+    table = {False: {}, True: {}}  # is_cuda -> dtype -> the C function
+    for f, spec in sorted(twins.items()):
+        p = spec.params[first]
+        same = table[p.device == 'cuda'].get(p.dtype)
+        if same is not None:
+            raise ValueError('c_function: %s and %s both take %s tensors on %s'
+                             % (same.__name__, f, p.dtype, p.device))
+        table[p.device == 'cuda'][p.dtype] = getattr(lib, f)
+
+    cpu, cuda = list(table[False]), list(table[True])
+    if cpu and cpu == cuda:
+        expected = '%s CPU or CUDA tensor' % _dtypes(cpu)
+    else:
+        expected = ' or '.join('%s %s tensor' % (_dtypes(d), where)
+                               for d, where in ((cpu, 'CPU'), (cuda, 'CUDA')) if d)
+    argument = params[first].name
+
+    def explain(tensor, error):
+        if not isinstance(tensor, torch.Tensor):
+            return TypeError('%s: %s must be a tensor, got %s'
+                             % (caller, argument, type(tensor).__name__))
+        if tensor.dtype in table[tensor.is_cuda]:
+            return error  # not about the tensor that chose the twin
+        hint = ('' if cuda or not tensor.is_cuda else
+                ' (the library was built without CUDA: rebuild it where a CUDA toolkit is found)')
+        return TypeError('%s: %s must be a %s, got %s on %s%s'
+                         % (caller, argument, expected, tensor.dtype, tensor.device, hint))
+
+    names = [_identifier(p.name, i) for i, p in enumerate(params, 1)]
+    args, chooser = ', '.join(names), names[first]
+    call = _generated(name, names, (
+        '    try:\n'
+        '        return table[{0}.is_cuda][{0}.dtype]({1})\n'
+        '    except (KeyError, AttributeError) as error:\n'
+        '        raise explain({0}, error) from None\n').format(chooser, args),
+        {'table': table, 'explain': explain})
+    call.__doc__ = '\n'.join(['%s, for the tensor types of %s: one of' % (name, chooser)]
+                             + [twins[f].prototype for f in sorted(twins)])
+    return call
+
+
+def _adapt(caller, names, tensors, autocast_to, args):
+    """forward's arguments `args` adapted (see adapts_inputs), or None when
+    there is nothing to adapt; `tensors` are the positions of its tensors."""
+    args = list(args)
+    for i in tensors:
+        if not isinstance(args[i], torch.Tensor):
+            raise TypeError('%s: %s must be a tensor, got %s'
+                            % (caller, names[i], type(args[i]).__name__))
+    adapted = False
+    for i in tensors:
+        if args[i].is_neg():
+            args[i], adapted = args[i].resolve_neg(), True
+    first = args[tensors[0]]
+    dtypes = {args[i].dtype for i in tensors}
+    if (autocast_to is not None and dtypes - {autocast_to}
+            and dtypes <= {autocast_to, *_LOW_PRECISION}
+            and torch.is_autocast_enabled(first.device.type)):
+        for i in tensors:
+            args[i] = args[i].to(autocast_to)
+        adapted = True
+    for i in tensors:
+        if args[i].is_cuda is not first.is_cuda:
+            raise ValueError('%s: %s and %s must be on the same device, got %s and %s'
+                             % (caller, names[tensors[0]], names[i], first.device,
+                                args[i].device))
+    return args if adapted else None
+
+
+def adapts_inputs(autocast_to=None):
+    """Decorates a Function's forward (see the module's docstring); the
+    decorated forward keeps its signature and has `autocast_to`, which
+    register_function registers for the op too."""
+    def decorate(forward):
+        params = list(inspect.signature(forward).parameters.values())
+        if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+            raise TypeError('adapts_inputs: %s takes *args, **kwargs or keyword-only '
+                            'parameters; a Function.forward takes (ctx, inputs...)'
+                            % forward.__qualname__)
+        names = [p.name for p in params]
+        tensors = [i for i, p in enumerate(params[1:]) if p.annotation is torch.Tensor]
+        if not tensors:
+            raise TypeError('adapts_inputs: %s has no parameter annotated torch.Tensor'
+                            % forward.__qualname__)
+        caller = (forward.__qualname__.split('.')[-2:])[0]  # the Function's name
+
+        def again(ctx, args):
+            """The slow path, in `except`: forward on adapted inputs."""
+            adapted = _adapt(caller, names[1:], tensors, autocast_to, args)
+            if adapted is None:
+                raise  # forward's own error: nothing here could help
+            return forward(ctx, *adapted)
+
+        defaults = [p.default for p in params]
+        signature = [n if d is p.empty else '%s=defaults[%d]' % (n, i)
+                     for i, (n, d, p) in enumerate(zip(names, defaults, params))]
+        args = ', '.join(names)
+        wrapper = _generated('forward', signature, (
+            '    try:\n'
+            '        return fast({0})\n'
+            '    except retry_on:\n'
+            '        return again({1}, ({2},))\n').format(args, names[0], ', '.join(names[1:])),
+            {'fast': forward, 'again': again, 'retry_on': _RETRY_ON, 'defaults': defaults})
+        functools.update_wrapper(wrapper, forward)
+        wrapper.autocast_to = autocast_to
+        return wrapper
+    return decorate
+
+
+class _Context:
+    """The ctx of a Function's forward or backward run inside an op: it
+    keeps the attributes set on it and records save_for_backward."""
+
+    saved_tensors = ()
+
+    def __init__(self, **attributes):
+        self.__dict__.update(attributes)
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        pass
+
+    def set_materialize_grads(self, value):
+        pass
+
+
+def register_function(qualname, function):
+    """Registers `function`, an autograd.Function calling C functions, as
+    the op `qualname` for torch.compile and torch.export; returns a
+    function that calls the op while they trace and `function.apply`
+    otherwise, with the op as its `.op` (for torch.library.opcheck).
+
+    The op's schema comes from forward's annotations: `forward(ctx, x:
+    torch.Tensor, scale: float, ...) -> torch.Tensor`.  What the op needs
+    from forward and backward, for tracing without running C:
+    - forward returns one tensor shaped like its first tensor input, and
+      backward a gradient shaped like the output for each tensor input that
+      needs one (an elementwise op; write anything else with register_op);
+    - forward allocates its output with torch.empty_like(first tensor input,
+      memory_format=torch.contiguous_format): the op's fake does the same;
+    - backward reads from ctx only needs_input_grad and forward's non-tensor
+      arguments, which forward stores under their own names (`ctx.scale =
+      scale`); the op stores them so too.  Saving tensors needs register_op.
+    Under torch.autocast the op casts its inputs to forward's
+    `autocast_to` (adapts_inputs) when it has one."""
+    forward = function.forward
+    signature = inspect.signature(forward)
+    params = list(signature.parameters.values())[1:]
+    where = 'register_function(%r, %s)' % (qualname, function.__name__)
+    if signature.return_annotation is not torch.Tensor:
+        raise TypeError('%s: forward must be annotated to return torch.Tensor' % where)
+    tensors = [i for i, p in enumerate(params) if p.annotation is torch.Tensor]
+    if not tensors:
+        raise TypeError('%s: forward has no parameter annotated torch.Tensor' % where)
+    others = [p for i, p in enumerate(params) if i not in tensors]
+    for reserved in ('grad_output', 'needs_input_grad'):
+        if reserved in (p.name for p in params):
+            raise TypeError('%s: forward may not have a parameter named %s' % (where, reserved))
+    names = [p.name for p in params]
+    other_names = [p.name for p in others]
+
+    def impl(*args):
+        ctx = _Context()
+        output = forward(ctx, *args)
+        stored = set(ctx.__dict__) - set(other_names)
+        if stored:
+            raise TypeError('%s: forward stored %s on ctx, which backward could not read in '
+                            'compiled code: only its non-tensor arguments, under their own '
+                            'names, can be (register it with register_op instead)'
+                            % (where, ', '.join(sorted(stored))))
+        return output
+
+    def fake(*args):
+        return torch.empty_like(args[tensors[0]], memory_format=_CONTIGUOUS)
+
+    # The backward op: (grad_output, forward's non-tensor arguments, a
+    # bitmask of the tensor inputs that need a gradient) -> one gradient per
+    # tensor input, empty where none is needed (a fixed number of tensors,
+    # which Inductor handles; it mishandles lists).
+    def needed(mask):
+        return [bool(mask >> k & 1) for k in range(len(tensors))]
+
+    def backward_impl(grad_output, *args):
+        values, needs = args[:-1], needed(args[-1])
+        needs_input_grad = [False] * len(params)
+        for i, need in zip(tensors, needs):
+            needs_input_grad[i] = need
+        ctx = _Context(needs_input_grad=tuple(needs_input_grad), **dict(zip(other_names, values)))
+        grads = function.backward(ctx, grad_output)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        result = []
+        for i, need in zip(tensors, needs):
+            grad = grads[i] if need else grad_output.new_empty(0)
+            if grad is None:
+                raise TypeError('%s: backward returned None for %s, which needs a gradient'
+                                % (where, params[i].name))
+            # An op's outputs may not alias each other: a gradient returned
+            # for two inputs is copied for the second.
+            result.append(grad.clone() if any(grad is g for g in result) else grad)
+        return result[0] if len(result) == 1 else tuple(result)
+
+    def backward_fake(grad_output, *args):
+        result = [torch.empty_like(grad_output, memory_format=_CONTIGUOUS) if need
+                  else grad_output.new_empty(0) for need in needed(args[-1])]
+        return result[0] if len(result) == 1 else tuple(result)
+
+    impl.__signature__ = signature.replace(parameters=params)
+    backward_impl.__signature__ = inspect.Signature(
+        [inspect.Parameter('grad_output', inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                           annotation=torch.Tensor)]
+        + [p.replace(default=p.empty) for p in others]
+        + [inspect.Parameter('needs_input_grad', inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                             annotation=int)],
+        return_annotation=(torch.Tensor if len(tensors) == 1
+                           else typing.Tuple[(torch.Tensor,) * len(tensors)]))
+    backward_op = register_op(qualname + '_backward', backward_impl, backward_fake)
+
+    def setup_context(ctx, inputs, output):
+        for name in other_names:
+            setattr(ctx, name, inputs[names.index(name)])
+
+    def backward(ctx, grad_output):
+        mask = sum(1 << k for k, i in enumerate(tensors) if ctx.needs_input_grad[i])
+        grads = backward_op(grad_output, *(getattr(ctx, n) for n in other_names), mask)
+        grads = dict(zip(tensors, grads if isinstance(grads, tuple) else (grads,)))
+        return tuple(grads[i] if i in grads and ctx.needs_input_grad[i] else None
+                     for i in range(len(params)))
+
+    call = register_op(qualname, impl, fake, backward=backward, setup_context=setup_context,
+                       eager=function.apply, autocast_to=getattr(forward, 'autocast_to', None))
+    call.__doc__ = function.__doc__
+    return call
 
 
 def register_op(qualname, impl, fake, *, backward=None, setup_context=None, eager=None,

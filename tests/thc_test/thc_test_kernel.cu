@@ -1,3 +1,6 @@
+// THC as the legacy include path had it (lib/include/THC), through nvcc
+// from `sources`.
+#include <THC.h>
 #include "thc_test_kernel.h"
 
 __global__ void touch(float *data) { data[threadIdx.x] = 1.0f; }

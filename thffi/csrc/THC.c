@@ -90,6 +90,12 @@ cudaError_t THCudaMalloc(THCState *s, void **ptr, size_t size) {
   return cudaSuccess;
 }
 
+void *THFFI_cudaMallocPtr(THCState *s, size_t size) {
+  void *ptr;
+  THCudaMalloc(s, &ptr, size);
+  return ptr;
+}
+
 /* Stops tracking ptr in the call that allocated it, if one still runs. */
 static void thcffi_forget(uintptr_t ptr) {
   THFFIFrame *frame;

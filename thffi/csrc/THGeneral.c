@@ -123,8 +123,14 @@ static void thffi_format(const char *file, int line, const char *prefix,
     int m = vsnprintf(thffi_msg + n, sizeof thffi_msg - n, fmt, args);
     if (m > 0) n += m;
   }
-  if (file != NULL && (size_t)n < sizeof thffi_msg)
-    snprintf(thffi_msg + n, sizeof thffi_msg - n, " at %s:%d", file, line);
+  if (file != NULL && (size_t)n < sizeof thffi_msg) {
+    size_t mark = strlen(THFFI_OWN_MARK);
+    if (strncmp(file, THFFI_OWN_MARK, mark) == 0)  /* thffi's own code */
+      snprintf(thffi_msg + n, sizeof thffi_msg - n, " at %s/%s:%d", THFFI_home, file + mark,
+               line);
+    else
+      snprintf(thffi_msg + n, sizeof thffi_msg - n, " at %s:%d", file, line);
+  }
   thffi_has_msg = 1;
 }
 

@@ -4,6 +4,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* thffi's objects are cached and shared by every copy of thffi, so errors
+ * raised in its own code do not name the file where it was compiled: the
+ * builder compiles it with __FILE__ relative to csrc/ (-fmacro-prefix-map;
+ * generic files are named so by TH_GENERIC_FILE), and the message names it
+ * under the folder of the thffi that built the extension (THFFI_home). */
+#undef THFFI_FILE
+#define THFFI_FILE THFFI_OWN_PREFIX __FILE__
+#define THFFI_OWN_MARK "<thffi>/"
+#define THFFI_OWN_PREFIX THFFI_OWN_MARK "csrc/"
 #include "TH/THGeneral.h"
 
 #ifdef __cplusplus
@@ -14,6 +24,10 @@ extern "C" {
  * so a missing argument is an error rather than a crash. */
 #define THFFI_NONNULL(t, argn) \
   THArgCheck((t) != NULL, argn, "expected a tensor, got NULL (None)")
+
+/* The folder of the thffi that built the extension, for messages;
+ * defined by the generated module (builder.py). */
+extern const char THFFI_home[];
 
 /* Sets this thread's error message (THFFI_takeError) without leaving the
  * call. */

@@ -142,6 +142,10 @@ int THFFI_F(isContiguous)(THFFI_STATE const THFFI_T *self) {
   int64_t expected = 1;
   int d;
   THFFI_NONNULL(self, 1);
+  /* Without elements there is no layout to break, whatever the strides (as
+   * in TH and torch): the indices sorting an empty column give, say, size
+   * (0,) stride (5,), and legacy NMS code checks those are contiguous. */
+  if (THFFI_numel(self->priv.dim, self->size) == 0) return 1;
   for (d = self->priv.dim - 1; d >= 0; d--) {
     if (self->size[d] == 1) continue;
     if (self->stride[d] != expected) return 0;

@@ -13,11 +13,22 @@
 #ifndef THFFI_TH_GENERAL_H
 #define THFFI_TH_GENERAL_H
 
+/* What TH's THGeneral.h included: legacy code calls floor, fmaxf, memset,
+ * printf... and uses FLT_MAX, INT_MAX, PRId64 without including these. */
+#ifndef __STDC_FORMAT_MACROS
+#define __STDC_FORMAT_MACROS
+#endif
+#include <float.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <setjmp.h>
 
 #ifdef __cplusplus
@@ -54,6 +65,15 @@
 #define THMin(X, Y) ((X) < (Y) ? (X) : (Y))
 #define THMax(X, Y) ((X) > (Y) ? (X) : (Y))
 
+/* TH indexed from 0 (Lua Torch from 1); 0.3/0.4 code still wrote
+ * `idx - TH_INDEX_BASE`.  M_PI: -std=c99 hides it, TH defined it. */
+#ifndef TH_INDEX_BASE
+#define TH_INDEX_BASE 0
+#endif
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 
 /* Message of the last error on this thread, or NULL; clears it. */
 TH_API const char *THFFI_takeError(void);
@@ -65,13 +85,20 @@ TH_API void _THArgCheck(const char *file, int line, int condition, int argNumber
 TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
                                const char *fmt, ...) TH_NORETURN TH_FORMAT(4, 5);
 
-#define THError(...) _THError(__FILE__, __LINE__, __VA_ARGS__)
+/* The file errors name: __FILE__.  thffi's own sources define THFFI_FILE
+ * otherwise (csrc/thffi_private.h): their objects are cached and shared by
+ * every copy of thffi, so they name their files relative to thffi's folder
+ * and the message is completed when it is made. */
+#ifndef THFFI_FILE
+#define THFFI_FILE __FILE__
+#endif
+#define THError(...) _THError(THFFI_FILE, __LINE__, __VA_ARGS__)
 #define THArgCheck(COND, ARG, ...) \
-  do { if (!(COND)) _THArgCheck(__FILE__, __LINE__, 0, ARG, __VA_ARGS__); } while (0)
+  do { if (!(COND)) _THArgCheck(THFFI_FILE, __LINE__, 0, ARG, __VA_ARGS__); } while (0)
 #define THAssert(exp) \
-  do { if (!(exp)) _THAssertionFailed(__FILE__, __LINE__, #exp, "%s", ""); } while (0)
+  do { if (!(exp)) _THAssertionFailed(THFFI_FILE, __LINE__, #exp, "%s", ""); } while (0)
 #define THAssertMsg(exp, ...) \
-  do { if (!(exp)) _THAssertionFailed(__FILE__, __LINE__, #exp, __VA_ARGS__); } while (0)
+  do { if (!(exp)) _THAssertionFailed(THFFI_FILE, __LINE__, #exp, __VA_ARGS__); } while (0)
 
 /* The one struct layout of every tensor and storage type, TH and THC: that
  * of TH 0.3, because legacy code reads t->size[i], t->stride[i] and
@@ -79,6 +106,7 @@ TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
  * strides are in elements.  A storage describes the memory of one torch
  * tensor, owned by PyTorch, never by C. */
 #define THFFI_DEFINE_TENSOR(Tensor, Storage, real) \
+  THFFI_TENSOR_KINDS(Tensor, Storage)              \
   typedef struct Storage {                         \
     real *data;                                    \
     ptrdiff_t size;                                \
@@ -99,6 +127,102 @@ TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
     Storage storage_;                              \
     THFFITensorPriv priv;                          \
   } Tensor
+
+/* PyTorch 0.4 made every tensor type one C++ type, so C++ and CUDA sources
+ * written for it pass, say, a THCudaTensor * to THFloatTensor_size, or a
+ * THCudaLongTensor * to THCudaTensor_data; C only warns about such calls.
+ * In C++ (C++11 and later, nvcc included) the TH and THC functions accept
+ * them too, as overloads that reinterpret the pointer: every TH/THC tensor
+ * type has the same layout (THFFI_DEFINE_TENSOR above), as do the storages.
+ *
+ * The mechanism, for whoever adds a TH/THC function: after the declaration
+ *     TH_API int64_t THTensor_(size)(const THTensor *self, int dim);
+ * add the one line
+ *     THFFI_PUN(THTensor_(size));
+ * (in TH/generic/THTensorMeta.h the name is THFFI_F(size) or THFFI_SF(...);
+ * a plain name, THCudaTensor_copyFloat, works alike).  tests/test_legacy_c.py
+ * lists every TH_API function taking a tensor or storage without its line.
+ * It declares, in C++ only, a function template of the same name taking any
+ * arguments.  It is viable only when each argument converts to its
+ * parameter as is, or is a pointer to a TH tensor (storage) where the
+ * parameter is a pointer to another TH tensor (storage) type, not dropping
+ * a const; and at least one argument needs that.  So a call the C function
+ * takes as declared resolves to it exactly as before, a punned call has the
+ * template as its only candidate (never ambiguous), and the template calls
+ * the C function through a pointer of the declared type (no recursion).
+ * Variadic functions (checkGPU) take any pointer already and need no line.
+ * Limits: an argument written as NULL or 0 next to a punned one (NULL has
+ * an integer type in C++; use nullptr), and `&THFloatTensor_size` without
+ * a target type, which is now an overload set. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+/* C++ declarations keep C++ linkage also where legacy code includes TH.h
+ * inside extern "C" { }. */
+extern "C++" {
+#include <type_traits>
+/* 1 for a TH/THC tensor struct, 2 for a storage, 0 for anything else. */
+template <typename T> struct THFFIKind { static const int value = 0; };
+
+/* Whether an argument of type A may be passed as a parameter of type P by
+ * reinterpreting it: both point to TH structs of the same kind, and the
+ * parameter keeps the argument's const. */
+template <typename P, typename A> struct THFFIPunnable { static const bool value = false; };
+template <typename Y, typename X> struct THFFIPunnable<Y *, X *> {
+  typedef typename std::remove_cv<X>::type From;
+  typedef typename std::remove_cv<Y>::type To;
+  static const bool value = THFFIKind<From>::value != 0 &&
+                            THFFIKind<From>::value == THFFIKind<To>::value &&
+                            (!std::is_const<X>::value || std::is_const<Y>::value);
+};
+
+/* 1: A converts to P as is; 2: it is punned; 0: neither. */
+template <typename P, typename A> struct THFFIArgMatch {
+  static const int value =
+      std::is_convertible<A, P>::value ? 1 : THFFIPunnable<P, A>::value ? 2 : 0;
+};
+
+template <bool...> struct THFFIBools {};
+template <bool... B> struct THFFIAll
+    : std::is_same<THFFIBools<true, B...>, THFFIBools<B..., true> > {};
+template <typename... T> struct THFFITypes {};
+template <bool Ok, typename T> struct THFFIEnableIf {};
+template <typename T> struct THFFIEnableIf<true, T> { typedef T type; };
+
+/* ::type is the return type of F when a call of F with arguments A... is a
+ * punned call (above); absent otherwise, which removes the overload. */
+template <bool SameArity, typename R, typename Params, typename Args> struct THFFIPunCheck {};
+template <typename R, typename... P, typename... A>
+struct THFFIPunCheck<true, R, THFFITypes<P...>, THFFITypes<A...> >
+    : THFFIEnableIf<THFFIAll<(THFFIArgMatch<P, A>::value != 0)...>::value &&
+                        !THFFIAll<(THFFIArgMatch<P, A>::value != 2)...>::value,
+                    R> {};
+template <typename F, typename... A> struct THFFIPunCall {};
+template <typename R, typename... P, typename... A>
+struct THFFIPunCall<R (*)(P...), A...>
+    : THFFIPunCheck<sizeof...(P) == sizeof...(A), R, THFFITypes<P...>, THFFITypes<A...> > {};
+
+template <typename R, typename... P, typename... A>
+inline R THFFIPunInvoke(R (*f)(P...), A... a) {
+  return f(((P)a)...);
+}
+}
+
+#define THFFI_TENSOR_KINDS(Tensor, Storage)                                    \
+  extern "C++" {                                                               \
+  template <> struct THFFIKind<struct Tensor> { static const int value = 1; }; \
+  template <> struct THFFIKind<struct Storage> { static const int value = 2; }; \
+  }
+#define THFFI_PUN(NAME) THFFI_PUN_(NAME, TH_CONCAT_2(NAME, _thffiDeclared))
+#define THFFI_PUN_(NAME, DECLARED)                                             \
+  typedef decltype(&NAME) DECLARED;                                            \
+  extern "C++" template <typename... A>                                        \
+  inline typename THFFIPunCall<DECLARED, A...>::type NAME(A... a) {            \
+    return THFFIPunInvoke(static_cast<DECLARED>(&NAME), a...);                 \
+  }                                                                            \
+  struct THFFIPunDone
+#else
+#define THFFI_TENSOR_KINDS(Tensor, Storage)
+#define THFFI_PUN(NAME) struct THFFIPunDone
+#endif
 
 /* thffi's own per-tensor bookkeeping.  Not part of the legacy API: user
  * code must not touch it. */

@@ -4,6 +4,10 @@
 #include <TH/THGeneral.h>
 #include <cuda_runtime_api.h>
 
+/* Legacy THC declared its API with THC_API. */
+#define THC_API TH_API
+#define THC_EXTERNC TH_EXTERNC
+
 /* Legacy code passes a THCState to every THC function and declares the
  * global `extern THCState *state;`.  thffi keeps no state in it (the device
  * and stream come from PyTorch per call), but defines both. */
@@ -21,12 +25,23 @@ TH_API struct cudaDeviceProp *THCState_getCurrentDeviceProperties(THCState *stat
 
 TH_API void __THCudaCheck(cudaError_t err, const char *file, int line);
 /* Ends the call with a RuntimeError naming the CUDA error, file and line. */
-#define THCudaCheck(err) __THCudaCheck(err, __FILE__, __LINE__)
+#define THCudaCheck(err) __THCudaCheck(err, THFFI_FILE, __LINE__)
 
 /* Device memory from PyTorch's caching allocator, on the call's device and
- * stream.  Blocks a failing call leaves allocated are freed. */
+ * stream.  Blocks a failing call leaves allocated are freed.  Both API
+ * generations compile, told apart by the number of arguments:
+ *   PyTorch 0.3:  THCudaCheck(THCudaMalloc(state, (void **)&p, size));
+ *   PyTorch 0.4:  p = (float *)THCudaMalloc(state, size);
+ * A failed allocation ends the call with an error either way (0.4 threw).
+ * THCudaFree returns cudaSuccess, which 0.3 code checks and 0.4 code (where
+ * it returned void) ignores. */
 TH_API cudaError_t THCudaMalloc(THCState *state, void **ptr, size_t size);
+TH_API void *THFFI_cudaMallocPtr(THCState *state, size_t size);
 TH_API cudaError_t THCudaFree(THCState *state, void *ptr);
+#define THCudaMalloc(...)                                                     \
+  THFFI_FOURTH_ARG(__VA_ARGS__, THCudaMalloc, THFFI_cudaMallocPtr,           \
+                   THCudaMalloc_takes_2_or_3_arguments, 0)(__VA_ARGS__)
+#define THFFI_FOURTH_ARG(a, b, c, d, ...) d
 
 /* Column-major GEMM as legacy THC had it: c = alpha op(a) op(b) + beta c,
  * transa/transb 'n' or 't' (or 'c'); cuBLAS on the call's current stream.

@@ -1,0 +1,14 @@
+from torch.nn import Module
+
+from functions.scale import my_scale
+
+
+class MyScaleModule(Module):
+    """input * scale + bias by the C functions, with scale and bias fixed."""
+
+    def __init__(self, scale, bias):
+        super().__init__()
+        self.scale, self.bias = scale, bias
+
+    def forward(self, input):
+        return my_scale(input, self.scale, self.bias)

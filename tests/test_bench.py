@@ -1,0 +1,54 @@
+"""bench/bench.py judges its targets from the run's own figures: checked here
+on made-up figures (no timing, no build)."""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                'bench'))
+bench = pytest.importorskip('bench')
+
+
+CALLS = ['torch copy_', 'torch.add', 'torch.add(out=)', 'ours: wrapped C call',
+         'ours: MyAddFunction', 'ours: MyAddModule', 'ours: fwd+bwd', 'pybind11: call',
+         'pybind11: Function', 'pybind11: fwd+bwd', 'stable-ABI: torch.ops call',
+         'stable-ABI: .default call', 'stable-ABI: Function', 'stable-ABI: fwd+bwd',
+         'custom_op: call (out=)', 'custom_op: op', 'custom_op: fwd+bwd']
+
+
+def row(n, times=None):
+    """A latency row of N=n: every call 1 µs but those in `times`."""
+    return {'n': n, **{name: 1.0 for name in CALLS}, **(times or {})}
+
+
+BUILDS = {'ours: cold, C only': 1.2, 'stable-ABI: cold, C++ only': 3.0,
+          'stable-ABI: cold, C++ only, after import torch': 1.5,
+          'pybind11: cold load_inline': 28.0, 'import _ext.my_lib after torch': 0.004,
+          'load the stable-ABI op after torch': 0.01}
+
+
+def test_targets_are_judged_from_the_figures():
+    rows = [row(1, {'ours: wrapped C call': 0.4, 'stable-ABI: torch.ops call': 2.0,
+                    'stable-ABI: Function': 4.0}),
+            # forward 1.06x the stable-ABI Function at N=1e3: over 1.05x
+            row(1000, {'ours: MyAddFunction': 1.06})]
+    judged = {target: (figures, met) for target, figures, met in bench.targets(rows, BUILDS)}
+    build = judged["issue 17: cold C-only build <= 1.0x the stable-ABI op's cold build"]
+    assert build == ('0.40x (1.20 s against 3.00 s, both whole processes; 0.80x against its '
+                     '1.50 s after import torch)', True)
+    call = judged['issue 17: wrapped C call <= 0.5x the stable-ABI op through torch.ops (N=1)']
+    assert call == ('0.20x at N=1', True)
+    forward = judged['issue 17: MyAddFunction forward <= 1.05x the stable-ABI Function (small N)']
+    assert forward == ('0.25x at N=1, 1.06x at N=1000', False)
+    # no size from 1e6: the bandwidth targets are not judged, not passed
+    assert not any('copy_' in target or '0.95x' in target for target in judged)
+
+
+def test_results_show_each_target_met_or_not():
+    text = bench.markdown([row(1, {'ours: MyAddFunction': 2.0})], BUILDS, None, None)
+    assert ('issue 17: MyAddFunction forward <= 1.05x the stable-ABI Function (small N): '
+            '2.00x at N=1: **not met**') in text
+    assert '| stable-ABI: cold, C++ only | 3.00 |' in text
+    assert '| MyAddFunction / stable-ABI Function | 2.00 |' in text

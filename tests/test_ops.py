@@ -1,0 +1,69 @@
+"""thffi.ops' helpers on their own: what they refuse, with which message
+(their use by the demo op is tested in test_add.py and test_integration.py)."""
+
+import inspect
+
+import pytest
+import torch
+from torch import Tensor
+from torch.autograd import Function
+
+from _ext import my_lib
+from functions.add import add_forward
+from thffi import adapts_inputs, c_function, register_function
+
+
+def test_c_function_has_the_prototype_parameters():
+    assert list(inspect.signature(add_forward).parameters) == ['input1', 'input2', 'output']
+    out = torch.empty(3, dtype=torch.float64)
+    assert add_forward(input2=torch.ones(3, dtype=torch.float64),
+                       input1=torch.ones(3, dtype=torch.float64), output=out) == 1
+    assert torch.equal(out, torch.full((3,), 2.0, dtype=torch.float64))
+    assert 'int my_lib_add_forward_double(THDoubleTensor *input1' in add_forward.__doc__
+
+
+def test_c_function_explains_what_it_cannot_call():
+    with pytest.raises(TypeError, match=r'^MyAddFunction: input1 must be a tensor, got int$'):
+        add_forward(3, torch.ones(3), torch.empty(3))
+    with pytest.raises(ValueError, match=r"c_function: _ext.my_lib has no function "
+                                         r"'my_lib_add_forwards'"):
+        c_function(my_lib, 'my_lib_add_forwards', 'MyAddFunction')
+
+
+def test_adapts_inputs_needs_annotated_positional_parameters():
+    def forward(ctx, *inputs: Tensor):
+        return inputs[0]
+
+    with pytest.raises(TypeError, match=r'adapts_inputs: .*forward takes \*args'):
+        adapts_inputs()(forward)
+
+    def forward(ctx, input1, input2):
+        return input1
+
+    with pytest.raises(TypeError, match=r'adapts_inputs: .*forward has no parameter annotated '
+                                        r'torch.Tensor'):
+        adapts_inputs()(forward)
+
+
+def test_register_function_states_its_contract():
+    class Unannotated(Function):
+        @staticmethod
+        def forward(ctx, input1, input2):
+            return input1
+
+    with pytest.raises(TypeError, match=r"register_function\('thffi_test::unannotated', "
+                                        r"Unannotated\): forward must be annotated"):
+        register_function('thffi_test::unannotated', Unannotated)
+
+    class KeepsShape(Function):
+        @staticmethod
+        def forward(ctx, input1: Tensor, input2: Tensor) -> Tensor:
+            ctx.shape = input1.shape
+            output = torch.empty_like(input1)
+            add_forward(input1, input2, output)
+            return output
+
+    op = register_function('thffi_test::keeps_shape', KeepsShape)
+    with pytest.raises(TypeError, match=r'forward stored shape on ctx, which backward could not '
+                                        r'read in compiled code'):
+        op.op(torch.ones(2), torch.ones(2))

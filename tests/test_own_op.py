@@ -1,0 +1,96 @@
+"""README's "Add your own op", followed step by step on a copy of the demo
+folder for a second op, output = input * scale + bias, whose files are in
+tests/own_op/: its C for the CPU and CUDA, its Function with the compile
+registration and its Module, and the check of step 5 (a pure-PyTorch
+reference, gradcheck, opcheck, torch.compile(fullgraph=True))."""
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from conftest import ROOT, copy_demo
+from thffi import cuda_enabled
+
+OWN_OP = os.path.join(ROOT, 'tests', 'own_op')
+# Step 3: the lines of the demo's build.py that list its files, and the same
+# lines listing the op's files too.
+BUILD_PY_EDITS = [
+    ("sources = ['src/my_lib.c']", "sources = ['src/my_lib.c', 'src/scale.c']"),
+    ("headers = ['src/my_lib.h']", "headers = ['src/my_lib.h', 'src/scale.h']"),
+    ("sources += ['src/my_lib_cuda.c', 'src/my_lib_kernel.cu']",
+     "sources += ['src/my_lib_cuda.c', 'src/my_lib_kernel.cu',\n"
+     "                'src/scale_cuda.c', 'src/scale_kernel.cu']"),
+    ("headers += ['src/my_lib_cuda.h']", "headers += ['src/my_lib_cuda.h', 'src/scale_cuda.h']"),
+]
+
+
+@pytest.fixture(scope='module')
+def project(tmp_path_factory):
+    """A copy of the demo with the scale op added as README says, built."""
+    project = tmp_path_factory.mktemp('own_op') / 'myext'
+    copy_demo(project)
+    # Steps 1, 2 and 4: the op's header, C and CUDA under src/, its
+    # Function under functions/, its Module under modules/.
+    shutil.copytree(OWN_OP, project, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns('__pycache__'))
+    # Step 3: list the files in build.py, then run it.
+    build_py = project / 'build.py'
+    text = build_py.read_text()
+    for line, listed in BUILD_PY_EDITS:
+        assert text.count(line) == 1, 'build.py no longer has the line %r' % line
+        text = text.replace(line, listed)
+    build_py.write_text(text)
+    built = subprocess.run([sys.executable, 'build.py'], cwd=project, capture_output=True,
+                           text=True, timeout=600,
+                           env=dict(os.environ, TORCH_CUDA_ARCH_LIST='7.5'))
+    assert built.returncode == 0, built.stdout + built.stderr
+    return project
+
+
+def _check(project, device):
+    """Step 5: the copy's check_scale.py; returns the op's C functions it lists."""
+    ran = subprocess.run([sys.executable, 'check_scale.py', device], cwd=project,
+                         capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    return ran.stdout.split()
+
+
+def _code_lines(path):
+    """Lines of a Python file that hold code: not blank, comments or docstrings."""
+    with open(path) as f:
+        source = f.read()
+    docstrings = set()
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, 'body', None)
+        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            docstrings.update(range(body[0].lineno, body[0].end_lineno + 1))
+    return [line for number, line in enumerate(source.splitlines(), 1)
+            if line.strip() and not line.strip().startswith('#') and number not in docstrings]
+
+
+def test_the_python_of_an_op_is_about_30_lines():
+    scale = [os.path.join(OWN_OP, 'functions', 'scale.py'),
+             os.path.join(OWN_OP, 'modules', 'scale.py')]
+    assert sum(len(_code_lines(path)) for path in scale) <= 30
+    with open(os.path.join(ROOT, 'functions', 'add.py')) as f:
+        assert len(f.read().splitlines()) <= 60  # the demo's, docstrings included
+
+
+def test_own_op_on_the_cpu(project):
+    # With a CUDA toolkit, the op's CUDA C and kernel were compiled and linked too.
+    twins = ('', '_double') + (('_cuda', '_cuda_double') if cuda_enabled() else ())
+    assert set(_check(project, 'cpu')) == {'my_lib_scale_%s%s' % (step, twin) for twin in twins
+                                           for step in ('forward', 'backward')}
+
+
+@pytest.mark.skipif(not (torch.cuda.is_available() and cuda_enabled()),
+                    reason='needs a CUDA GPU and a CUDA toolkit')
+def test_own_op_on_the_gpu(project):
+    assert 'my_lib_scale_forward_cuda' in _check(project, 'cuda')

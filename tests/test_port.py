@@ -1,0 +1,301 @@
+"""python -m thffi port, file by file: each rewrite of legacy Python (libcst)
+and shell, what it leaves and reports, and that a second run changes
+nothing.  The whole legacy repository is in test_legacy_repo.py."""
+
+import os
+import textwrap
+import warnings
+
+import pytest
+import torch
+
+from thffi.port import port
+from thffi.port.c import scan_c
+from thffi.port.python import rewrite_python
+from thffi.port.shell import rewrite_shell
+
+NVCC13 = {75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121}
+
+
+def py(source):
+    """(new source, findings), checking that a second run changes nothing."""
+    new, findings = rewrite_python(textwrap.dedent(source), 'x.py')
+    assert rewrite_python(new, 'x.py')[0] == new
+    return new, findings
+
+
+def sh(source, accepted=NVCC13):
+    new, findings = rewrite_shell(textwrap.dedent(source), 'make.sh', accepted)
+    assert rewrite_shell(new, 'make.sh', accepted)[0] == new
+    return new, findings
+
+
+def left(findings):
+    return [str(f) for f in findings if not f.fixed]
+
+
+def test_torch_utils_ffi_and_build_script_gates():
+    new, findings = py('''\
+        # build.py
+        from torch.utils.ffi import create_extension  # the legacy builder
+        import torch
+
+        with_cuda = torch.cuda.is_available()
+        if torch.cuda.is_available():  # a GPU on the build machine?
+            print('Including CUDA code.')
+        ''')
+    # torch, imported for the gates alone, goes with them.
+    assert new == textwrap.dedent('''\
+        # build.py
+        from thffi import create_extension, cuda_enabled  # the legacy builder
+
+        with_cuda = cuda_enabled()
+        if cuda_enabled():  # a GPU on the build machine?
+            print('Including CUDA code.')
+        ''')
+    assert [f.line for f in findings] == [2, 5, 6] and not left(findings)
+
+    new, _ = py('''\
+        import torch.utils.ffi
+        ffi = torch.utils.ffi.create_extension('_ext.x', headers=[], sources=[],
+                                               with_cuda=torch.cuda.is_available())
+        ''')
+    assert new == textwrap.dedent('''\
+        import thffi
+        ffi = thffi.create_extension('_ext.x', headers=[], sources=[],
+                                               with_cuda=thffi.cuda_enabled())
+        ''')
+    # `import torch.utils.ffi` also bound `torch`: kept where still used.
+    new, _ = py('import torch.utils.ffi\nx = torch.zeros(1)\n')
+    assert 'import thffi\n' in new and 'import torch\n' in new
+    new, _ = py('import torch.utils.ffi as F\nfrom torch.utils import ffi, data\n')
+    assert new == 'import thffi as F\nfrom torch.utils import data\nimport thffi as ffi\n'
+    # Outside build scripts, torch.cuda.is_available() asks for a GPU, as it should.
+    source = 'import torch\nif torch.cuda.is_available():\n    x = 1\n'
+    assert py(source)[0] == source
+
+
+def test_legacy_function_imports():
+    new, findings = py('''\
+        import torch
+        from torch.autograd import Function, gradcheck  # both
+
+
+        class RoIPool(Function):
+            def __init__(self, size):
+                self.size = size
+
+            def forward(self, x):
+                return x
+        ''')
+    assert new.startswith('import torch\nfrom torch.autograd import gradcheck  # both\n'
+                          'from thffi.legacy import Function\n')
+    assert 'class RoIPool(Function):' in new and not left(findings)
+    new, _ = py('from torch.autograd import Function as F\nclass A(F):\n'
+                '    def backward(self, g):\n        return g\n')
+    assert new.startswith('from thffi.legacy import Function as F\n')
+    # A file with modern Functions too keeps its import; the legacy class
+    # gets a base of its own.  Written as an attribute, the base is replaced.
+    new, findings = py('''\
+        import torch
+        from torch.autograd import Function
+
+
+        class Legacy(Function):
+            def forward(self, x):
+                return x
+
+
+        class Modern(Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+
+        class Attribute(torch.autograd.Function):
+            def forward(self, x):
+                return x
+        ''')
+    assert 'from torch.autograd import Function\n' in new
+    assert 'from thffi.legacy import Function as LegacyFunction\n' in new
+    assert 'import thffi.legacy\n' in new
+    assert 'class Legacy(LegacyFunction):' in new and 'class Modern(Function):' in new
+    assert 'class Attribute(thffi.legacy.Function):' in new
+    assert len(findings) == 2
+
+
+@pytest.mark.parametrize('call, expected', [
+    ('torch.range(1, 10)', 'torch.arange(1, 11, dtype=torch.get_default_dtype())'),
+    ('torch.range(-5, 5, step=2)', 'torch.arange(-5, 7, 2, dtype=torch.get_default_dtype())'),
+    ('torch.range(0, 1, 0.1)', 'torch.arange(0, 1.05, 0.1, dtype=torch.get_default_dtype())'),
+    ('torch.range(0.5, 2)', 'torch.arange(0.5, 2.0, dtype=torch.get_default_dtype())'),
+    ('torch.range(0, n - 1)', 'torch.arange(0, n, dtype=torch.get_default_dtype())'),
+    ('torch.range(2, n, 2, dtype=torch.long)', 'torch.arange(2, n + 1, 2, dtype=torch.long)'),
+    ('torch.range(n, 0, -3)', 'torch.arange(n, -1, -3, dtype=torch.get_default_dtype())'),
+    ('torch.range(0, x << 1)', 'torch.arange(0, (x << 1) + 1, dtype=torch.get_default_dtype())'),
+])
+def test_torch_range(call, expected):
+    new, findings = py('import torch\nn, x = 7, 3\ny = %s\n' % call)
+    assert new.splitlines()[-1] == 'y = ' + expected
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # torch.range is deprecated
+        for source in (call, expected):
+            values = eval(source, {'torch': torch, 'n': 7, 'x': 3})
+            if source == call:
+                want = values
+        assert values.dtype == want.dtype and torch.equal(values, want)
+
+
+def test_torch_range_it_cannot_write_is_reported():
+    source = ('import torch\ny = torch.range(5, 1)\nz = torch.range(*bounds)\n'
+              'w = torch.range(0, n, k)\n')
+    new, findings = py(source)
+    assert new == source
+    assert [f.split(': ', 1)[1].split(';')[0] for f in left(findings)] == [
+        'torch.range(...) not changed: it is empty or an error (step 0 or of the wrong sign)',
+        'torch.range(...) not changed: its arguments are not (start, end[, step])',
+        'torch.range(...) not changed: its step is not a number literal']
+
+
+def test_variable():
+    new, findings = py('''\
+        import torch
+        from torch.autograd import Variable
+        a = Variable(x)
+        b = Variable(x, requires_grad=True)
+        c = Variable(torch.randn(3), requires_grad=True)
+        d = Variable(x + y, True)
+        e = Variable(x, requires_grad=flag)
+        f = Variable(x, volatile=True)
+        ''')
+    assert new == textwrap.dedent('''\
+        import torch
+        a = x
+        b = x.detach().requires_grad_()
+        c = torch.randn(3).requires_grad_()
+        d = (x + y).detach().requires_grad_()
+        e = x.detach().requires_grad_(flag)
+        f = x
+        ''')
+    assert left(findings) == ['x.py:8: Variable(..., volatile=...) dropped: volatile has no '
+                              'effect today; run inference under `with torch.no_grad():`']
+
+
+def test_data_0_used_as_a_number_becomes_item():
+    new, findings = py('''\
+        total = 0
+        print(loss.data[0])
+        print('loss %.3f, acc %.2f' % (loss.data[0], acc))
+        log('{:.4f}'.format(loss.data[0]), f'{loss.data[0]:.2f}', float(loss.data[0]))
+        scaled = loss.data[0] * 100
+        if loss.data[0] < 0.5:
+            total += loss.data[0]
+        row = output.data[0]
+        losses.append(loss.data[0])
+        ''')
+    assert new == textwrap.dedent('''\
+        total = 0
+        print(loss.item())
+        print('loss %.3f, acc %.2f' % (loss.item(), acc))
+        log('{:.4f}'.format(loss.item()), f'{loss.item():.2f}', float(loss.item()))
+        scaled = loss.item() * 100
+        if loss.item() < 0.5:
+            total += loss.item()
+        row = output.data[0]
+        losses.append(loss.data[0])
+        ''')
+    assert [f.line for f in findings if not f.fixed] == [8, 9]
+    assert 'output.data[0] not changed: if output is a 0-d tensor' in left(findings)[0]
+
+
+def test_python_2_is_reported_not_changed():
+    source = 'print "loss", loss.data[0]\n'
+    new, findings = rewrite_python(source, 'old.py')
+    assert new == source
+    assert left(findings)[0].startswith('old.py:1: not changed: libcst cannot parse it')
+
+
+MAKE_SH = '''\
+    #!/usr/bin/env bash
+    CUDA_ARCH="-gencode arch=compute_30,code=sm_30 \\
+               -gencode arch=compute_61,code=sm_61 "
+    nvcc -c -o a.cu.o a.cu -x cu -Xcompiler -fPIC $CUDA_ARCH -I $CUDA_PATH/include
+    nvcc -c -o b.cu.o b.cu -x cu -Xcompiler -fPIC -arch=sm_52 -I ${TORCH}/lib/include/TH \\
+        -I${TORCH}/lib/include/THC
+    nvcc -c -o c.cu.o c.cu -arch=sm_80 -Xcompiler -march=native
+    g++ -c d.cpp -I "$PYTORCH_LIB_DIR/include/TH" -o d.o
+    python build.py
+    '''
+
+
+def test_shell_scripts():
+    new, findings = sh(MAKE_SH)
+    assert new == textwrap.dedent('''\
+        #!/usr/bin/env bash
+        CUDA_ARCH="$(python -m thffi --arch-flags) \\
+         "
+        nvcc -c -o a.cu.o a.cu -x cu -Xcompiler -fPIC $CUDA_ARCH -I $CUDA_PATH/include
+        nvcc -c -o b.cu.o b.cu -x cu -Xcompiler -fPIC $(python -m thffi --arch-flags) $(python -m thffi --includes)
+        nvcc -c -o c.cu.o c.cu -arch=sm_80 -Xcompiler -march=native
+        g++ -c d.cpp $(python -m thffi --includes) -o d.o
+        python build.py
+        ''')
+    assert [(f.line, f.fixed) for f in findings] == [(2, True), (5, True), (5, True),
+                                                     (8, True), (0, False)]
+    assert findings[0].message.startswith('nvcc architecture flags: sm_30, sm_61 rejected by '
+                                          'the installed nvcc')
+    assert 'no `set -e`' in findings[-1].message
+    # What an older nvcc accepts stays; without an nvcc, CUDA 13's range is assumed.
+    assert sh('nvcc -arch=sm_52 a.cu\n', accepted=NVCC13 | {52})[0] == 'nvcc -arch=sm_52 a.cu\n'
+    new, findings = sh('set -e\nnvcc -arch=sm_52 a.cu\n', accepted=None)
+    assert new == 'set -e\nnvcc $(python -m thffi --arch-flags) a.cu\n'
+    assert 'older than sm_75 (no nvcc found to ask)' in findings[0].message
+
+
+def test_c_is_scanned_not_changed():
+    source = textwrap.dedent('''\
+        // exit(1) in a comment is not a call
+        extern "C" {
+        int fill(THFloatTensor *t) {
+          float *d = THFloatTensor_data(t);
+          d[3] = 1;
+          return 1;
+        }
+        int checked(THFloatTensor *t) {
+          THArgCheck(t->nDimension == 1, 1, "1-d expected");
+          THFloatTensor_data(t)[0] = 1;
+          if (!t) {
+            fprintf(stderr, "exit(\\n");
+            exit(-1);
+          }
+          return 1;
+        }
+        }
+        ''')
+    findings = scan_c(source, 'k.cu')
+    assert [(f.line, f.message.split(' ')[0]) for f in findings] == [(3, 'fill()'),
+                                                                     (13, 'exit()')]
+
+
+def test_port_a_folder(tmp_path):
+    (tmp_path / 'src').mkdir()
+    (tmp_path / 'build.py').write_text('from torch.utils.ffi import create_extension\n')
+    (tmp_path / 'make.sh').write_text(textwrap.dedent(MAKE_SH))
+    kernel = 'void f(void) { exit(1); }\n'
+    (tmp_path / 'src' / 'k.cu').write_text(kernel)
+    generated = tmp_path / '_ext' / 'lib'
+    generated.mkdir(parents=True)
+    (generated / '__init__.py').write_text('from torch.utils.ffi import _wrap_function\n')
+    diff, findings, read, changed = port(str(tmp_path))
+    assert read == 4 and sorted(changed) == ['build.py', 'make.sh']
+    assert diff.startswith('--- a/build.py\n+++ b/build.py\n')
+    assert '-from torch.utils.ffi import create_extension\n+from thffi import create_extension\n' \
+        in diff
+    assert (tmp_path / 'build.py').read_text() == 'from torch.utils.ffi import create_extension\n'
+    assert any(str(f).startswith(os.path.join('_ext', 'lib', '__init__.py') + ': not changed: '
+                                 'generated by the legacy torch.utils.ffi build')
+               for f in findings)
+    port(str(tmp_path), write=True)
+    assert (tmp_path / 'build.py').read_text() == 'from thffi import create_extension\n'
+    assert (tmp_path / 'src' / 'k.cu').read_text() == kernel
+    assert port(str(tmp_path))[0] == ''

@@ -1,0 +1,137 @@
+"""What a built extension needs from the process that loads it.
+
+Legacy extensions were loaded into a process where torch had already loaded
+the C++ and CUDA runtimes globally, so the objects a make.sh built (nvcc's
+.cu.o, g++'s .o) linked without them and still worked.  `runtime_needs`
+reads the undefined symbols of such objects, so that the builder links
+those runtimes itself.  `unresolved` asks the dynamic loader which symbols
+of a built library nothing defines, so that a call to a function nobody
+provides fails the build by name, instead of the import."""
+
+import os
+import re
+import subprocess
+import sys
+
+# Runtimes an object may need, told by the names of its undefined symbols:
+# (what, library for -l, names).  The first match decides (cuBLASLt before
+# cuBLAS).  All but the C++ runtime are the CUDA toolkit's, linked by soname.
+CXX_RUNTIME = 'stdc++'
+RUNTIMES = [
+    ('the C++ runtime', CXX_RUNTIME, re.compile(r'_Z|__cxa_|__gxx_|__dynamic_cast$')),
+    ('the CUDA runtime', 'cudart', re.compile(r'__cuda|cuda[A-Z]')),
+    ('cuBLASLt', 'cublasLt', re.compile(r'cublasLt[A-Z]')),
+    ('cuBLAS', 'cublas', re.compile(r'cublas[A-Z]')),
+    ('cuRAND', 'curand', re.compile(r'curand[A-Z]')),
+    ('cuFFT', 'cufft', re.compile(r'cufft[A-Z]')),
+    ('cuSPARSE', 'cusparse', re.compile(r'cusparse[A-Z]')),
+    ('cuSOLVER', 'cusolver', re.compile(r'cusolver[A-Z]')),
+]
+
+_UNDEFINED = re.compile(r'undefined symbol: (\S+)\s+\((.*)\)$')
+_NOT_FOUND = re.compile(r'(\S+) => not found$')
+# Asks the interpreter's own global scope (its executable and the libraries
+# it loaded at start: libpython, libm...), in a child with nothing imported.
+_IN_INTERPRETER = '''
+import ctypes, sys
+scope = ctypes.CDLL(None)
+for name in sys.argv[1:]:
+    try:
+        scope[name]
+    except AttributeError:
+        print(name)
+'''
+
+
+def symbols(paths):
+    """(undefined, defined), each {symbol: [object, ...]}, of object files
+    and archives (nm; 'lib.a[member.o]' names an archive's member):
+    the strong undefined symbols with the objects using them (weak
+    references, 'w' and 'v', need nothing), and the global defined ones
+    with the objects defining them."""
+    undefined, defined = {}, {}
+    if not paths:
+        return undefined, defined
+    try:
+        out = subprocess.run(['nm', '-A', '-P'] + list(paths), capture_output=True, text=True)
+    except OSError:
+        return undefined, defined
+    for line in out.stdout.splitlines():
+        where, sep, rest = line.rpartition(': ')
+        fields = rest.split()
+        if sep and len(fields) >= 2 and fields[1].isupper():  # global, not weak 'w'/'v'
+            table = undefined if fields[1] == 'U' else defined
+            table.setdefault(fields[0], []).append(where)
+    return undefined, defined
+
+
+def demangled(names):
+    """{name: its C++ spelling, e.g. 'f(float*, int)'} for the C++ names
+    among `names` (c++filt); {} without c++filt."""
+    mangled = sorted({n for n in names if n.startswith('_Z')})
+    if not mangled:
+        return {}
+    try:
+        out = subprocess.run(['c++filt'], input='\n'.join(mangled), capture_output=True,
+                             text=True)
+    except OSError:
+        return {}
+    spelled = out.stdout.splitlines()
+    return dict(zip(mangled, spelled)) if len(spelled) == len(mangled) else {}
+
+
+def runtime_of(symbol):
+    """(what, library) of the runtime in RUNTIMES defining `symbol`, or None."""
+    for what, library, names in RUNTIMES:
+        if names.match(symbol):
+            return what, library
+    return None
+
+
+def runtime_needs(paths):
+    """{library: (what, {symbol: [object, ...]})}: the runtimes in RUNTIMES
+    that the objects in `paths` need: their undefined symbols that none of
+    them defines."""
+    undefined, defined = symbols(paths)
+    needs = {}
+    for symbol, users in sorted(undefined.items()):
+        runtime = runtime_of(symbol)
+        if runtime and symbol not in defined:
+            needs.setdefault(runtime[1], (runtime[0], {}))[1][symbol] = users
+    return needs
+
+
+def unresolved(library, search_dirs):
+    """(symbols, missing libraries): what the dynamic loader binds to nothing
+    when it loads `library` alone with every symbol bound at once (ldd -r:
+    the libraries it needs are found as at import, by rpath, runpath,
+    LD_LIBRARY_PATH and the loader's cache, and here also in search_dirs,
+    where the linker found them), less what the Python interpreter defines.
+    Weak references and versioned symbols the linker bound (glibc's,
+    libgcc's) are resolved or allowed by the loader and never listed.
+    ([], []) when ldd is not there to ask."""
+    env = dict(os.environ)
+    env['LD_LIBRARY_PATH'] = os.pathsep.join(
+        list(search_dirs) + [p for p in [env.get('LD_LIBRARY_PATH')] if p])
+    try:
+        out = subprocess.run(['ldd', '-r', library], capture_output=True, text=True, env=env)
+    except OSError:
+        return [], []
+    names, missing = set(), []
+    real = os.path.realpath(library)
+    for line in (out.stdout + out.stderr).splitlines():
+        undefined = _UNDEFINED.match(line.strip())
+        if undefined and os.path.realpath(undefined.group(2)) == real:
+            names.add(undefined.group(1))
+        not_found = _NOT_FOUND.match(line.strip())
+        if not_found:
+            missing.append(not_found.group(1))
+    # The C API every extension module uses; the rest is asked of the
+    # interpreter only when there is a rest (one short child process).
+    names = sorted(n for n in names if not n.startswith(('Py', '_Py')))
+    if names:
+        out = subprocess.run([sys.executable, '-I', '-S', '-c', _IN_INTERPRETER] + names,
+                             capture_output=True, text=True)
+        if out.returncode == 0:
+            names = out.stdout.split()
+    return names, missing

@@ -1,0 +1,185 @@
+"""Legacy autograd Functions (PyTorch 0.3 and before) on today's autograd.
+
+A Function written for PyTorch 0.3 runs unchanged but for its import line:
+
+    from thffi.legacy import Function        # was: from torch.autograd import Function
+
+    class ScaleFunction(Function):
+        def __init__(self, alpha):
+            super(ScaleFunction, self).__init__()
+            self.alpha = alpha
+
+        def forward(self, input):
+            self.save_for_backward(input)
+            return input * self.alpha
+
+        def backward(self, grad_output):
+            input, = self.saved_tensors
+            return grad_output * self.alpha
+
+    output = ScaleFunction(2.0)(input)       # called the legacy way
+
+Each call runs a torch.autograd.Function named after the class (grad_fn is
+ScaleFunctionBackward) whose forward and backward call the instance's.  In
+forward and backward, the instance has the legacy context API:
+save_for_backward, saved_tensors (and saved_variables), needs_input_grad
+(one flag per input), mark_dirty, mark_non_differentiable; backward returns
+one gradient or a tuple of them, None for inputs without one.
+
+Where thffi differs from PyTorch 0.3, and why:
+- An instance may be called more than once.  Each call's backward sees the
+  instance's attributes as that call's forward left them (a copy is taken
+  after forward); PyTorch 0.3 let the second call overwrite the first's.
+- Backward is not differentiable, as in PyTorch 0.3: with
+  create_graph=True, the gradients it returns are marked so that
+  differentiating them again (double backward) raises RuntimeError
+  "<class>: the gradients of a legacy Function cannot be differentiated
+  again ...", rather than giving second derivatives without its part.
+- A subclass with a @staticmethod forward is a TypeError: that is the
+  modern style, which subclasses torch.autograd.Function."""
+
+import torch
+
+__all__ = ['Function']
+
+
+class Function:
+    """Base class of legacy autograd Functions: subclass it, define forward
+    and backward as instance methods, and call an instance on the inputs."""
+
+    # The torch.autograd.Function context of the forward or backward running
+    # on this instance; None outside them.
+    _thffi_ctx = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ('forward', 'backward'):
+            if isinstance(cls.__dict__.get(name), (staticmethod, classmethod)):
+                raise TypeError(
+                    '%s.%s: thffi.legacy.Function is the base of legacy Functions, whose '
+                    'forward and backward are instance methods (forward(self, ...)); a '
+                    'Function with a static forward(ctx, ...) subclasses '
+                    'torch.autograd.Function' % (cls.__name__, name))
+        # Named after the class, so that grad_fn is <class name>Backward.
+        cls._thffi_autograd = type(cls.__name__, (torch.autograd.Function,), {
+            '__module__': cls.__module__,
+            '__qualname__': cls.__qualname__,
+            '__doc__': 'Runs %s (a legacy Function) on autograd.' % cls.__qualname__,
+            'forward': staticmethod(_forward),
+            'backward': staticmethod(_backward),
+        })
+
+    def __call__(self, *inputs):
+        return type(self)._thffi_autograd.apply(self, *inputs)
+
+    def forward(self, *inputs):
+        raise NotImplementedError('%s.forward is not defined' % type(self).__name__)
+
+    def backward(self, *grad_outputs):
+        raise NotImplementedError('%s.backward is not defined' % type(self).__name__)
+
+    # -- the legacy context API, valid inside forward and backward ----------
+
+    def _ctx(self, what):
+        if self._thffi_ctx is None:
+            raise RuntimeError('%s.%s: only available while forward or backward of this '
+                               'Function runs' % (type(self).__name__, what))
+        return self._thffi_ctx
+
+    def save_for_backward(self, *tensors):
+        self._ctx('save_for_backward').save_for_backward(*tensors)
+
+    @property
+    def saved_tensors(self):
+        return self._ctx('saved_tensors').saved_tensors
+
+    @property
+    def saved_variables(self):
+        return self._ctx('saved_variables').saved_tensors
+
+    @property
+    def needs_input_grad(self):
+        # The context's first input is the instance itself.
+        return self._ctx('needs_input_grad').needs_input_grad[1:]
+
+    def mark_dirty(self, *tensors):
+        self._ctx('mark_dirty').mark_dirty(*tensors)
+
+    def mark_non_differentiable(self, *tensors):
+        self._ctx('mark_non_differentiable').mark_non_differentiable(*tensors)
+
+    def mark_shared_storage(self, *pairs):
+        """PyTorch 0.2's declaration that an output shares an input's memory;
+        today's autograd tracks that itself, so it does nothing."""
+
+
+def _forward(ctx, function, *inputs):
+    function._thffi_ctx = ctx
+    try:
+        outputs = function.forward(*inputs)
+    finally:
+        function._thffi_ctx = None
+    # This call's backward works on a copy of the instance as forward left
+    # it, so that a later call of the same instance does not change it.
+    state = object.__new__(type(function))
+    state.__dict__.update(function.__dict__)
+    ctx.thffi_state = state
+    ctx.thffi_inputs = len(inputs)
+    if isinstance(outputs, list):
+        outputs = tuple(outputs)
+    return outputs
+
+
+def _backward(ctx, *grad_outputs):
+    state = ctx.thffi_state
+    state._thffi_ctx = ctx
+    try:
+        # Legacy backward is not recorded by autograd (see _Gradients).
+        with torch.no_grad():
+            grads = state.backward(*grad_outputs)
+    finally:
+        state._thffi_ctx = None
+    if not isinstance(grads, (tuple, list)):
+        grads = (grads,)
+    grads = tuple(grads)
+    expected = ctx.thffi_inputs
+    if len(grads) < expected or any(g is not None for g in grads[expected:]):
+        raise RuntimeError('%s.backward returned %d gradients, expected %d: one per input '
+                           'of forward (None for an input without one)'
+                           % (type(state).__name__, len(grads), expected))
+    grads = grads[:expected]
+    if torch.is_grad_enabled():  # create_graph=True: mark the gradients
+        grads = _Gradients.mark(type(state).__name__, grads,
+                                grad_outputs + tuple(ctx.saved_tensors))
+    return (None,) + grads
+
+
+class _Gradients(torch.autograd.Function):
+    """Passes on the gradients a legacy backward returned, as copies that
+    depend on what they were computed from (the gradients of the outputs and
+    the saved tensors) through a node whose backward raises."""
+
+    @staticmethod
+    def mark(name, grads, sources):
+        index = [i for i, g in enumerate(grads) if isinstance(g, torch.Tensor)]
+        sources = [t for t in sources if isinstance(t, torch.Tensor) and t.requires_grad]
+        if not index or not sources:
+            return grads
+        marked = _Gradients.apply(name, len(index), *[grads[i] for i in index], *sources)
+        grads = list(grads)
+        for i, g in zip(index, marked):
+            grads[i] = g
+        return tuple(grads)
+
+    @staticmethod
+    def forward(ctx, name, count, *tensors):
+        ctx.name = name
+        return tuple(t.clone() for t in tensors[:count])
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(
+            '%s: the gradients of a legacy Function cannot be differentiated again (double '
+            'backward): its backward is not recorded by autograd. Rewrite it as a '
+            'torch.autograd.Function whose backward uses differentiable torch operations'
+            % ctx.name)

@@ -1,0 +1,69 @@
+"""The C side of `python -m thffi port`: C, C++ and CUDA sources are read,
+never changed; what legacy code commonly gets wrong is reported.
+
+- exit() / abort(): ends the Python process that called the extension.
+- A function that reads tensor memory (`_data(`, `->storage->data`) with no
+  shape or layout check in it (THArgCheck, THAssert, nDimension,
+  isContiguous, isSameSizeAs, stride): its loops index as if every tensor
+  had the shape and contiguous layout it expects.
+
+These are heuristics over the text (comments and strings removed), not a
+C parser: a check made in a helper function is not seen."""
+
+import re
+
+from .report import Finding
+
+_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                                re.S)
+_EXIT = re.compile(r'(?<![\w.>])(exit|abort|_exit)\s*\(')
+_READS_MEMORY = re.compile(r'_data\s*\(|->storage->data\b|\bstorage->data\b')
+_CHECK = re.compile(r'THArgCheck|THAssert|THError|nDimension|isContiguous|newContiguous'
+                    r'|isSameSizeAs|_size\s*\(|->size\s*\[|_stride\s*\(|->stride\s*\[')
+_KEYWORDS = ('if', 'for', 'while', 'switch', 'catch', 'sizeof', 'defined')
+_FUNCTION_HEAD = re.compile(r'(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*$')
+
+
+def _blank(match):
+    """The match with everything but newlines turned into spaces, so that
+    offsets and line numbers stay."""
+    return re.sub(r'[^\n]', ' ', match.group(0))
+
+
+def _functions(code):
+    """(name, start, end) of each function definition: a brace block after a
+    parameter list, outside other functions (extern "C" and namespace
+    blocks are looked into)."""
+    stack = []  # per open brace: (name, start) of a function, or None
+    for i, ch in enumerate(code):
+        if ch == '{':
+            function = None
+            if not any(stack):
+                head = _FUNCTION_HEAD.search(code, max(0, i - 2000), i)
+                if head and head.group(1) not in _KEYWORDS:
+                    function = (head.group(1), i)
+            stack.append(function)
+        elif ch == '}' and stack:
+            function = stack.pop()
+            if function:
+                yield function[0], function[1], i + 1
+
+
+def scan_c(text, path):
+    """[Finding] for one C/C++/CUDA source."""
+    code = _COMMENT_OR_STRING.sub(_blank, text)
+    findings = []
+    for match in _EXIT.finditer(code):
+        findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
+                                '%s() ends the Python process that calls this code: report '
+                                'the error with THError/THArgCheck (a RuntimeError in Python) '
+                                'or return an error code' % match.group(1), False))
+    for name, start, end in _functions(code):
+        body = code[start:end]
+        if _READS_MEMORY.search(body) and not _CHECK.search(body):
+            findings.append(Finding(path, code.count('\n', 0, start) + 1,
+                                    '%s() indexes tensor memory without checking shapes or '
+                                    'layout (no THArgCheck, sizes, strides or isContiguous): '
+                                    'input of another shape, or a non-contiguous view, is '
+                                    'read out of bounds or in the wrong order' % name, False))
+    return sorted(findings, key=lambda f: f.line)

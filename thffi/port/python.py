@@ -1,0 +1,527 @@
+"""The Python side of `python -m thffi port`: rewrites legacy (PyTorch
+0.3/0.4) Python with libcst, which keeps comments and formatting.
+
+- torch.utils.ffi: `from torch.utils.ffi import X`, `import torch.utils.ffi
+  [as Y]`, `from torch.utils import ffi` and `torch.utils.ffi.X` become thffi.
+- Build scripts (files that use torch.utils.ffi): `torch.cuda.is_available()`
+  becomes thffi's cuda_enabled(): a CUDA toolkit, not a GPU, decides; an
+  `import torch` left unused then goes.
+- Legacy autograd Functions (forward/backward instance methods): the
+  `Function` import of the file (or the base written as torch.autograd.Function)
+  becomes thffi.legacy.Function; call sites stay.
+- `torch.range(a, b[, step])`: `torch.arange` with the same values and dtype.
+- `Variable(x[, requires_grad])`: x (keeping requires_grad).
+- `x.data[0]` where the value is used as a Python number (print, string
+  formatting, float()/int()/round()/abs()/str(), arithmetic or comparison
+  with a number): `x.item()`; other uses are reported.
+
+Every rewrite applies to code that no longer has the legacy form, so a
+second run changes nothing."""
+
+import math
+import warnings
+
+with warnings.catch_warnings():
+    # libcst 1.0's metadata package warns, as it loads, that its use of
+    # mypy_extensions.TypedDict is deprecated: libcst's affair, not the user's.
+    warnings.filterwarnings('ignore', 'mypy_extensions.TypedDict', DeprecationWarning)
+    import libcst as cst
+    import libcst.matchers as m
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+    from libcst.metadata import (MetadataWrapper, ParentNodeProvider, PositionProvider,
+                                 QualifiedNameProvider, ScopeProvider)
+
+from .report import Finding
+
+_FUNCTION = {'torch.autograd.Function', 'torch.autograd.function.Function'}
+_VARIABLE = {'torch.autograd.Variable', 'torch.autograd.variable.Variable'}
+_NUMBER_BUILTINS = {'builtins.' + n for n in ('print', 'float', 'int', 'round', 'abs', 'str')}
+_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo,
+               cst.Power)
+_AUG_ARITHMETIC = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign,
+                   cst.FloorDivideAssign, cst.ModuloAssign, cst.PowerAssign)
+# Expressions that take `.attr` or `+ 1` without parentheses.
+_ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.List, cst.Tuple, cst.Dict,
+          cst.Set)
+_TORCH_UTILS_FFI = m.Attribute(value=m.Attribute(value=m.Name('torch'), attr=m.Name('utils')),
+                               attr=m.Name('ffi'))
+_STRING = m.SimpleString() | m.ConcatenatedString() | m.FormattedString()
+_RANGE_BY_HAND = ('torch.range(...) not changed: %s; write torch.arange(start, end + 1, '
+                  'step, dtype=torch.get_default_dtype()) (end - 1 for a negative step; '
+                  'the same values when they are whole numbers)')
+# Every rewrite needs one of these in the source text.
+_TRIGGERS = ('ffi', 'Function', 'range', 'Variable', 'data[', 'is_available')
+
+
+def rewrite_python(source, path):
+    """(new source, [Finding]) for one file's text; path is for the report.
+    A file libcst cannot parse (Python 2 syntax, say) is returned unchanged
+    with a finding saying so."""
+    if not any(word in source for word in _TRIGGERS):
+        return source, []  # nothing to rewrite: no need to parse
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        return source, [Finding(path, exc.raw_line, 'not changed: libcst cannot parse it '
+                                '(%s); Python 2 code needs porting to Python 3 first'
+                                % exc.message, False)]
+    wrapper = MetadataWrapper(module)
+    analysis = _Analysis()
+    wrapper.visit(analysis)
+    context = CodemodContext(filename=path)
+    rewriter = _Rewriter(context, analysis, path)
+    tree = wrapper.visit(rewriter)
+    if rewriter.unbound_torch and _uses_name(tree, 'torch') and not _binds_torch(tree):
+        AddImportsVisitor.add_needed_import(context, 'torch')
+    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+        tree = AddImportsVisitor(context).transform_module(tree)
+    if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+        tree = RemoveImportsVisitor(context).transform_module(tree)
+    return tree.code, rewriter.findings
+
+
+def _literal_value(node):
+    """The value of an int or float literal (maybe negated), else None."""
+    sign = 1
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        sign = -1 if isinstance(node.operator, cst.Minus) else 1
+        node = node.expression
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return sign * node.evaluated_value
+    return None
+
+
+def _literal(value):
+    node = cst.Integer(str(abs(value))) if isinstance(value, int) else cst.Float(repr(abs(value)))
+    return cst.UnaryOperation(cst.Minus(), node) if value < 0 else node
+
+
+def _parens(node):
+    """node, parenthesized unless it is an atom (or already in parentheses)."""
+    if isinstance(node, _ATOMS) or node.lpar:
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _spaced(operator):
+    return operator(whitespace_before=cst.SimpleWhitespace(' '),
+                    whitespace_after=cst.SimpleWhitespace(' '))
+
+
+def _method(value, name, args=()):
+    return cst.Call(func=cst.Attribute(value=_parens(value), attr=cst.Name(name)),
+                    args=list(args))
+
+
+def _uses_name(tree, name):
+    found = []
+
+    class Uses(cst.CSTVisitor):
+        def visit_Import(self, node):
+            return False
+
+        def visit_ImportFrom(self, node):
+            return False
+
+        def visit_Name(self, node):
+            if node.value == name:
+                found.append(node)
+
+    tree.visit(Uses())
+    return bool(found)
+
+
+def _binds_torch(tree):
+    bound = []
+
+    class Binds(cst.CSTVisitor):
+        def visit_ImportAlias(self, node):
+            if node.asname is None and cst.helpers.get_full_name_for_node(
+                    node.name).split('.')[0] == 'torch':
+                bound.append(node)
+
+    tree.visit(Binds())
+    return bool(bound)
+
+
+class _Analysis(cst.CSTVisitor):
+    """What the rewrite needs to know of the whole file first: whether it
+    is a build script, its legacy and modern Function classes, and the
+    imports that bind the name Function."""
+
+    METADATA_DEPENDENCIES = (QualifiedNameProvider,)
+
+    def __init__(self):
+        super().__init__()
+        self.build_script = False
+        self.from_ffi_import = False       # `from torch.utils.ffi import ...`
+        self.legacy_classes = {}           # ClassDef -> the Arg of its Function base
+        self.modern_bases = set()          # local names of modern Functions' bases
+        self.function_imports = set()      # local names the Function import binds
+        self.gates = False                 # calls torch.cuda.is_available()
+
+    def visit_ImportFrom(self, node):
+        module = cst.helpers.get_full_name_for_node(node.module) if node.module else ''
+        if module == 'torch.utils.ffi' or module == 'torch.utils' and not isinstance(
+                node.names, cst.ImportStar) and any(
+                    a.name.value == 'ffi' for a in node.names):
+            self.build_script = True
+            self.from_ffi_import |= module == 'torch.utils.ffi'
+        if module in ('torch.autograd', 'torch.autograd.function') and not isinstance(
+                node.names, cst.ImportStar):
+            for alias in node.names:
+                if alias.name.value == 'Function':
+                    local = alias.asname.name.value if alias.asname else 'Function'
+                    self.function_imports.add(local)
+
+    def visit_Attribute(self, node):
+        if m.matches(node, _TORCH_UTILS_FFI):
+            self.build_script = True
+
+    def visit_Call(self, node):
+        names = {q.name for q in self.get_metadata(QualifiedNameProvider, node.func, ())}
+        self.gates |= 'torch.cuda.is_available' in names
+
+    def visit_ClassDef(self, node):
+        for base in node.bases:
+            if base.keyword is not None:
+                continue
+            names = {q.name for q in self.get_metadata(QualifiedNameProvider, base.value, ())}
+            if not names & _FUNCTION:
+                continue
+            if _is_legacy(node):
+                self.legacy_classes[node] = base
+            elif isinstance(base.value, cst.Name):
+                self.modern_bases.add(base.value.value)
+
+
+def _is_legacy(classdef):
+    """A Function subclass whose forward or backward is an instance method."""
+    methods = [s for s in classdef.body.body if isinstance(s, cst.FunctionDef)
+               and s.name.value in ('forward', 'backward')]
+    return any(not any(m.matches(d.decorator, m.Name('staticmethod') | m.Name('classmethod'))
+                       for d in f.decorators) for f in methods)
+
+
+class _Rewriter(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
+                             ScopeProvider)
+
+    def __init__(self, context, analysis, path):
+        super().__init__()
+        self.context = context
+        self.analysis = analysis
+        self.path = path
+        self.findings = []
+        self.unbound_torch = False  # `import torch.utils.ffi` also bound `torch`
+        a = analysis
+        # Local names of Function whose import is rewritten: every class on
+        # them is legacy.  Legacy classes on other bases get a base of their own.
+        self.legacy_names = {
+            name for name in a.function_imports if name not in a.modern_bases
+            and any(m.matches(b.value, m.Name(name)) for b in a.legacy_classes.values())}
+
+    def _line(self, node):
+        return self.get_metadata(PositionProvider, node).start.line
+
+    def _report(self, node, message, fixed=True):
+        self.findings.append(Finding(self.path, self._line(node), message, fixed))
+
+    def _qualified(self, node):
+        return {q.name for q in self.get_metadata(QualifiedNameProvider, node, ())}
+
+    # -- torch.utils.ffi ----------------------------------------------------
+
+    def leave_Attribute(self, original_node, updated_node):
+        if m.matches(original_node, _TORCH_UTILS_FFI):
+            return cst.Name('thffi')
+        return updated_node
+
+    def leave_ImportFrom(self, original_node, updated_node):
+        module = (cst.helpers.get_full_name_for_node(original_node.module)
+                  if original_node.module else '')
+        if module == 'torch.utils.ffi':
+            self._report(original_node, 'torch.utils.ffi import: now thffi')
+            # updated_node.module is thffi already (leave_Attribute).
+            if self.analysis.from_ffi_import and self._has_gates() and not any(
+                    a.name.value == 'cuda_enabled' for a in updated_node.names):
+                names = list(updated_node.names)
+                names[-1] = names[-1].with_changes(comma=cst.Comma(
+                    whitespace_after=cst.SimpleWhitespace(' ')))
+                return updated_node.with_changes(names=names + [
+                    cst.ImportAlias(cst.Name('cuda_enabled'))])
+        return updated_node
+
+    def leave_Import(self, original_node, updated_node):
+        for alias in original_node.names:
+            if m.matches(alias.name, _TORCH_UTILS_FFI):
+                self._report(original_node, 'import torch.utils.ffi: now thffi')
+                self.unbound_torch |= alias.asname is None
+        return updated_node
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):
+        """Import statements that become two: `from torch.utils import
+        ffi, x` and `from torch.autograd import Function, x`."""
+        out = []
+        for original, updated in zip(original_node.body, updated_node.body):
+            out += self._split_import(original, updated)
+        if len(out) == len(updated_node.body):
+            return updated_node.with_changes(body=out)
+        lines = [updated_node.with_changes(body=[s]) for s in out[:1]]
+        lines += [cst.SimpleStatementLine(body=[s]) for s in out[1:]]
+        return cst.FlattenSentinel(lines)
+
+    def _split_import(self, original, updated):
+        if not isinstance(original, cst.ImportFrom) or isinstance(original.names,
+                                                                  cst.ImportStar):
+            return [updated]
+        module = cst.helpers.get_full_name_for_node(original.module) if original.module else ''
+        if module == 'torch.utils':
+            moved = [a for a in updated.names if a.name.value == 'ffi']
+            new = [cst.Import(names=[cst.ImportAlias(
+                name=cst.Name('thffi'),
+                asname=a.asname or cst.AsName(name=cst.Name('ffi')))]) for a in moved]
+            if moved:
+                self._report(original, 'from torch.utils import ffi: now thffi')
+        elif module in ('torch.autograd', 'torch.autograd.function'):
+            moved = [a for a in updated.names if a.name.value == 'Function' and (
+                a.asname.name.value if a.asname else 'Function') in self.legacy_names]
+            new = [cst.ImportFrom(module=cst.parse_expression('thffi.legacy'), names=[
+                a.with_changes(comma=cst.MaybeSentinel.DEFAULT)]) for a in moved]
+            if moved:
+                self._report(original, 'Function import: now thffi.legacy.Function, the base '
+                             'of legacy Functions (their call sites stay)')
+        else:
+            return [updated]
+        kept = [a for a in updated.names if a not in moved]
+        if not kept:
+            return new
+        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return [updated.with_changes(names=kept)] + new
+
+    # -- build scripts: CUDA decided by a toolkit, not a GPU ------------------
+
+    def _has_gates(self):
+        return self.analysis.build_script and self.analysis.gates
+
+    def leave_Call(self, original_node, updated_node):
+        names = self._qualified(original_node.func)
+        if 'torch.cuda.is_available' in names and self.analysis.build_script:
+            self._report(original_node, 'torch.cuda.is_available() in a build script: now '
+                         'thffi\'s cuda_enabled(), true when a CUDA toolkit is found (a build '
+                         'machine needs no GPU; THFFI_WITH_CUDA=0/1 decides instead)')
+            # A build script often imported torch for this alone; thffi
+            # builds without it (and without its import time).
+            RemoveImportsVisitor.remove_unused_import(self.context, 'torch')
+            if self.analysis.from_ffi_import:
+                return cst.Call(func=cst.Name('cuda_enabled'))
+            AddImportsVisitor.add_needed_import(self.context, 'thffi')
+            return cst.Call(func=cst.parse_expression('thffi.cuda_enabled'))
+        if 'torch.range' in names:
+            return self._arange(original_node, updated_node)
+        if names & _VARIABLE:
+            return self._variable(original_node, updated_node)
+        return updated_node
+
+    # -- legacy Functions ----------------------------------------------------
+
+    def leave_ClassDef(self, original_node, updated_node):
+        base = self.analysis.legacy_classes.get(original_node)
+        if base is None:
+            return updated_node
+        name = original_node.name.value
+        if isinstance(base.value, cst.Name) and base.value.value in self.legacy_names:
+            return updated_node  # the import is rewritten
+        if isinstance(base.value, cst.Name):
+            new_base = cst.Name('LegacyFunction')
+            AddImportsVisitor.add_needed_import(self.context, 'thffi.legacy', 'Function',
+                                                'LegacyFunction')
+        else:
+            new_base = cst.parse_expression('thffi.legacy.Function')
+            AddImportsVisitor.add_needed_import(self.context, 'thffi.legacy')
+        self._report(original_node, '%s is a legacy Function: now based on '
+                     'thffi.legacy.Function (its call sites stay)' % name)
+        bases = [b.with_changes(value=new_base) if b.value.deep_equals(base.value) else b
+                 for b in updated_node.bases]
+        return updated_node.with_changes(bases=bases)
+
+    # -- torch.range -----------------------------------------------------------
+
+    def _arange(self, original, call):
+        positional = [a for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
+        if (not isinstance(call.func, cst.Attribute) or any(a.star for a in call.args)
+                or len(positional) not in (2, 3)
+                or 'step' in keywords and len(positional) == 3
+                or {'start', 'end'} & set(keywords)):
+            self._report(original, _RANGE_BY_HAND % 'its arguments are not (start, end[, '
+                         'step])', fixed=False)
+            return call
+        start, end = positional[0].value, positional[1].value
+        step_arg = positional[2] if len(positional) == 3 else keywords.pop('step', None)
+        step = step_arg.value if step_arg is not None else cst.Integer('1')
+        values = [_literal_value(v) for v in (start, end, step)]
+        if None not in values:
+            a, b, s = values
+            if s == 0 or (b - a) / s < 0:
+                self._report(original, 'torch.range(...) not changed: it is empty or an '
+                             'error (step 0 or of the wrong sign)', fixed=False)
+                return call
+            # torch.range's count, as ATen computes it (in double); arange
+            # gives ceil((end - start) / step) values: end half a step past
+            # the last value gives as many.
+            count = int((b - a) / s + 1)
+            if all(isinstance(v, int) for v in values):
+                new_end = _literal(a + count * s)
+            else:
+                end_value = a + (count - 0.5) * s
+                short = float('%.12g' % end_value)
+                new_end = _literal(short if math.ceil((short - a) / s) == count else end_value)
+        elif _literal_value(step) is None:
+            self._report(original, _RANGE_BY_HAND % 'its step is not a number literal',
+                         fixed=False)
+            return call
+        elif isinstance(_literal_value(end), int):
+            new_end = _literal(_literal_value(end) + (1 if _literal_value(step) > 0 else -1))
+        elif _literal_value(step) > 0 and m.matches(
+                end, m.BinaryOperation(operator=m.Subtract(), right=m.Integer('1'))):
+            new_end = end.left  # torch.range(0, n - 1) -> torch.arange(0, n)
+        else:
+            # Past end by less than a step: the same values when they are
+            # whole numbers, as in torch.range(0, n - 1) or (1, n, 2).
+            new_end = cst.BinaryOperation(
+                left=_parens(end), operator=_spaced(cst.Add if _literal_value(step) > 0
+                                                    else cst.Subtract),
+                right=cst.Integer('1'))
+        torch = call.func.value
+        args = [positional[0], positional[1].with_changes(value=new_end)]
+        if _literal_value(step) != 1:
+            args.append(cst.Arg(value=step))
+        args += [a for a in call.args if a.keyword is not None and a.keyword.value != 'step']
+        if 'dtype' not in keywords:
+            args.append(cst.Arg(keyword=cst.Name('dtype'), value=cst.Call(
+                func=cst.Attribute(value=torch, attr=cst.Name('get_default_dtype'))),
+                equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(''),
+                                      whitespace_after=cst.SimpleWhitespace(''))))
+        args = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args]
+        self._report(original, 'torch.range(start, end): now torch.arange with the same '
+                     'values (end included) and dtype')
+        return call.with_changes(func=call.func.with_changes(attr=cst.Name('arange')),
+                                 args=args)
+
+    # -- Variable ------------------------------------------------------------
+
+    def _variable(self, original, call):
+        args = {}
+        for i, arg in enumerate(call.args):
+            if arg.star:
+                break
+            key = arg.keyword.value if arg.keyword else ('data', 'requires_grad',
+                                                          'volatile')[min(i, 2)]
+            args[key] = arg.value
+        else:
+            if 'data' in args and set(args) <= {'data', 'requires_grad', 'volatile'}:
+                return self._unwrap_variable(original, call, args)
+        self._report(original, 'Variable(...) not changed: write the tensor itself '
+                     '(x.requires_grad_() for requires_grad=True)', fixed=False)
+        return call
+
+    def _unwrap_variable(self, original, call, args):
+        func = original.func
+        local = func.value if isinstance(func, cst.Name) else None
+        if local is not None:
+            for module in ('torch.autograd', 'torch.autograd.variable'):
+                RemoveImportsVisitor.remove_unused_import(
+                    self.context, module, 'Variable', None if local == 'Variable' else local)
+        data = args['data']
+        volatile = args.get('volatile')
+        if volatile is not None and not m.matches(volatile, m.Name('False')):
+            self._report(original, 'Variable(..., volatile=...) dropped: volatile has no '
+                         'effect today; run inference under `with torch.no_grad():`',
+                         fixed=False)
+        flag = args.get('requires_grad')
+        if flag is None or m.matches(flag, m.Name('False')):
+            self._report(original, 'Variable(x): now x')
+            return data.with_changes(lpar=call.lpar, rpar=call.rpar) if call.lpar else data
+        # Variable(x) was a new leaf on x's memory: a new tensor (a call)
+        # can become that leaf itself; an existing one is detached first,
+        # so that x itself stays as it was.
+        if not isinstance(data, cst.Call):
+            data = _method(data, 'detach')
+        flag_args = [] if m.matches(flag, m.Name('True')) else [cst.Arg(value=flag)]
+        self._report(original, 'Variable(x, requires_grad=...): now x%s.requires_grad_(...)'
+                     % ('' if isinstance(args['data'], cst.Call) else '.detach()'))
+        return _method(data, 'requires_grad_', flag_args)
+
+    # -- x.data[0] -------------------------------------------------------------
+
+    def leave_Subscript(self, original_node, updated_node):
+        if not m.matches(original_node, m.Subscript(
+                value=m.Attribute(attr=m.Name('data')),
+                slice=[m.SubscriptElement(slice=m.Index(value=m.Integer('0')))])):
+            return updated_node
+        receiver = cst.Module(body=[]).code_for_node(original_node.value.value)
+        if self._used_as_number(original_node):
+            self._report(original_node, '%s.data[0] used as a number: now %s.item() (a 0-d '
+                         'tensor has no element 0)' % (receiver, receiver))
+            return cst.Call(func=cst.Attribute(value=updated_node.value.value,
+                                               attr=cst.Name('item')),
+                            lpar=updated_node.lpar, rpar=updated_node.rpar)
+        self._report(original_node, '%s.data[0] not changed: if %s is a 0-d tensor (a loss, '
+                     'a sum), write %s.item(); if it has a first dimension, %s[0].detach()'
+                     % (receiver, receiver, receiver, receiver), fixed=False)
+        return updated_node
+
+    def _parent(self, node):
+        return self.get_metadata(ParentNodeProvider, node)
+
+    def _used_as_number(self, node):
+        parent = self._parent(node)
+        if isinstance(parent, cst.FormattedStringExpression):
+            return True
+        if isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star:
+            call = self._parent(parent)
+            return bool(self._qualified(call.func) & _NUMBER_BUILTINS) or m.matches(
+                call.func, m.Attribute(value=_STRING, attr=m.Name('format')))
+        if isinstance(parent, cst.Element):
+            parent = self._parent(parent)
+            if not isinstance(parent, cst.Tuple):
+                return False
+            node, parent = parent, self._parent(parent)
+            return (isinstance(parent, cst.BinaryOperation) and parent.right is node
+                    and isinstance(parent.operator, cst.Modulo) and m.matches(parent.left,
+                                                                              _STRING))
+        if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, _ARITHMETIC):
+            if isinstance(parent.operator, cst.Modulo) and m.matches(parent.left, _STRING):
+                return True
+            other = parent.left if parent.right is node else parent.right
+            return self._is_number(other)
+        if isinstance(parent, cst.ComparisonTarget):
+            comparison = self._parent(parent)
+            return any(self._is_number(n) for n in [comparison.left] + [
+                t.comparator for t in comparison.comparisons] if n is not node)
+        if isinstance(parent, cst.Comparison):
+            return any(self._is_number(t.comparator) for t in parent.comparisons)
+        if isinstance(parent, cst.AugAssign) and isinstance(parent.operator, _AUG_ARITHMETIC):
+            return self._is_number(parent.target)
+        return False
+
+    def _is_number(self, node):
+        """A number literal, or a name that its scope assigns a number literal
+        (`total = 0` before `total += loss.data[0]`)."""
+        if _literal_value(node) is not None:
+            return True
+        if not isinstance(node, cst.Name):
+            return False
+        scope = self.get_metadata(ScopeProvider, node, None)
+        if scope is None:
+            return False
+        for assignment in scope.assignments[node.value]:
+            target = getattr(assignment, 'node', None)
+            parent = target is not None and self._parent(target)
+            if isinstance(parent, cst.AssignTarget) and _literal_value(
+                    self._parent(parent).value) is not None:
+                return True
+        return False
+
