@@ -321,7 +321,9 @@ def test_own_objects_cache_key_ignores_the_users_include_dirs_and_macros(tmp_pat
 
     own, user = jobs()
     own_more, user_more = jobs(include_dirs=[str(tmp_path)], define_macros=[('LEGACY', '2')])
-    assert len(own) == len(builder._TH_SOURCES) + (2 if with_cuda else 0)
+    # with CUDA also THC's objects, and THCxx.cpp for the .cu's C++ host code
+    assert len(own) == len(builder._TH_SOURCES) + (
+        len(builder._THC_SOURCES) + len(builder._CXX_GUARD) if with_cuda else 0)
     assert own_more == own
     if with_cuda:  # the user's .cu gets the old layout and the user's flags
         assert '-I' + os.path.join(thffi.INCLUDE_DIR, 'THC') in user[0]

@@ -18,6 +18,9 @@ usage:
                                   runs a build script (any path ending in
                                   .py) with `torch.utils.ffi` resolving to
                                   thffi
+    python -m thffi sanitize SCRIPT [args]
+                                  runs a script against extensions built with
+                                  THFFI_SANITIZE=address (AddressSanitizer)
 
 Each command is a function in COMMANDS taking the remaining arguments and
 returning the exit status."""
@@ -25,7 +28,7 @@ returning the exit status."""
 import os
 import sys
 
-from . import builder, cuda
+from . import builder, cuda, sanitize
 
 
 def _includes(args):
@@ -64,6 +67,7 @@ COMMANDS = {
     '--includes': _includes,
     '--arch-flags': _arch_flags,
     'port': _port,
+    'sanitize': sanitize.main,
 }
 
 

@@ -10,8 +10,13 @@ Per exported function `f` there are two C functions:
   slow path (thffi/runtime.py), which says what is wrong, or converts the
   arguments and calls `f`'s strict twin.
 - `_thffi_w_f`, the trampoline: builds the TH structs on its stack, opens
-  an error frame (THError longjmps back to it), calls `f`, and returns its
-  result widened to 64 bits, or a sentinel on error.
+  an error frame (THError longjmps back to it, and so do exit(), abort()
+  and a failed assert() in code linked into the extension), calls `f`, and
+  returns its result widened to 64 bits, or a sentinel on error.
+In an extension with C++ code the trampoline calls `f` through
+THFFI_cxxCall (csrc/THCxx.cpp), which turns a C++ exception leaving `f`
+into an error of the call: `f`'s arguments and result then pass through a
+struct, `_thffi_k_f_t`, to `_thffi_k_f`, which makes the call.
 
 A function with CUDA tensor parameters also takes the device of its tensors,
 which the trampoline makes current for the call (and restores the previous
@@ -86,7 +91,27 @@ int _thffi_cuda_memory_cb(int, uintptr_t, size_t, uintptr_t *, char *, size_t);
 '''
 
 
-def _trampoline(fn):
+def _cxx_call(fn, call_args):
+    """The struct and function through which the trampoline calls fn under
+    THFFI_cxxCall, and the trampoline's lines that fill the struct and call
+    it (as `k`); fn's result is then `k.ret`."""
+    fields = ['  %s p%d;' % (p.ctype, i) for i, p in enumerate(fn.params)]
+    call = '%s(%s)' % (fn.name, ', '.join('k->p%d' % i for i in range(len(fn.params))))
+    if fn.ret_kind != 'void':
+        fields.append('  %s ret;' % fn.ret_ctype)
+        call = 'k->ret = ' + call
+    defs = ['typedef struct {', *(fields or ['  char unused;']), '} _thffi_k_%s_t;' % fn.name,
+            'static void _thffi_k_%s(void *v) {' % fn.name,
+            '  _thffi_k_%s_t *k = (_thffi_k_%s_t *)v;' % (fn.name, fn.name) if fields
+            else '  (void)v;',
+            '  %s;' % call, '}', '']
+    fill = ['  _thffi_k_%s_t k;' % fn.name]
+    fill += ['  k.p%d = %s;' % (i, arg) for i, arg in enumerate(call_args)]
+    fill.append('  THFFI_cxxCall(_thffi_k_%s, &k);' % fn.name)
+    return defs, fill
+
+
+def _trampoline(fn, cxx):
     rtype = _RETURNS[fn.ret_kind][0]
     cuda = uses_cuda(fn)
     params = ['PyObject *const *objs'] + (
@@ -99,14 +124,16 @@ def _trampoline(fn):
         else:
             params.append('%s p%d' % (_SCALARS[p.kind][0], i))
             call_args.append('(%s)p%d' % (p.ctype, i))
-    body = ['static %s _thffi_w_%s(%s) {' % (rtype, fn.name, ', '.join(params)),
-            '  THFFIFrame frame;']
+    defs, fill = _cxx_call(fn, call_args) if cxx else ([], [])
+    body = defs + ['static %s _thffi_w_%s(%s) {' % (rtype, fn.name, ', '.join(params)),
+                   '  THFFIFrame frame;']
     if cuda:
         body.append('  volatile int previous = -1;')
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
             body.append('  %s a%d;' % (p.ctype[:-2], i))
-    body += ['  %s r;' % rtype, '  (void)objs;', '  THFFI_pushFrame(&frame);']
+    body += ['  %s r;' % rtype, '  (void)objs;',
+             '  THFFI_pushFrame(&frame, %s);' % _c_string(fn.name)]
     body += ['  frame.device = dev;', '  frame.has_stream = has_stream;',
              '  frame.stream = stream;'] if cuda else []
     body.append('  if (setjmp(frame.env)) {')
@@ -121,16 +148,16 @@ def _trampoline(fn):
             body.append('  if (x%d->dim >= 0) %s_thffiWrap(&a%d, x%d->data, x%d->dim, x%d->size, '
                         'x%d->stride, %d, %s, (void *)objs[%d]);'
                         % (i, p.ctype[:-2], i, i, i, i, i, i, 'dev' if on_gpu else '-1', i))
-    call = '%s(%s)' % (fn.name, ', '.join(call_args))
+    call = 'k.ret' if cxx else '%s(%s)' % (fn.name, ', '.join(call_args))
+    body += ['  {'] + ['  ' + line for line in fill]
     if fn.ret_kind == 'void':
-        body += ['  %s;' % call, '  r = 0;']
+        body += ([] if cxx else ['    %s;' % call]) + ['    r = 0;']
     elif fn.ret_kind == 'tensor':
-        body += ['  {',
-                 '    %s*t = %s;' % (fn.ret_ctype[:-1], call),
-                 '    r = t == NULL ? 0 : (int64_t)(intptr_t)THFFI_handOver(&t->priv);',
-                 '  }']
+        body += ['    %s*t = %s;' % (fn.ret_ctype[:-1], call),
+                 '    r = t == NULL ? 0 : (int64_t)(intptr_t)THFFI_handOver(&t->priv);']
     else:
-        body.append('  r = (%s)%s;' % (rtype, call))
+        body.append('    r = (%s)%s;' % (rtype, call))
+    body.append('  }')
     body += ['  THCFFI_leaveDevice(previous);'] if cuda else []
     body += ['  THFFI_popFrame(&frame, 0);', '  return r;', '}', '']
     return body
@@ -182,15 +209,16 @@ def _c_string(text):
     return json.dumps(text, ensure_ascii=False)
 
 
-def module_source(functions, home):
+def module_source(functions, home, cxx=False):
     """C source of the cffi module's own part: trampolines, entry points, the
     method table and _thffi_install; and THFFI_home, the folder `home` of
-    the thffi building it, which errors raised in thffi's C name."""
+    the thffi building it, which errors raised in thffi's C name.  cxx: the
+    extension has C++ code, whose exceptions the trampolines catch."""
     out = ['#include <math.h>', '#include <THFFIPython.h>', _CALLBACK_DECLS,
            '#ifdef __cplusplus', 'extern "C"', '#endif',
            'const char THFFI_home[] = %s;' % _c_string(home)]
     for fn in functions:
-        out += _trampoline(fn) + _entry(fn)
+        out += _trampoline(fn, cxx) + _entry(fn)
     out.append('static PyMethodDef _thffi_methods[] = {')
     for fn in functions:
         doc = '%s(%s)\n--\n\n%s' % (c_name(fn), ', '.join(p.name for p in fn.params),
@@ -208,9 +236,10 @@ def module_source(functions, home):
     return '\n'.join(out)
 
 
-def python_module(name, module, functions, with_cuda):
+def python_module(name, module, functions, with_cuda, sanitize=None):
     """Source of the extension package `name`'s __init__.py, which loads the
-    cffi module `module` beside it and installs its C entry points."""
+    cffi module `module` beside it and installs its C entry points.
+    sanitize: the THFFI_SANITIZE mode it was built with, or None."""
     dtypes = sorted({TENSOR_TYPES[p.ctype[:-2]][0] for fn in functions
                      for p in fn.params if p.kind == 'tensor'})
     out = ['"""%s: torch wrappers of the C functions declared in %s.' % (
@@ -219,11 +248,15 @@ def python_module(name, module, functions, with_cuda):
            'Generated by thffi at build time; edit the headers and rebuild instead."""',
            '',
            'import torch',
-           '',
-           'from .%s import ffi as _ffi, lib as _lib' % module,
-           'from ._thffi_runtime import Param as _P, Runtime',
-           '',
-           '_rt = Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda]
+           '']
+    if sanitize:
+        out += ['# Built with THFFI_SANITIZE=%s: its runtime must be loaded first.' % sanitize,
+                'from ._thffi_runtime import check_sanitizer',
+                'check_sanitizer(__name__)', '']
+    out += ['from .%s import ffi as _ffi, lib as _lib' % module,
+            'from ._thffi_runtime import Param as _P, Runtime',
+            '',
+            '_rt = Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda]
     out += ['_%s = torch.%s' % (d, d) for d in dtypes]
     out += ['', '__all__ = %r' % [fn.name for fn in functions], '',
             '# The slow path of each function: validates and converts what the C',

@@ -41,12 +41,25 @@ _CSRC = os.path.join(_HERE, 'csrc')
 # The floating-point loops get -O3; bookkeeping code compiles faster at -O1.
 # Longest first: the jobs run on a pool as wide as the machine.
 _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
-               ('THTensorMeta.c', '-O1'), ('THPython.c', '-O2'), ('THGeneral.c', '-O1')]
+               ('THTensorMeta.c', '-O1'), ('THPython.c', '-O2'), ('THGeneral.c', '-O1'),
+               ('THCrash.c', '-O1')]
 _THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
 # thffi's own objects are cached and shared by every copy of thffi: their
 # __FILE__ is relative to csrc/, and their messages name the file in the
 # thffi that built the extension (csrc/thffi_private.h).
 _OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % _CSRC
+# Extensions with C++ code: catches C++ exceptions leaving a wrapped function.
+_CXX_GUARD = [('THCxx.cpp', '-O2')]
+# exit(), abort() and a failed assert() in the extension's own objects end
+# the wrapped call instead of the process (csrc/THGeneral.c).
+_WRAP_FLAGS = ['-Wl,--wrap=exit,--wrap=abort,--wrap=__assert_fail']
+# THFFI_SANITIZE=address: every C and C++ file compiled by gcc (the user's,
+# the generated module, thffi's) gets AddressSanitizer and
+# UndefinedBehaviorSanitizer (compiled and linked with this flag), with
+# debug information for file:line in reports, a light optimisation that
+# keeps lines exact, and its assert()s back on.
+_SANITIZERS = {'address': '-fsanitize=address,undefined'}
+_SANITIZE_DEBUG_FLAGS = ['-fno-omit-frame-pointer', '-g', '-O1', '-UNDEBUG']
 _MANIFEST = '.thffi-build.json'
 _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
 # Keyword arguments that are lists of paths, resolved against relative_to.
@@ -157,7 +170,18 @@ class Extension(cffi.FFI):
         if cuda_sources and not self.with_cuda:
             raise BuildError('create_extension(%r): %s is CUDA code; pass with_cuda=True'
                              % (name, cuda_sources[0]))
-        own = _TH_SOURCES
+        self.sanitize = _sanitize_mode()
+        sanitize_link = [_SANITIZERS[self.sanitize]] if self.sanitize else []
+        sanitize_flags = sanitize_link + (_SANITIZE_DEBUG_FLAGS if self.sanitize else [])
+        cc = os.path.basename((shlex.split(os.environ.get('CC', '')) or ['cc'])[0])
+        cxx = (self.kwargs.get('language') == 'c++' or cc.endswith('++')
+               or any(s.endswith(_CXX_SUFFIXES) for s in sources))
+        # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
+        # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
+        # make.sh, as legacy build.py files did).
+        self.cxx_code = (cxx or bool(cuda_sources) or _link.CXX_RUNTIME in _link.runtime_needs(
+            [o for o in _as_list(self.kwargs.get('extra_objects')) if os.path.isfile(o)]))
+        own = _TH_SOURCES + (_CXX_GUARD if self.cxx_code else [])
         if self.with_cuda:
             self._configure_cuda()
             own = own + _THC_SOURCES
@@ -168,7 +192,8 @@ class Extension(cffi.FFI):
             obj = os.path.join(self.build_dir, 'obj%d_%s.o' % (
                 i, os.path.splitext(os.path.basename(src))[0]))
             command = (self._nvcc_command(src, obj, src.startswith(_CSRC))
-                       if src.endswith('.cu') else self._cc_command(src, obj, opt))
+                       if src.endswith('.cu') else
+                       self._cc_command(src, obj, opt.split() + sanitize_flags))
             self.jobs.append((src, obj, command, src.startswith(_CSRC)))
         self.user_objects = _as_list(self.kwargs.get('extra_objects'))
         self.kwargs['extra_objects'] = self.user_objects + [job[1] for job in self.jobs]
@@ -192,16 +217,21 @@ class Extension(cffi.FFI):
         # C-only switches silently, so C sources beside C++ ones get them.)
         flags = ['-O3', '-MMD', '-fvisibility=hidden', '-Wno-error=incompatible-pointer-types',
                  '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
-        cc = os.path.basename((shlex.split(os.environ.get('CC', '')) or ['cc'])[0])
-        cxx = (self.kwargs.get('language') == 'c++' or cc.endswith('++')
-               or any(s.endswith(_CXX_SUFFIXES) for s in sources))
-        if cxx:
-            self.kwargs['libraries'] = _as_list(self.kwargs.get('libraries')) + ['stdc++']
-        else:
+        if not cxx:
             flags = ['-std=c99'] + flags  # as the legacy tool
+        if self.cxx_code:
+            # THCxx.cpp needs the C++ runtime; C frames between a throw and
+            # THFFI_cxxCall (the generated module's, C sources') pass the
+            # exception on.
+            if 'stdc++' not in self.kwargs['libraries']:
+                self.kwargs['libraries'] = self.kwargs['libraries'] + ['stdc++']
+            flags.append('-fexceptions')
         self.kwargs['extra_compile_args'] = flags + _as_list(
-            self.kwargs.get('extra_compile_args'))
-        self.source_text = user_includes + _codegen.module_source(self.functions, _HERE)
+            self.kwargs.get('extra_compile_args')) + sanitize_flags
+        self.kwargs['extra_link_args'] = (_as_list(self.kwargs.get('extra_link_args'))
+                                          + _WRAP_FLAGS + sanitize_link)
+        self.source_text = user_includes + _codegen.module_source(self.functions, _HERE,
+                                                                  self.cxx_code)
         self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
         self.sources = sources
         if self.package:
@@ -264,13 +294,17 @@ class Extension(cffi.FFI):
                 + ['-I' + d for d in includes] + defines
                 + self.arch_flags + self.nvcc_args)
 
-    def _cc_command(self, source, obj, opt):
-        """gcc command for one of thffi's own C files."""
-        cc = shlex.split(os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc')
+    def _cc_command(self, source, obj, flags):
+        """gcc (g++ for .cpp) command for one of thffi's own files."""
+        cxx = source.endswith('.cpp')
+        cc = shlex.split(os.environ.get('CXX' if cxx else 'CC')
+                         or sysconfig.get_config_var('CXX' if cxx else 'CC')
+                         or ('c++' if cxx else 'cc'))
         includes = [INCLUDE_DIR, _CSRC] + _python_includes() + (
             [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
-        return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + opt.split()
-                + ['-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall', _OWN_FILE_NAMES]
+        return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
+                + ['-std=c++11' if cxx else '-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall',
+                   _OWN_FILE_NAMES]
                 + ['-I' + d for d in includes])
 
     def _compile_objects(self):
@@ -491,7 +525,7 @@ class Extension(cffi.FFI):
             _write_atomic(os.path.join(self.target_dir, '_thffi_runtime.py'), f.read())
         _write_atomic(os.path.join(self.target_dir, '__init__.py'),
                       _codegen.python_module(self.name.split('.')[-1], module,
-                                             self.functions, self.with_cuda))
+                                             self.functions, self.with_cuda, self.sanitize))
 
     def _compile_and_install(self):
         self._compile_objects()
@@ -597,6 +631,16 @@ def _cached_object(command, obj):
     }, sort_keys=True)
     return _CachedObject(os.path.join(_cache_root(), 'objects',
                                       hashlib.sha256(key.encode()).hexdigest()[:32]), obj)
+
+
+def _sanitize_mode():
+    """THFFI_SANITIZE's mode ('address'), or None when unset or empty."""
+    mode = os.environ.get('THFFI_SANITIZE') or None
+    if mode is not None and mode not in _SANITIZERS:
+        raise BuildError('THFFI_SANITIZE=%s: the only mode is THFFI_SANITIZE=address '
+                         '(AddressSanitizer and UndefinedBehaviorSanitizer); unset it for a '
+                         'normal build' % mode)
+    return mode
 
 
 def _missing_compiler(name):

@@ -6,7 +6,11 @@ It holds what the generated package shares: the slow path of every function
 (validation with messages naming the function and the argument, conversion
 of what the C entry point does not take as is) and the CUDA callbacks."""
 
+import ctypes
+import faulthandler
 import operator
+import os
+import sys
 from dataclasses import dataclass
 
 import torch
@@ -58,12 +62,38 @@ def _names(names):
 _MISSING = object()
 
 
+def check_sanitizer(extension):
+    """Raises ImportError unless AddressSanitizer's runtime is in the
+    process: a library built with THFFI_SANITIZE=address cannot be loaded
+    without it (the runtime would end the process)."""
+    if not hasattr(ctypes.CDLL(None), '__asan_init'):
+        raise ImportError('%s was built with THFFI_SANITIZE=address: run your script as '
+                          '`python -m thffi sanitize SCRIPT [args]`, or rebuild it without '
+                          'THFFI_SANITIZE' % extension)
+
+
+def enable_faulthandler():
+    """Enables Python's faulthandler, so that a crash in C code prints the
+    Python stack after thffi's crash report names the wrapped call; unless
+    it is enabled already or THFFI_FAULTHANDLER=0.  Where sys.stderr has no
+    file descriptor (Jupyter), the process's own stderr."""
+    if faulthandler.is_enabled() or os.environ.get('THFFI_FAULTHANDLER') == '0':
+        return
+    for stream in (sys.stderr, sys.__stderr__):
+        try:
+            faulthandler.enable(stream)
+            return
+        except (AttributeError, ValueError, OSError, RuntimeError):
+            continue
+
+
 class Runtime:
     """The shared part of one extension's functions."""
 
     def __init__(self, ffi, lib, with_cuda=False):
         self.ffi = ffi
         self.lib = lib
+        enable_faulthandler()
         if with_cuda:
             ffi.def_extern(name='_thffi_stream_cb')(self._stream)
             ffi.def_extern(name='_thffi_cuda_memory_cb')(self._cuda_memory)

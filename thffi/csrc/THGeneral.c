@@ -1,4 +1,5 @@
-/* Errors, per-thread error frames and strided iteration for the TH layer. */
+/* Errors, per-thread error frames and strided iteration for the TH layer;
+ * exit(), abort() and assert() of the code linked into an extension. */
 #include <stdarg.h>
 #include "TH/THGeneral.h"
 #include "thffi_private.h"
@@ -8,8 +9,9 @@ static __thread THFFIFrame *thffi_top = NULL;
 static __thread char thffi_msg[THFFI_MSG_LEN];
 static __thread int thffi_has_msg = 0;
 
-void THFFI_pushFrame(THFFIFrame *frame) {
+void THFFI_pushFrame(THFFIFrame *frame, const char *name) {
   frame->prev = thffi_top;
+  frame->name = name;
   frame->device = -1;
   frame->has_stream = 0;
   frame->stream = 0;
@@ -111,6 +113,8 @@ const char *THFFI_takeError(void) {
   return thffi_msg;
 }
 
+/* prefix + fmt's message + " at file:line" (none where file is NULL) into
+ * this thread's message. */
 static void thffi_format(const char *file, int line, const char *prefix,
                          const char *fmt, va_list args) {
   int n = snprintf(thffi_msg, sizeof thffi_msg, "%s", prefix);
@@ -119,7 +123,7 @@ static void thffi_format(const char *file, int line, const char *prefix,
     int m = vsnprintf(thffi_msg + n, sizeof thffi_msg - n, fmt, args);
     if (m > 0) n += m;
   }
-  if ((size_t)n < sizeof thffi_msg) {
+  if (file != NULL && (size_t)n < sizeof thffi_msg) {
     size_t mark = strlen(THFFI_OWN_MARK);
     if (strncmp(file, THFFI_OWN_MARK, mark) == 0)  /* thffi's own code */
       snprintf(thffi_msg + n, sizeof thffi_msg - n, " at %s/%s:%d", THFFI_home, file + mark,
@@ -133,9 +137,8 @@ static void thffi_format(const char *file, int line, const char *prefix,
 void THFFI_setError(const char *fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  vsnprintf(thffi_msg, sizeof thffi_msg, fmt, args);
+  thffi_format(NULL, 0, "", fmt, args);
   va_end(args);
-  thffi_has_msg = 1;
 }
 
 /* Leaves the current call.  Outside a trampoline there is nothing to unwind
@@ -146,6 +149,51 @@ static void thffi_unwind(void) {
   if (thffi_top != NULL) longjmp(thffi_top->env, 1);
   fprintf(stderr, "thffi: error outside a wrapped call: %s\n", thffi_msg);
   abort();
+}
+
+void THFFI_fail(const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  thffi_format(NULL, 0, "", fmt, args);
+  va_end(args);
+  thffi_unwind();
+}
+
+/* The extension is linked with -Wl,--wrap=exit,--wrap=abort,--wrap=__assert_fail:
+ * in every object of that link (the user's sources, extra_objects, static
+ * libraries, thffi's own) these are called instead of the C library's,
+ * which stay reachable as __real_*.  Shared libraries (libc itself, torch,
+ * libstdc++) keep calling the real ones.  Legacy C calls exit(-1) or
+ * abort() on bad input: during a wrapped call, on the thread making it,
+ * that ends the call as THError does; anywhere else it does what it always
+ * did.  What the C code printed before (its diagnostic, typically) is
+ * flushed, as exit() would have, so it shows before the exception. */
+void __real_exit(int status) TH_NORETURN;
+void __real_abort(void) TH_NORETURN;
+void __real___assert_fail(const char *assertion, const char *file, unsigned int line,
+                          const char *function) TH_NORETURN;
+
+void __wrap_exit(int status) {
+  if (thffi_top == NULL) __real_exit(status);
+  fflush(NULL);
+  THFFI_fail("exit(%d) called; thffi ended this call instead of the Python process",
+             status);
+}
+
+void __wrap_abort(void) {
+  if (thffi_top == NULL) __real_abort();
+  fflush(NULL);
+  THFFI_fail("abort() called; thffi ended this call instead of the Python process");
+}
+
+/* What a failed assert() calls (glibc's <assert.h>); compiled out where
+ * NDEBUG is defined, as in the sources build.py compiles (Python's CFLAGS
+ * define it) outside a sanitizer build. */
+void __wrap___assert_fail(const char *assertion, const char *file, unsigned int line,
+                          const char *function) {
+  if (thffi_top == NULL) __real___assert_fail(assertion, file, line, function);
+  fflush(NULL);
+  THFFI_fail("Assertion `%s' failed in %s at %s:%u", assertion, function, file, line);
 }
 
 void _THError(const char *file, int line, const char *fmt, ...) {

@@ -590,6 +590,7 @@ static int thffi_install(const char *module, PyMethodDef *defs, const char *cons
 int THFFIPy_install(const char *module, PyMethodDef *defs, const char *const *specs) {
   PyGILState_STATE gil = PyGILState_Ensure();
   int ok = thffi_install(module, defs, specs);
+  if (ok) THFFI_installCrashReport(module);
   if (!ok) {
     PyObject *type, *value, *tb, *text;
     PyErr_Fetch(&type, &value, &tb);

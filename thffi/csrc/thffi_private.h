@@ -44,6 +44,10 @@ int THFFIPy_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src, 
                      int device, int n, const int64_t *args, uintptr_t *data_out, char *err,
                      size_t errlen);
 
+/* Installs the crash report (THCrash.c) for the extension module `module`,
+ * once per extension; called when the module installs its functions. */
+void THFFI_installCrashReport(const char *module);
+
 /* Callbacks into Python, defined by the cffi module of each extension
  * (extern "Python+C" in the builder's cdef).  They run with the GIL taken by
  * cffi and never raise: a failure returns non-zero with a message in `err`. */

@@ -1,0 +1,1 @@
+int exit_from_worker(int status);
