@@ -1,17 +1,26 @@
 """Makes the project importable and builds the demo extension if needed."""
 
+import atexit
 import importlib
 import importlib.util
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+# torch.compile's on-disk caches do not key a custom op's Python backward, so
+# a graph compiled before a change to an op's backward is replayed after it
+# (seen with extension_ffi::add_backward): each run compiles into its own.
+if 'TORCHINDUCTOR_CACHE_DIR' not in os.environ:
+    os.environ['TORCHINDUCTOR_CACHE_DIR'] = tempfile.mkdtemp(prefix='thffi-tests-inductor-')
+    atexit.register(shutil.rmtree, os.environ['TORCHINDUCTOR_CACHE_DIR'], True)
 
 
 def load_build_script(path, name='_thffi_build_script'):

@@ -1,7 +1,10 @@
 """The C side of `python -m thffi port`: C, C++ and CUDA sources are read,
 never changed; what legacy code commonly gets wrong is reported.
 
-- exit() / abort(): ends the Python process that called the extension.
+- exit() / abort(): thffi ends the wrapped call with a RuntimeError when
+  they run on the thread that made it, but they still end the process on
+  threads the C starts (OpenMP's included), _exit() always does, and what
+  the C allocated before them is not freed.
 - A function that reads tensor memory (`_data(`, `->storage->data`) with no
   shape or layout check in it (THArgCheck, THAssert, nDimension,
   isContiguous, isSameSizeAs, stride): its loops index as if every tensor
@@ -54,10 +57,14 @@ def scan_c(text, path):
     code = _COMMENT_OR_STRING.sub(_blank, text)
     findings = []
     for match in _EXIT.finditer(code):
+        call = match.group(1)
+        what = ('%s() ends the Python process' % call if call == '_exit' else
+                '%s() becomes a RuntimeError only on the thread of the wrapped call (on '
+                'threads the C starts, OpenMP\'s included, it ends the Python process), '
+                'and what the C allocated before it is not freed' % call)
         findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
-                                '%s() ends the Python process that calls this code: report '
-                                'the error with THError/THArgCheck (a RuntimeError in Python) '
-                                'or return an error code' % match.group(1), False))
+                                '%s: report the error with THError/THArgCheck (a RuntimeError '
+                                'in Python) or return an error code' % what, False))
     for name, start, end in _functions(code):
         body = code[start:end]
         if _READS_MEMORY.search(body) and not _CHECK.search(body):
