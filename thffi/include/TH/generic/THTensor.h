@@ -10,4 +10,17 @@ TH_API void THTensor_(copy)(THTensor *self, THTensor *src);
  * number of elements. */
 TH_API void THTensor_(cadd)(THTensor *r, THTensor *t, real value, THTensor *src);
 
+/* Element accessors, as legacy TH's: the tensor must have exactly that many
+ * dimensions and the indices must be in range (else THArgCheck names which). */
+TH_API real THTensor_(get1d)(const THTensor *self, int64_t x0);
+TH_API real THTensor_(get2d)(const THTensor *self, int64_t x0, int64_t x1);
+TH_API real THTensor_(get3d)(const THTensor *self, int64_t x0, int64_t x1, int64_t x2);
+TH_API real THTensor_(get4d)(const THTensor *self, int64_t x0, int64_t x1, int64_t x2,
+                             int64_t x3);
+TH_API void THTensor_(set1d)(THTensor *self, int64_t x0, real value);
+TH_API void THTensor_(set2d)(THTensor *self, int64_t x0, int64_t x1, real value);
+TH_API void THTensor_(set3d)(THTensor *self, int64_t x0, int64_t x1, int64_t x2, real value);
+TH_API void THTensor_(set4d)(THTensor *self, int64_t x0, int64_t x1, int64_t x2, int64_t x3,
+                             real value);
+
 #endif

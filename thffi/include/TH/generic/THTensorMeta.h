@@ -15,6 +15,9 @@ TH_API real *THFFI_F(data)(THFFI_STATE const THFFI_T *self);
 TH_API THFFI_S *THFFI_F(storage)(THFFI_STATE const THFFI_T *self);
 TH_API ptrdiff_t THFFI_F(storageOffset)(THFFI_STATE const THFFI_T *self);
 TH_API int THFFI_F(nDimension)(THFFI_STATE const THFFI_T *self);
+/* PyTorch 0.4's name for the same legacy count (0 for a tensor without
+ * elements). */
+TH_API int THFFI_F(_nDimension)(THFFI_STATE const THFFI_T *self);
 TH_API int64_t THFFI_F(size)(THFFI_STATE const THFFI_T *self, int dim);
 TH_API int64_t THFFI_F(stride)(THFFI_STATE const THFFI_T *self, int dim);
 TH_API ptrdiff_t THFFI_F(nElement)(THFFI_STATE const THFFI_T *self);
