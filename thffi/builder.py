@@ -39,8 +39,10 @@ _CSRC = os.path.join(_HERE, 'csrc')
 # The floating-point loops get -O3; bookkeeping code compiles faster at -O1.
 # Longest first: the jobs run on a pool as wide as the machine.
 _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
-               ('THTensorMeta.c', '-O1'), ('THPython.c', '-O2'), ('THGeneral.c', '-O1')]
-_THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
+               ('THTensorCopy.c', '-O2 -fopenmp'), ('THTensorMeta.c', '-O1'),
+               ('THPython.c', '-O2'), ('THGeneral.c', '-O1'), ('THTensor.c', '-O1')]
+_THC_SOURCES = [('THCTensor.cu', None), ('THCTensorCopy.cu', None), ('THC.c', '-O2'),
+                ('THCBlas.c', '-O2'), ('THCTensorCopy.c', '-O2')]
 _MANIFEST = '.thffi-build.json'
 _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
 # Keyword arguments that are lists of paths, resolved against relative_to.

@@ -13,5 +13,7 @@ TH_API void THCTensor_(cadd)(THCState *state, THCTensor *r, THCTensor *t, real v
                              THCTensor *src);
 /* 1 when every tensor given (NULLs are skipped) is on the current device. */
 TH_API int THCTensor_(checkGPU)(THCState *state, unsigned int nTensors, ...);
+/* The CUDA device the tensor is on. */
+TH_API int THCTensor_(getDevice)(THCState *state, const THCTensor *self);
 
 #endif
