@@ -88,6 +88,18 @@ def test_th_copy_between_all_types(th_test, real, dtype):
         assert torch.equal(out[:, k], src[name].reshape(-1).to(dtype)), name
 
 
+def test_th_copy_between_types_in_parallel(th_test):
+    # Above 65,536 elements the conversions run on OpenMP threads, each from
+    # the middle of the strided views.
+    n = 3 * 2 ** 16
+    src = dict(zip('fdbcsil', _sources(n)))
+    out = torch.empty(0, dtype=torch.float64)
+    th_test.th_copy_Double_tour(out, src['b'], src['c'], src['s'], src['i'], src['l'],
+                                src['f'], src['d'])
+    for k, name in enumerate('bcsilfd'):
+        assert torch.equal(out[:, k], src[name].reshape(-1).to(torch.float64)), name
+
+
 @pytest.mark.parametrize('real, dtype', REALS)
 def test_th_get_and_set(th_test, real, dtype):
     # tests/th_test/generic/th_access.c, on a permuted view.

@@ -25,6 +25,7 @@ void TH_CONCAT_3(thc_copy_to_, Real, _tour)(
   THCAssertSameGPU(THCTensor_(checkGPU)(state, 2, out, gf));
   THCTensor_(resize2d)(state, out, n, 16);
   THAssert(THCTensor_(getDevice)(state, out) == THCState_getCurrentDevice(state));
+  THAssert(THCTensor_(_nDimension)(state, out) == (n ? 2 : 0));
   THCTensor_(select)(state, column, out, 1, 0);
   THCTensor_(copyByte)(state, column, b);
   THCTensor_(select)(state, column, out, 1, 1);
