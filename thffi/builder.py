@@ -41,9 +41,11 @@ _CSRC = os.path.join(_HERE, 'csrc')
 # The floating-point loops get -O3; bookkeeping code compiles faster at -O1.
 # Longest first: the jobs run on a pool as wide as the machine.
 _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
-               ('THTensorMeta.c', '-O1'), ('THPython.c', '-O2'), ('THGeneral.c', '-O1'),
+               ('THTensorCopy.c', '-O2 -fopenmp'), ('THTensorMeta.c', '-O1'),
+               ('THPython.c', '-O2'), ('THGeneral.c', '-O1'), ('THTensor.c', '-O1'),
                ('THCrash.c', '-O1')]
-_THC_SOURCES = [('THC.c', '-O2'), ('THCTensor.cu', None)]
+_THC_SOURCES = [('THCTensor.cu', None), ('THCTensorCopy.cu', None), ('THC.c', '-O2'),
+                ('THCBlas.c', '-O2'), ('THCTensorCopy.c', '-O2')]
 # thffi's own objects are cached and shared by every copy of thffi: their
 # __FILE__ is relative to csrc/, and their messages name the file in the
 # thffi that built the extension (csrc/thffi_private.h).

@@ -13,3 +13,46 @@ THIntTensor *th_api_Int_tour(THIntTensor *input, THIntTensor *row, THIntTensor *
     THIntTensor *trans, THIntTensor *twice, THIntTensor *filled, THLongTensor *dims);
 THLongTensor *th_api_Long_tour(THLongTensor *input, THLongTensor *row, THLongTensor *narrowed,
     THLongTensor *trans, THLongTensor *twice, THLongTensor *filled, THLongTensor *dims);
+/* tests/th_test/generic/th_copy.c, th_access.c, th_dimapply.c, th_single.c. */
+void th_copy_Float_tour(THFloatTensor *out, THByteTensor *b, THCharTensor *c, THShortTensor *s,
+    THIntTensor *i, THLongTensor *l, THFloatTensor *f, THDoubleTensor *d);
+void th_copy_Double_tour(THDoubleTensor *out, THByteTensor *b, THCharTensor *c, THShortTensor *s,
+    THIntTensor *i, THLongTensor *l, THFloatTensor *f, THDoubleTensor *d);
+void th_copy_Byte_tour(THByteTensor *out, THByteTensor *b, THCharTensor *c, THShortTensor *s,
+    THIntTensor *i, THLongTensor *l, THFloatTensor *f, THDoubleTensor *d);
+void th_copy_Char_tour(THCharTensor *out, THByteTensor *b, THCharTensor *c, THShortTensor *s,
+    THIntTensor *i, THLongTensor *l, THFloatTensor *f, THDoubleTensor *d);
+void th_copy_Short_tour(THShortTensor *out, THByteTensor *b, THCharTensor *c, THShortTensor *s,
+    THIntTensor *i, THLongTensor *l, THFloatTensor *f, THDoubleTensor *d);
+void th_copy_Int_tour(THIntTensor *out, THByteTensor *b, THCharTensor *c, THShortTensor *s,
+    THIntTensor *i, THLongTensor *l, THFloatTensor *f, THDoubleTensor *d);
+void th_copy_Long_tour(THLongTensor *out, THByteTensor *b, THCharTensor *c, THShortTensor *s,
+    THIntTensor *i, THLongTensor *l, THFloatTensor *f, THDoubleTensor *d);
+THFloatTensor *th_access_Float_tour(THFloatTensor *t);
+THDoubleTensor *th_access_Double_tour(THDoubleTensor *t);
+THByteTensor *th_access_Byte_tour(THByteTensor *t);
+THCharTensor *th_access_Char_tour(THCharTensor *t);
+THShortTensor *th_access_Short_tour(THShortTensor *t);
+THIntTensor *th_access_Int_tour(THIntTensor *t);
+THLongTensor *th_access_Long_tour(THLongTensor *t);
+void th_dimapply_Float_tour(THFloatTensor *out, THFloatTensor *src, THLongTensor *index,
+    THFloatTensor *cumsum, int dim);
+void th_dimapply_Double_tour(THDoubleTensor *out, THDoubleTensor *src, THLongTensor *index,
+    THDoubleTensor *cumsum, int dim);
+void th_dimapply_Byte_tour(THByteTensor *out, THByteTensor *src, THLongTensor *index,
+    THByteTensor *cumsum, int dim);
+void th_dimapply_Char_tour(THCharTensor *out, THCharTensor *src, THLongTensor *index,
+    THCharTensor *cumsum, int dim);
+void th_dimapply_Short_tour(THShortTensor *out, THShortTensor *src, THLongTensor *index,
+    THShortTensor *cumsum, int dim);
+void th_dimapply_Int_tour(THIntTensor *out, THIntTensor *src, THLongTensor *index,
+    THIntTensor *cumsum, int dim);
+void th_dimapply_Long_tour(THLongTensor *out, THLongTensor *src, THLongTensor *index,
+    THLongTensor *cumsum, int dim);
+int th_single_Float_code(THFloatTensor *t);
+int th_single_Double_code(THDoubleTensor *t);
+int th_single_Byte_code(THByteTensor *t);
+int th_single_Char_code(THCharTensor *t);
+int th_single_Short_code(THShortTensor *t);
+int th_single_Int_code(THIntTensor *t);
+int th_single_Long_code(THLongTensor *t);

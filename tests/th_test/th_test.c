@@ -106,3 +106,26 @@ void sleep_ms(int ms) {
   wait.tv_nsec = (long)(ms % 1000) * 1000000L;
   nanosleep(&wait, NULL);
 }
+
+/* THAlloc, THRealloc and THFree: the integers 0 .. 2n-1 in a block that
+ * grows from n to 2n, summed. */
+int64_t alloc_roundtrip(int64_t n) {
+  int64_t *p = (int64_t *)THAlloc(n * (ptrdiff_t)sizeof(int64_t)), i, sum = 0;
+  for (i = 0; i < n; i++) p[i] = i;
+  p = (int64_t *)THRealloc(p, 2 * n * (ptrdiff_t)sizeof(int64_t));
+  for (i = n; i < 2 * n; i++) p[i] = i;
+  for (i = 0; i < 2 * n; i++) sum += p[i];
+  THFree(p);
+  return sum;
+}
+
+/* 1 when THAlloc(bytes) gives NULL (0 bytes); bad sizes raise. */
+int alloc_is_null(int64_t bytes) {
+  void *p = THAlloc((ptrdiff_t)bytes);
+  THFree(p);
+  return p == NULL;
+}
+
+double get2d_double(THDoubleTensor *t, int64_t i, int64_t j) {
+  return THDoubleTensor_get2d(t, i, j);
+}

@@ -28,3 +28,6 @@ int64_t byte_count(THByteTensor *t, int value);
 void byte_copy(THByteTensor *dst, THByteTensor *src);
 void byte_cadd(THByteTensor *r, THByteTensor *t, int value, THByteTensor *src);
 void sleep_ms(int ms);
+int64_t alloc_roundtrip(int64_t n);
+int alloc_is_null(int64_t bytes);
+double get2d_double(THDoubleTensor *t, int64_t i, int64_t j);

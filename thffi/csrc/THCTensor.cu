@@ -5,44 +5,9 @@
 #include <stdarg.h>
 #include "THC/THC.h"
 #include "thffi_private.h"
+#include "THCApply.cuh"
 
 namespace {
-
-// A tensor's merged layout, passed to kernels by value.  Strides in elements.
-struct Strided {
-  int dim;
-  int64_t size[THFFI_MAX_DIMS];
-  int64_t stride[THFFI_MAX_DIMS];
-};
-
-Strided strided_of(int dim, const int64_t *size, const int64_t *stride) {
-  THFFIIter it;
-  Strided s;
-  THFFIIter_init(&it, dim, size, stride);
-  s.dim = it.dim;
-  for (int d = 0; d < it.dim; d++) {
-    s.size[d] = it.size[d];
-    s.stride[d] = it.stride[d];
-  }
-  return s;
-}
-
-__device__ __forceinline__ int64_t offset_of(const Strided &s, int64_t i) {
-  if (s.dim == 1) return i * s.stride[0];  // i < size[0]: no division
-  int64_t offset = 0;
-  for (int d = s.dim - 1; d >= 0; d--) {
-    offset += (i % s.size[d]) * s.stride[d];
-    i /= s.size[d];
-  }
-  return offset;
-}
-
-const int kThreads = 256;
-
-unsigned blocks_for(int64_t n) {
-  int64_t blocks = (n + kThreads - 1) / kThreads;
-  return (unsigned)(blocks < 65536 ? blocks : 65536);  // grid-stride beyond
-}
 
 template <typename T>
 __global__ void fill_kernel(T *p, Strided a, int64_t n, T value) {

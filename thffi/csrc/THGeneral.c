@@ -301,3 +301,26 @@ void THFFIIter_advance(THFFIIter *it, int64_t n) {
     it->index[d] = 0;
   }
 }
+
+void *THAlloc(ptrdiff_t size) {
+  void *ptr;
+  if (size < 0) THError("THAlloc: invalid memory size %lld", (long long)size);
+  if (size == 0) return NULL;
+  ptr = malloc(size);
+  if (ptr == NULL) THError("THAlloc: out of memory allocating %lld bytes", (long long)size);
+  return ptr;
+}
+
+void *THRealloc(void *ptr, ptrdiff_t size) {
+  void *grown;
+  if (size < 0) THError("THRealloc: invalid memory size %lld", (long long)size);
+  if (size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  grown = realloc(ptr, size);
+  if (grown == NULL) THError("THRealloc: out of memory allocating %lld bytes", (long long)size);
+  return grown;
+}
+
+void THFree(void *ptr) { free(ptr); }

@@ -29,6 +29,21 @@ extern "C" {
  * defined by the generated module (builder.py). */
 extern const char THFFI_home[];
 
+/* Most CUDA devices the THC layer handles: its per-device tables (device
+ * properties, cuBLAS handles) are indexed by device number, and
+ * THCState_getCurrentDevice refuses a device beyond them. */
+#define THCFFI_MAX_DEVICES 64
+
+/* The dtype number (THFFI_DTYPES order in thffi/_types.py) of each TH real
+ * type by its name, e.g. TH_CONCAT_2(THFFI_DTYPE_, Real) in generic code. */
+#define THFFI_DTYPE_Float 0
+#define THFFI_DTYPE_Double 1
+#define THFFI_DTYPE_Byte 2
+#define THFFI_DTYPE_Char 3
+#define THFFI_DTYPE_Short 4
+#define THFFI_DTYPE_Int 5
+#define THFFI_DTYPE_Long 6
+
 /* Sets this thread's error message (THFFI_takeError) without leaving the
  * call. */
 void THFFI_setError(const char *fmt, ...) TH_FORMAT(1, 2);

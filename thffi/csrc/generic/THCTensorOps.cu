@@ -14,6 +14,12 @@ int THCTensor_(checkGPU)(THCState *state, unsigned int nTensors, ...) {
   return same;
 }
 
+int THCTensor_(getDevice)(THCState *state, const THCTensor *self) {
+  (void)state;
+  THFFI_NONNULL(self, 1);
+  return self->priv.device;
+}
+
 void THCTensor_(fill)(THCState *state, THCTensor *self, real value) {
   THFFI_NONNULL(self, 1);
   int64_t n = THCTensor_(nElement)(state, self);

@@ -12,21 +12,7 @@
  *   THFFI_STATE_ONLY       the parameter list of functions taking only state
  *   THFFI_NEW_DEVICE       device of tensors created in C (-1: CPU) */
 
-#if defined(TH_REAL_IS_FLOAT) || defined(THC_REAL_IS_FLOAT)
-#define THFFI_DTYPE 0
-#elif defined(TH_REAL_IS_DOUBLE) || defined(THC_REAL_IS_DOUBLE)
-#define THFFI_DTYPE 1
-#elif defined(TH_REAL_IS_BYTE) || defined(THC_REAL_IS_BYTE)
-#define THFFI_DTYPE 2
-#elif defined(TH_REAL_IS_CHAR) || defined(THC_REAL_IS_CHAR)
-#define THFFI_DTYPE 3
-#elif defined(TH_REAL_IS_SHORT) || defined(THC_REAL_IS_SHORT)
-#define THFFI_DTYPE 4
-#elif defined(TH_REAL_IS_INT) || defined(THC_REAL_IS_INT)
-#define THFFI_DTYPE 5
-#elif defined(TH_REAL_IS_LONG) || defined(THC_REAL_IS_LONG)
-#define THFFI_DTYPE 6
-#endif
+#define THFFI_DTYPE TH_CONCAT_2(THFFI_DTYPE_, Real)
 
 real *THFFI_SF(data)(THFFI_STATE const THFFI_S *self) {
   THArgCheck(self != NULL, 1, "expected a storage, got NULL");
@@ -117,6 +103,10 @@ ptrdiff_t THFFI_F(storageOffset)(THFFI_STATE const THFFI_T *self) {
 int THFFI_F(nDimension)(THFFI_STATE const THFFI_T *self) {
   THFFI_NONNULL(self, 1);
   return self->nDimension;
+}
+
+int THFFI_F(_nDimension)(THFFI_STATE const THFFI_T *self) {
+  return THFFI_F(nDimension)(THFFI_ST self);
 }
 
 int64_t THFFI_F(size)(THFFI_STATE const THFFI_T *self, int dim) {

@@ -5,5 +5,7 @@
 #include "THGeneral.h"
 #include "THStorage.h"
 #include "THTensor.h"
+#include "THTensorCopy.h"
+#include "THTensorDimApply.h"
 
 #endif

@@ -100,6 +100,13 @@ TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
 #define THAssertMsg(exp, ...) \
   do { if (!(exp)) _THAssertionFailed(THFFI_FILE, __LINE__, #exp, __VA_ARGS__); } while (0)
 
+/* Legacy TH's allocation helpers: malloc, realloc and free, with errors
+ * through THError.  THAlloc(0) returns NULL.  Like any malloc'ed memory,
+ * a block is not freed when the call fails before THFree. */
+TH_API void *THAlloc(ptrdiff_t size);
+TH_API void *THRealloc(void *ptr, ptrdiff_t size);
+TH_API void THFree(void *ptr);
+
 /* The one struct layout of every tensor and storage type, TH and THC: that
  * of TH 0.3, because legacy code reads t->size[i], t->stride[i] and
  * t->nDimension directly, followed by thffi's private part.  Sizes and

@@ -7,6 +7,8 @@
 #include <cuda_runtime_api.h>
 
 #include "THCGeneral.h"
+#include "THCBlas.h"
 #include "THCTensor.h"
+#include "THCTensorCopy.h"
 
 #endif

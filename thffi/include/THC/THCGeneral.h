@@ -43,16 +43,6 @@ TH_API cudaError_t THCudaFree(THCState *state, void *ptr);
                    THCudaMalloc_takes_2_or_3_arguments, 0)(__VA_ARGS__)
 #define THFFI_FOURTH_ARG(a, b, c, d, ...) d
 
-/* Column-major GEMM as legacy THC had it: c = alpha op(a) op(b) + beta c,
- * transa/transb 'n' or 't' (or 'c'); cuBLAS on the call's current stream.
- * cuBLAS is the one PyTorch loaded (found at run time, not linked). */
-TH_API void THCudaBlas_Sgemm(THCState *state, char transa, char transb, int64_t m,
-                             int64_t n, int64_t k, float alpha, float *a, int64_t lda,
-                             float *b, int64_t ldb, float beta, float *c, int64_t ldc);
-TH_API void THCudaBlas_Dgemm(THCState *state, char transa, char transb, int64_t m,
-                             int64_t n, int64_t k, double alpha, double *a, int64_t lda,
-                             double *b, int64_t ldb, double beta, double *c, int64_t ldc);
-
 #define THCAssertSameGPU(expr)                                                  \
   THAssertMsg(expr, "Some of weight/gradient/input tensors are located on "   \
                     "different GPUs. Please move them to a single one.")

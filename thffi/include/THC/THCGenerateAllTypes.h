@@ -1,11 +1,17 @@
-/* Legacy generic-code machinery: includes TH_GENERIC_FILE once per CUDA tensor
- * type (THCGenerateFloatTypes.h, then THCGenerateIntTypes.h). */
-#ifndef TH_GENERIC_FILE
-#error "You must define TH_GENERIC_FILE before including THCGenerateAllTypes.h"
+/* Legacy generic-code machinery: includes THC_GENERIC_FILE (or
+ * TH_GENERIC_FILE) once per CUDA tensor type (THCGenerateFloatTypes.h, then
+ * THCGenerateIntTypes.h). */
+#if !defined(THC_GENERIC_FILE) && !defined(TH_GENERIC_FILE)
+#error "You must define THC_GENERIC_FILE (or TH_GENERIC_FILE) before including THCGenerateAllTypes.h"
 #endif
 
 #define THGenerateManyTypes
 #include "THC/THCGenerateFloatTypes.h"
 #include "THC/THCGenerateIntTypes.h"
 #undef THGenerateManyTypes
+#undef THCFFI_GENERIC_IS_THC
+#ifdef THC_GENERIC_FILE
+#undef THC_GENERIC_FILE
+#else
 #undef TH_GENERIC_FILE
+#endif

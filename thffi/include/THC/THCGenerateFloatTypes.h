@@ -1,8 +1,16 @@
-/* Legacy generic-code machinery: includes TH_GENERIC_FILE once per CUDA floating type (THCudaTensor is float, THCudaDoubleTensor),
+/* Legacy generic-code machinery: includes THC_GENERIC_FILE (or TH_GENERIC_FILE) once per CUDA floating type (THCudaTensor is float, THCudaDoubleTensor),
  * with `real` (the element type), `accreal` (its accumulation type), `Real`
  * (its name in function names), `CReal` (the type as THC spells it: Cuda, CudaDouble), THC_REAL_IS_* and THInf defined. */
-#ifndef TH_GENERIC_FILE
-#error "You must define TH_GENERIC_FILE before including THCGenerateFloatTypes.h"
+/* Legacy THC code names its generic file THC_GENERIC_FILE; thffi's own and
+ * the TH idiom use TH_GENERIC_FILE: either works, THC_GENERIC_FILE first. */
+#undef THCFFI_GENERIC_IS_THC
+#if defined(THC_GENERIC_FILE)
+#define THCFFI_GENERIC_FILE THC_GENERIC_FILE
+#define THCFFI_GENERIC_IS_THC
+#elif defined(TH_GENERIC_FILE)
+#define THCFFI_GENERIC_FILE TH_GENERIC_FILE
+#else
+#error "You must define THC_GENERIC_FILE (or TH_GENERIC_FILE) before including THCGenerateFloatTypes.h"
 #endif
 #include <float.h>
 #include <limits.h>
@@ -14,8 +22,8 @@
 #define CReal Cuda
 #define THC_REAL_IS_FLOAT
 #define THInf FLT_MAX
-#line 1 TH_GENERIC_FILE
-#include TH_GENERIC_FILE
+#line 1 THCFFI_GENERIC_FILE
+#include THCFFI_GENERIC_FILE
 #undef real
 #undef accreal
 #undef Real
@@ -28,8 +36,8 @@
 #define CReal CudaDouble
 #define THC_REAL_IS_DOUBLE
 #define THInf DBL_MAX
-#line 1 TH_GENERIC_FILE
-#include TH_GENERIC_FILE
+#line 1 THCFFI_GENERIC_FILE
+#include THCFFI_GENERIC_FILE
 #undef real
 #undef accreal
 #undef Real
@@ -37,5 +45,11 @@
 #undef THC_REAL_IS_DOUBLE
 #undef THInf
 #ifndef THGenerateManyTypes
+#ifdef THCFFI_GENERIC_IS_THC
+#undef THC_GENERIC_FILE
+#undef THCFFI_GENERIC_IS_THC
+#else
 #undef TH_GENERIC_FILE
 #endif
+#endif
+#undef THCFFI_GENERIC_FILE

@@ -14,4 +14,25 @@ THFFI_PUN(THTensor_(copy));
 TH_API void THTensor_(cadd)(THTensor *r, THTensor *t, real value, THTensor *src);
 THFFI_PUN(THTensor_(cadd));
 
+/* Element accessors, as legacy TH's: the tensor must have exactly that many
+ * dimensions and the indices must be in range (else THArgCheck names which). */
+TH_API real THTensor_(get1d)(const THTensor *self, int64_t x0);
+THFFI_PUN(THTensor_(get1d));
+TH_API real THTensor_(get2d)(const THTensor *self, int64_t x0, int64_t x1);
+THFFI_PUN(THTensor_(get2d));
+TH_API real THTensor_(get3d)(const THTensor *self, int64_t x0, int64_t x1, int64_t x2);
+THFFI_PUN(THTensor_(get3d));
+TH_API real THTensor_(get4d)(const THTensor *self, int64_t x0, int64_t x1, int64_t x2,
+                             int64_t x3);
+THFFI_PUN(THTensor_(get4d));
+TH_API void THTensor_(set1d)(THTensor *self, int64_t x0, real value);
+THFFI_PUN(THTensor_(set1d));
+TH_API void THTensor_(set2d)(THTensor *self, int64_t x0, int64_t x1, real value);
+THFFI_PUN(THTensor_(set2d));
+TH_API void THTensor_(set3d)(THTensor *self, int64_t x0, int64_t x1, int64_t x2, real value);
+THFFI_PUN(THTensor_(set3d));
+TH_API void THTensor_(set4d)(THTensor *self, int64_t x0, int64_t x1, int64_t x2, int64_t x3,
+                             real value);
+THFFI_PUN(THTensor_(set4d));
+
 #endif

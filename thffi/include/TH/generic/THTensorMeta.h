@@ -22,6 +22,10 @@ TH_API ptrdiff_t THFFI_F(storageOffset)(THFFI_STATE const THFFI_T *self);
 THFFI_PUN(THFFI_F(storageOffset));
 TH_API int THFFI_F(nDimension)(THFFI_STATE const THFFI_T *self);
 THFFI_PUN(THFFI_F(nDimension));
+/* PyTorch 0.4's name for the same legacy count (0 for a tensor without
+ * elements). */
+TH_API int THFFI_F(_nDimension)(THFFI_STATE const THFFI_T *self);
+THFFI_PUN(THFFI_F(_nDimension));
 TH_API int64_t THFFI_F(size)(THFFI_STATE const THFFI_T *self, int dim);
 THFFI_PUN(THFFI_F(size));
 TH_API int64_t THFFI_F(stride)(THFFI_STATE const THFFI_T *self, int dim);

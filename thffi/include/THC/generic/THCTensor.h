@@ -17,5 +17,8 @@ TH_API void THCTensor_(cadd)(THCState *state, THCTensor *r, THCTensor *t, real v
 THFFI_PUN(THCTensor_(cadd));
 /* 1 when every tensor given (NULLs are skipped) is on the current device. */
 TH_API int THCTensor_(checkGPU)(THCState *state, unsigned int nTensors, ...);
+/* The CUDA device the tensor is on. */
+TH_API int THCTensor_(getDevice)(THCState *state, const THCTensor *self);
+THFFI_PUN(THCTensor_(getDevice));
 
 #endif

@@ -1,0 +1,25 @@
+/* Legacy generic-code machinery (the single-type generators of TH 0.4):
+ * includes TH_GENERIC_FILE once, for THCharTensor, with `real`, `accreal`,
+ * `Real`, TH_REAL_IS_CHAR and THInf defined as THGenerateAllTypes.h does. */
+#ifndef TH_GENERIC_FILE
+#error "You must define TH_GENERIC_FILE before including THGenerateCharType.h"
+#endif
+#include <float.h>
+#include <limits.h>
+#include <stdint.h>
+
+#define real int8_t
+#define accreal int64_t
+#define Real Char
+#define TH_REAL_IS_CHAR
+#define THInf SCHAR_MAX
+#line 1 TH_GENERIC_FILE
+#include TH_GENERIC_FILE
+#undef real
+#undef accreal
+#undef Real
+#undef TH_REAL_IS_CHAR
+#undef THInf
+#ifndef THGenerateManyTypes
+#undef TH_GENERIC_FILE
+#endif

@@ -1,0 +1,25 @@
+/* Legacy generic-code machinery (the single-type generators of TH 0.4):
+ * includes TH_GENERIC_FILE once, for THDoubleTensor, with `real`, `accreal`,
+ * `Real`, TH_REAL_IS_DOUBLE and THInf defined as THGenerateAllTypes.h does. */
+#ifndef TH_GENERIC_FILE
+#error "You must define TH_GENERIC_FILE before including THGenerateDoubleType.h"
+#endif
+#include <float.h>
+#include <limits.h>
+#include <stdint.h>
+
+#define real double
+#define accreal double
+#define Real Double
+#define TH_REAL_IS_DOUBLE
+#define THInf DBL_MAX
+#line 1 TH_GENERIC_FILE
+#include TH_GENERIC_FILE
+#undef real
+#undef accreal
+#undef Real
+#undef TH_REAL_IS_DOUBLE
+#undef THInf
+#ifndef THGenerateManyTypes
+#undef TH_GENERIC_FILE
+#endif

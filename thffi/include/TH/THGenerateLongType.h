@@ -1,0 +1,25 @@
+/* Legacy generic-code machinery (the single-type generators of TH 0.4):
+ * includes TH_GENERIC_FILE once, for THLongTensor, with `real`, `accreal`,
+ * `Real`, TH_REAL_IS_LONG and THInf defined as THGenerateAllTypes.h does. */
+#ifndef TH_GENERIC_FILE
+#error "You must define TH_GENERIC_FILE before including THGenerateLongType.h"
+#endif
+#include <float.h>
+#include <limits.h>
+#include <stdint.h>
+
+#define real int64_t
+#define accreal int64_t
+#define Real Long
+#define TH_REAL_IS_LONG
+#define THInf INT64_MAX
+#line 1 TH_GENERIC_FILE
+#include TH_GENERIC_FILE
+#undef real
+#undef accreal
+#undef Real
+#undef TH_REAL_IS_LONG
+#undef THInf
+#ifndef THGenerateManyTypes
+#undef TH_GENERIC_FILE
+#endif
