@@ -38,10 +38,12 @@ INCLUDE_DIR = os.path.join(_HERE, 'include')
 _CSRC = os.path.join(_HERE, 'csrc')
 # thffi's own C code, compiled apart from the user's (with its own flags, in
 # parallel, and cached: see _compile_objects): (file, gcc optimisation).
-# The floating-point loops get -O3; bookkeeping code compiles faster at -O1.
+# The floating-point loops get -O3; bookkeeping code compiles faster at -O1,
+# and so do the 49 conversions between types (legacy code converts index
+# tensors and results; at size a conversion waits on memory, not on code).
 # Longest first: the jobs run on a pool as wide as the machine.
-_TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
-               ('THTensorCopy.c', '-O2 -fopenmp'), ('THTensorMeta.c', '-O1'),
+_TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenmp'),
+               ('THTensorMeta.c', '-O1'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
                ('THPython.c', '-O2'), ('THGeneral.c', '-O1'), ('THTensor.c', '-O1'),
                ('THCrash.c', '-O1')]
 _THC_SOURCES = [('THCTensor.cu', None), ('THCTensorCopy.cu', None), ('THC.c', '-O2'),

@@ -1,4 +1,5 @@
-/* What the element-wise op files share (THTensorOps.c, THTensorOpsInt.c). */
+/* What the element-wise op files share (THTensorOps.c, THTensorOpsInt.c,
+ * THTensorCopy.c). */
 #ifndef THFFI_TENSOR_OPS_COMMON_H
 #define THFFI_TENSOR_OPS_COMMON_H
 
@@ -15,6 +16,15 @@
 #define THFFI_SIMD __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define THFFI_SIMD
+#endif
+
+/* A function the compiler must not copy into each caller: THFFI_PARALLEL
+ * calls its range twice (serial and parallel branches), and 49 inlined
+ * conversions doubled THTensorCopy.c's compile time. */
+#if defined(__GNUC__)
+#define THFFI_NOINLINE __attribute__((noinline))
+#else
+#define THFFI_NOINLINE
 #endif
 
 /* Below this many elements an op runs on the calling thread: starting the

@@ -7,7 +7,7 @@
  * indices converted by one thread, and the function that checks and runs
  * it over the tensor. */
 #define THFFI_COPY_FROM(NAME, SRC_REAL)                                                  \
-  static void THTensor_(copy##NAME##Range)(real *pa, const THFFIIter *ia,                \
+  static THFFI_NOINLINE void THTensor_(copy##NAME##Range)(real *pa, const THFFIIter *ia,                \
                                            const SRC_REAL *pb, const THFFIIter *ib,      \
                                            int64_t begin, int64_t end) {                 \
     THFFIIter a, b;                                                                      \

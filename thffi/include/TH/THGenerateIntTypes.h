@@ -1,73 +1,27 @@
-/* Legacy generic-code machinery: includes TH_GENERIC_FILE once per integer type (Byte, Char, Short, Int, Long),
- * with `real` (the element type), `accreal` (its accumulation type), `Real`
- * (its name in function names), TH_REAL_IS_* and THInf defined. */
+/* Legacy generic-code machinery: includes TH_GENERIC_FILE once per integer
+ * type (Byte, Char, Short, Int, Long) through the single-type generators
+ * TH/THGenerate<Type>Type.h, each defining `real` (the element type),
+ * `accreal` (its accumulation type), `Real` (its name in function names),
+ * TH_REAL_IS_* and THInf. */
 #ifndef TH_GENERIC_FILE
 #error "You must define TH_GENERIC_FILE before including THGenerateIntTypes.h"
 #endif
-#include <float.h>
-#include <limits.h>
-#include <stdint.h>
 
-#define real uint8_t
-#define accreal int64_t
-#define Real Byte
-#define TH_REAL_IS_BYTE
-#define THInf UCHAR_MAX
-#line 1 TH_GENERIC_FILE
-#include TH_GENERIC_FILE
-#undef real
-#undef accreal
-#undef Real
-#undef TH_REAL_IS_BYTE
-#undef THInf
-#define real int8_t
-#define accreal int64_t
-#define Real Char
-#define TH_REAL_IS_CHAR
-#define THInf SCHAR_MAX
-#line 1 TH_GENERIC_FILE
-#include TH_GENERIC_FILE
-#undef real
-#undef accreal
-#undef Real
-#undef TH_REAL_IS_CHAR
-#undef THInf
-#define real int16_t
-#define accreal int64_t
-#define Real Short
-#define TH_REAL_IS_SHORT
-#define THInf SHRT_MAX
-#line 1 TH_GENERIC_FILE
-#include TH_GENERIC_FILE
-#undef real
-#undef accreal
-#undef Real
-#undef TH_REAL_IS_SHORT
-#undef THInf
-#define real int32_t
-#define accreal int64_t
-#define Real Int
-#define TH_REAL_IS_INT
-#define THInf INT_MAX
-#line 1 TH_GENERIC_FILE
-#include TH_GENERIC_FILE
-#undef real
-#undef accreal
-#undef Real
-#undef TH_REAL_IS_INT
-#undef THInf
-#define real int64_t
-#define accreal int64_t
-#define Real Long
-#define TH_REAL_IS_LONG
-#define THInf INT64_MAX
-#line 1 TH_GENERIC_FILE
-#include TH_GENERIC_FILE
-#undef real
-#undef accreal
-#undef Real
-#undef TH_REAL_IS_LONG
-#undef THInf
+/* The single-type generators forget TH_GENERIC_FILE after their type unless
+ * THGenerateManyTypes is defined: this one keeps it for all its types, and
+ * forgets it after the last unless its own includer (THGenerateAllTypes.h)
+ * still needs it. */
 #ifndef THGenerateManyTypes
+#define THFFI_INT_TYPES_OUTERMOST
+#define THGenerateManyTypes
+#endif
+#include "TH/THGenerateByteType.h"
+#include "TH/THGenerateCharType.h"
+#include "TH/THGenerateShortType.h"
+#include "TH/THGenerateIntType.h"
+#include "TH/THGenerateLongType.h"
+#ifdef THFFI_INT_TYPES_OUTERMOST
+#undef THFFI_INT_TYPES_OUTERMOST
+#undef THGenerateManyTypes
 #undef TH_GENERIC_FILE
 #endif
