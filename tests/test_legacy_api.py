@@ -54,3 +54,50 @@ def test_checker_finds_a_stale_provided_column_and_update_fixes_it(tmp_path):
     assert _problems(path, update=True) == [] and _problems(path) == []
     with open(path) as f, open(SURVEY) as g:
         assert f.read() == g.read()
+
+
+# The extensions the test suite builds with legacy-style C, C++ and CUDA:
+# between them they call every survey entry thffi provides.
+TOURS = [os.path.join(ROOT, 'tests', d) for d in ('th_test', 'thc_test', 'legacy_c')]
+
+
+def _tour_text(tmp_path):
+    """The tours' sources as written, and their C and C++ files once
+    preprocessed with thffi's include path (where THTensor_(NAME) becomes
+    THFloatTensor_NAME...)."""
+    from thffi import builder
+    flags = (['-I' + d for d in builder.include_dirs()]
+             + ['-I' + check_legacy_api._cuda_includes(str(tmp_path))])
+    text = []
+    for tour in TOURS:
+        for folder, _, files in os.walk(tour):
+            for name in sorted(files):
+                path = os.path.join(folder, name)
+                if not name.endswith(('.c', '.h', '.cpp', '.cu')):
+                    continue
+                with open(path) as f:
+                    text.append(f.read())
+                if name.endswith(('.c', '.cpp')):
+                    cmd = (['gcc', '-E', '-x', 'c++' if name.endswith('.cpp') else 'c', path,
+                            '-I' + folder, '-I' + tour] + flags)
+                    out = subprocess.run(cmd, capture_output=True, text=True)
+                    assert out.returncode == 0, out.stderr
+                    text.append(out.stdout)
+    return '\n'.join(text)
+
+
+def test_every_provided_entry_is_called_by_the_test_extensions(tmp_path):
+    _, tables = check_legacy_api.read_survey()
+    text = _tour_text(tmp_path)
+    unused = []
+    for section, first in (('Names', 'Name'), ('Headers', 'Header')):
+        table = tables[section]
+        col_name, col_prov = table.column(first), table.column('Provided')
+        for row in table.rows:
+            entry = row[col_name].strip('`')
+            generic = re.match(r'^(\w+_)\(NAME\)$', entry)
+            word = (re.escape(generic.group(1) + '(') if generic
+                    else re.escape(entry) + r'(?!\w)')
+            if row[col_prov] == 'yes' and not re.search(r'(?<!\w)' + word, text):
+                unused.append(entry)
+    assert unused == []

@@ -21,6 +21,10 @@ def test_thargcheck_names_the_argument(th_test):
 def test_thassert(th_test):
     with pytest.raises(RuntimeError, match=r"assert_fails: Assertion `1 \+ 1 == 3' failed"):
         th_test.assert_fails()
+    with pytest.raises(RuntimeError, match=r"assert_msg_fails: Assertion `four == 5' failed\. "
+                                           r"THFloatTensor: 4 is not 5 at .*th_test\.c:\d+"):
+        th_test.assert_msg_fails(4)
+    assert th_test.assert_msg_fails(5) == 0
 
 
 def test_error_from_deep_recursion_and_many_errors(th_test):

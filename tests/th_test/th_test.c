@@ -24,6 +24,11 @@ int assert_fails(void) {
   return 0;
 }
 
+int assert_msg_fails(int four) {
+  THAssertMsg(four == 5, "%s: %d is not 5", TH_CONCAT_STRING_3(TH, Float, Tensor), four);
+  return 0;
+}
+
 int is_null(THFloatTensor *t) { return t == NULL; }
 int ndim(THFloatTensor *t) { return THFloatTensor_nDimension(t); }
 int64_t nelement(THFloatTensor *t) { return THFloatTensor_nElement(t); }

@@ -3,6 +3,7 @@ int raise_error(int code);
 int check_positive(int x);
 int nested_error(int depth);
 int assert_fails(void);
+int assert_msg_fails(int four);
 int is_null(THFloatTensor *t);
 int ndim(THFloatTensor *t);
 int64_t nelement(THFloatTensor *t);
