@@ -14,6 +14,18 @@ static int64_t THCTensor_(copyCount)(THCState *state, THCTensor *self, THTensor 
   return n;
 }
 
+/* The same for a copy from the GPU: self on the CPU, src on the GPU. */
+static int64_t THTensor_(copyCountCuda)(THCState *state, THTensor *self, THCTensor *src) {
+  int64_t n, m;
+  THFFI_NONNULL(self, 1);
+  THFFI_NONNULL(src, 2);
+  n = THTensor_(nElement)(self);
+  m = THCTensor_(nElement)(state, src);
+  THArgCheck(n == m, 2, "sizes do not match: %lld elements vs %lld", (long long)n,
+             (long long)m);
+  return n;
+}
+
 void THCTensor_(copyCPU)(THCState *state, THCTensor *self, THTensor *src) {
   int64_t n = THCTensor_(copyCount)(state, self, src);
   cudaStream_t stream;
@@ -36,15 +48,9 @@ void THCTensor_(copyCPU)(THCState *state, THCTensor *self, THTensor *src) {
 }
 
 void THTensor_(copyCuda)(THCState *state, THTensor *self, THCTensor *src) {
-  int64_t n, m;
+  int64_t n = THTensor_(copyCountCuda)(state, self, src);
   cudaStream_t stream;
   THCTensor *srcc;
-  THFFI_NONNULL(self, 1);
-  THFFI_NONNULL(src, 2);
-  n = THTensor_(nElement)(self);
-  m = THCTensor_(nElement)(state, src);
-  THArgCheck(n == m, 2, "sizes do not match: %lld elements vs %lld", (long long)n,
-             (long long)m);
   if (n == 0) return;
   stream = THCState_getCurrentStream(state);
   srcc = THCTensor_(newContiguous)(state, src);
@@ -71,13 +77,7 @@ void THCTensor_(copyAsyncCPU)(THCState *state, THCTensor *self, THTensor *src) {
 }
 
 void THTensor_(copyAsyncCuda)(THCState *state, THTensor *self, THCTensor *src) {
-  int64_t n, m;
-  THFFI_NONNULL(self, 1);
-  THFFI_NONNULL(src, 2);
-  n = THTensor_(nElement)(self);
-  m = THCTensor_(nElement)(state, src);
-  THArgCheck(n == m, 2, "sizes do not match: %lld elements vs %lld", (long long)n,
-             (long long)m);
+  int64_t n = THTensor_(copyCountCuda)(state, self, src);
   THArgCheck(THTensor_(isContiguous)(self), 1, "target tensor must be contiguous");
   THArgCheck(THCTensor_(isContiguous)(state, src), 2, "source tensor must be contiguous");
   if (n == 0) return;
