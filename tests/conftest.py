@@ -71,6 +71,19 @@ def thc_test(tmp_path_factory):
                                 include_dirs=[os.path.join(ROOT, 'tests', 'thc_test')])
 
 
+def build_env(**overrides):
+    """os.environ, with overrides, for a build in a child process.  Without
+    a GPU the CUDA code is compiled for one architecture (nvcc takes ~2.5x as
+    long for thffi's default five); with one, for the architectures thffi
+    picks, as a user's build does (an sm_75-only build does not run on newer
+    GPUs).  TORCH_CUDA_ARCH_LIST, when set, wins either way."""
+    import torch
+    env = dict(os.environ, **overrides)
+    if not torch.cuda.is_available():
+        env.setdefault('TORCH_CUDA_ARCH_LIST', '7.5')
+    return env
+
+
 def copy_demo(destination):
     """The demo folder as a user copies it: the tracked files, no build output."""
     listed = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard'],
