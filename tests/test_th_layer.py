@@ -190,6 +190,22 @@ def test_pointer_parameters_and_returns(th_test):
         th_test.echo_pointer('no')
 
 
+def test_string_parameters(th_test):
+    # bytes, as cffi passed them to legacy code; a str where C only reads it
+    assert th_test.string_length(b'mean') == 4
+    assert th_test.string_length('moyenne \u00e9') == 10
+    assert th_test.string_length(b'') == 0
+    word = b'sum'
+    assert th_test.shout_first(word) == ord('S') and word == b'sum'  # C wrote to a copy
+    with pytest.raises(TypeError, match=r"shout_first\(\): argument 1 \(s\): expected bytes, a "
+                                        r"cffi pointer, an address or None \(char \*\), got str"):
+        th_test.shout_first('sum')
+    with pytest.raises(TypeError, match=r"string_length\(\): argument 1 \(s\): expected a str, "
+                                        r"bytes, a cffi pointer, an address or None "
+                                        r"\(const char \*\), got float"):
+        th_test.string_length(1.5)
+
+
 @pytest.mark.parametrize('threads', [1, 2])
 def test_large_strided_ops_split_over_threads(th_test, threads):
     # Above the grain size the ops run in parts on OpenMP threads; each part

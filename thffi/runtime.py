@@ -10,12 +10,17 @@ import ctypes
 import faulthandler
 import operator
 import os
+import re
 import sys
 from dataclasses import dataclass
 
 import torch
 
 _MAX_DIMS = 64  # THFFI_MAX_DIMS
+# Parameters that take a C string: bytes, as cffi passed them to legacy
+# code, and for const char * a str too (what Python 2's str was).
+# (The parser spells them 'char *' and 'const char *'.)
+_CHAR_POINTER = re.compile(r'^(const )?char \*$')
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,7 @@ class Runtime:
         ffi = self.ffi
         values = self._bind(spec, args, kwargs)
         device = first = None
+        strings = []  # the buffers made for C string arguments
         for pos, (param, value) in enumerate(zip(spec.params, values), 1):
             what = '%s(): argument %d (%s)' % (spec.name, pos, param.name)
             kind = param.kind
@@ -185,15 +191,25 @@ class Runtime:
                                     % (what, param.ctype, _describe(value)))
                 values[pos - 1] = float(value)
             elif value is not None:
-                # `values` keeps a cffi object alive during the call.
+                string = _CHAR_POINTER.match(param.ctype)
+                if string and isinstance(value, str) and string.group(1):
+                    value = value.encode('utf-8')
+                if string and isinstance(value, bytes):
+                    # A NUL-terminated copy (C may write to a char *), alive
+                    # until the call returns.
+                    value = ffi.new('char[]', value)
+                    strings.append(value)
                 if isinstance(value, ffi.CData) and ffi.typeof(value).kind in ('pointer',
                                                                                'array'):
                     address = int(ffi.cast('uintptr_t', value))
                 elif isinstance(value, int):
                     address = self._integer(what, 'uintptr_t', value)
                 else:
-                    raise TypeError('%s: expected a cffi pointer, an address or None '
-                                    '(%s), got %s' % (what, param.ctype, _describe(value)))
+                    accepted = ('' if not string else 'a str, bytes, ' if string.group(1)
+                                else 'bytes, ')
+                    raise TypeError('%s: expected %sa cffi pointer, an address or None '
+                                    '(%s), got %s' % (what, accepted, param.ctype,
+                                                      _describe(value)))
                 values[pos - 1] = address
         return spec.strict(*values)
 

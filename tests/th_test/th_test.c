@@ -1,5 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <ctype.h>
+#include <string.h>
 #include <time.h>
 #include <TH/TH.h>
 #include "th_test.h"
@@ -85,6 +87,11 @@ int64_t most_negative(void) { return INT64_MIN; }
 double not_a_number(void) { return NAN; }
 unsigned long long largest(void) { return 18446744073709551615ULL; }
 void *echo_pointer(float *p) { return p; }
+int string_length(const char *s) { return (int)strlen(s); }
+int shout_first(char *s) {
+  s[0] = (char)toupper((unsigned char)s[0]);
+  return s[0];
+}
 
 /* 64-bit indexing: these run over tensors of more than 2^31 elements. */
 void byte_fill(THByteTensor *t, int value) { THByteTensor_fill(t, (uint8_t)value); }

@@ -24,6 +24,8 @@ int64_t most_negative(void);
 double not_a_number(void);
 unsigned long long largest(void);
 void *echo_pointer(float *p);
+int string_length(const char *s);
+int shout_first(char *s);
 void byte_fill(THByteTensor *t, int value);
 int64_t byte_count(THByteTensor *t, int value);
 void byte_copy(THByteTensor *dst, THByteTensor *src);
