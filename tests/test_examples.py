@@ -182,6 +182,133 @@ def test_package_mode_installs_with_pip(tmp_path):
     assert ran.stdout.startswith(str(site))
 
 
+# A CTC-style binding of 2018: a C++ library built apart (lib/), its
+# torch.utils.ffi wrapper built by setuptools from cffi's
+# distutils_extension(), linked to the library by name with an rpath.
+BINDING = {
+    'lib/sumlib.h': '''
+        #ifdef __cplusplus
+        extern "C" {
+        #endif
+        int sum_cost(const float *acts, int n, float *cost);
+        #ifdef __cplusplus
+        }
+        #endif
+        ''',
+    'lib/sumlib.cpp': '''
+        #include <numeric>
+        #include <vector>
+        #include "sumlib.h"
+        extern "C" int sum_cost(const float *acts, int n, float *cost) {
+          std::vector<float> v(acts, acts + n);
+          *cost = std::accumulate(v.begin(), v.end(), 0.0f);
+          return 0;
+        }
+        ''',
+    'binding/src/binding.h': '''
+        int cpu_cost(THFloatTensor *acts, THFloatTensor *grads, THFloatTensor *costs,
+                     const char *reduction);
+        ''',
+    'binding/src/binding.cpp': '''
+        #include <cstring>
+        #include <algorithm>
+        #include "sumlib.h"
+
+        extern "C" {
+        #include <TH.h>
+        }
+
+        extern "C" int cpu_cost(THFloatTensor *acts, THFloatTensor *grads,
+                                THFloatTensor *costs, const char *reduction)
+        {
+            float *acts_ptr = acts->storage->data + acts->storageOffset;
+            float *costs_ptr = costs->storage->data + costs->storageOffset;
+            int n = THFloatTensor_nElement(acts);
+            float scale = strcmp(reduction, "mean") == 0 ? 1.0f / n : 1.0f;
+            if (grads->storage) {
+                float *grads_ptr = grads->storage->data + grads->storageOffset;
+                std::fill(grads_ptr, grads_ptr + n, scale);
+            }
+            sum_cost(acts_ptr, n, costs_ptr);
+            costs_ptr[0] *= scale;
+            return 1;
+        }
+        ''',
+    'binding/setup.py': '''
+        import os
+        import sys
+        from setuptools import setup, find_packages
+        from torch.utils.ffi import create_extension
+
+        extra_compile_args = ['-std=c++11', '-fPIC']
+        sum_path = os.path.realpath('../lib')
+        if not os.path.exists(os.path.join(sum_path, 'libsumlib.so')):
+            print('Build lib/ first')
+            sys.exit(1)
+
+        ffi = create_extension(
+            name='sum_pytorch._sum',
+            package=True,
+            language='c++',
+            headers=['src/binding.h'],
+            sources=['src/binding.cpp'],
+            with_cuda=False,
+            include_dirs=[sum_path],
+            library_dirs=[sum_path],
+            libraries=['sumlib'],
+            extra_link_args=['-Wl,-rpath,' + sum_path],
+            extra_compile_args=extra_compile_args)
+        ffi = ffi.distutils_extension()
+        setup(name='sum_pytorch', version='0.1', packages=find_packages(), ext_modules=[ffi])
+        ''',
+    'binding/sum_pytorch/__init__.py': '''
+        import torch
+        from torch.autograd import Function
+
+        from ._sum import *
+
+
+        class _Cost(Function):
+            @staticmethod
+            def forward(ctx, acts):
+                acts = acts.contiguous()
+                grads = torch.zeros(acts.size()).type_as(acts)
+                costs = torch.zeros(1)
+                cpu_cost(acts, grads, costs, 'mean')
+                ctx.grads = grads
+                return costs
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                return ctx.grads * grad_output
+        ''',
+}
+
+
+def test_distutils_extension_of_a_binding_to_a_library_built_apart(tmp_path):
+    for name, text in BINDING.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text).lstrip())
+    subprocess.run(['g++', '-shared', '-fPIC', '-o', 'libsumlib.so', 'sumlib.cpp'],
+                   cwd=tmp_path / 'lib', check=True)
+    built = subprocess.run([sys.executable, '-m', 'thffi', 'setup.py', 'build_ext', '--inplace'],
+                           cwd=tmp_path / 'binding', env=ENV, capture_output=True, text=True,
+                           timeout=600)
+    assert built.returncode == 0, built.stdout + built.stderr
+    check = textwrap.dedent('''
+        import torch
+        from sum_pytorch import _Cost
+        acts = torch.randn(2, 3, 4, requires_grad=True)
+        cost = _Cost.apply(acts)
+        cost.backward()
+        assert torch.allclose(cost, acts.mean().reshape(1)), (cost, acts.mean())
+        assert torch.allclose(acts.grad, torch.full((2, 3, 4), 1 / 24))
+        ''')
+    ran = subprocess.run([sys.executable, '-c', check], cwd=tmp_path / 'binding',
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+
+
 def _build_and_call(tmp_path, header, source_name, source, call, **kwargs):
     (tmp_path / 'f.h').write_text(textwrap.dedent(header))
     (tmp_path / source_name).write_text(textwrap.dedent(source))
