@@ -489,6 +489,9 @@ class Extension(cffi.FFI):
         return path if path and os.path.isfile(path) else None
 
     def is_up_to_date(self):
+        """Whether build() would compile nothing: the library was built with
+        this configuration (arguments, compilers, flags, CUDA architectures)
+        from the files it read, unchanged since."""
         manifest = self._manifest()
         if manifest.get('config') != self._config_key() or not self.library_path():
             return False
