@@ -36,7 +36,8 @@ def load_build_script(path, name='_thffi_build_script'):
 # target one architecture (nvcc compiles thffi's own kernels in 14 s for one,
 # 50 s for the default five).  With a GPU, or TORCH_CUDA_ARCH_LIST set, they
 # build for what thffi picks, as a user's build does (an sm_75-only build
-# does not run on newer GPUs).
+# does not run on newer GPUs).  Set in os.environ below: the builds tests
+# run in child processes inherit it.
 ONE_ARCH = {} if torch.cuda.is_available() or 'TORCH_CUDA_ARCH_LIST' in os.environ \
     else {'TORCH_CUDA_ARCH_LIST': '7.5'}
 
@@ -85,12 +86,6 @@ def thc_test(tmp_path_factory):
                                 ['thc_test.c', 'thc_test_kernel.cu', 'thc_api.c'],
                                 with_cuda=True,
                                 include_dirs=[os.path.join(ROOT, 'tests', 'thc_test')])
-
-
-def build_env(**overrides):
-    """os.environ, with overrides, for a build in a child process (with
-    ONE_ARCH in it)."""
-    return dict(os.environ, **overrides)
 
 
 def copy_demo(destination):

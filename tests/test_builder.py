@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT, build_env
+from conftest import ROOT
 from thffi import BuildError, create_extension
 
 
@@ -20,7 +20,7 @@ def _write(path, text):
 
 def _run(args, cwd):
     return subprocess.run([sys.executable] + args, cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env=build_env())
+                          timeout=300)
 
 
 @pytest.fixture

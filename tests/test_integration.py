@@ -10,7 +10,7 @@ import textwrap
 import pytest
 import torch
 
-from conftest import build_env, copy_demo
+from conftest import copy_demo
 from functions.add import MyAddFunction, my_add
 from modules.add import MyAddModule
 
@@ -158,7 +158,7 @@ def test_pip_install_builds_the_library_into_the_package(tmp_path):
     copy_demo(source)
     out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-build-isolation',
                           '--no-deps', '--no-index', '--target', str(site), str(source)],
-                         capture_output=True, text=True, timeout=900, env=build_env())
+                         capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stdout + out.stderr
     assert not (site / 'extension_ffi' / 'setup.py').exists()
     ran = subprocess.run([sys.executable, '-c', CHECK.format(package='extension_ffi')],
@@ -176,7 +176,7 @@ def test_copied_into_another_project_as_a_subpackage(tmp_path):
     elsewhere = tmp_path / 'elsewhere'
     elsewhere.mkdir()
     built = subprocess.run([sys.executable, str(ops / 'myext' / 'build.py')], cwd=elsewhere,
-                           capture_output=True, text=True, timeout=600, env=build_env())
+                           capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr
     ran = subprocess.run([sys.executable, '-c', CHECK.format(package='proj.ops.myext')],
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)

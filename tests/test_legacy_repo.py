@@ -20,7 +20,7 @@ import textwrap
 import pytest
 import torch
 
-from conftest import ROOT, build_env
+from conftest import ROOT
 from thffi import cuda_enabled
 
 LEGACY = os.path.join(ROOT, 'tests', 'legacy_repo')
@@ -63,7 +63,7 @@ def _install_thffi(tmp, *pip_args):
     subprocess.run([sys.executable, '-m', 'venv', '--system-site-packages', '--without-pip',
                     str(tmp / 'env')], check=True)
     python = str(tmp / 'env' / 'bin' / 'python')
-    env = {k: v for k, v in build_env().items() if k not in ('PYTHONPATH', 'THFFI_WITH_CUDA')}
+    env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', 'THFFI_WITH_CUDA')}
     env['PATH'] = str(tmp / 'env' / 'bin') + os.pathsep + env.get('PATH', '')
     out = _run([python, '-m', 'pip', 'install', '-q', '--no-build-isolation', '--no-deps',
                 '--no-index', *pip_args, str(tmp / 'thffi')], tmp, env)

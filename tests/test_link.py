@@ -12,7 +12,7 @@ import textwrap
 import pytest
 import torch
 
-from conftest import ROOT, build_env, load_build_script
+from conftest import ROOT, load_build_script
 from thffi import BuildError, create_extension, find_cuda_home
 
 needs_toolkit = pytest.mark.skipif(find_cuda_home() is None,
@@ -29,7 +29,7 @@ def _write(folder, files):
 
 def _run(command, cwd):
     """Runs a make.sh or build.py as a user would, with thffi importable."""
-    env = build_env(PYTHONPATH=ROOT)
+    env = dict(os.environ, PYTHONPATH=ROOT)
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=300)
 

@@ -13,7 +13,7 @@ import sys
 import pytest
 import torch
 
-from conftest import ROOT, build_env, copy_demo
+from conftest import ROOT, copy_demo
 from thffi import cuda_enabled
 
 OWN_OP = os.path.join(ROOT, 'tests', 'own_op')
@@ -46,8 +46,7 @@ def project(tmp_path_factory):
         text = text.replace(line, listed)
     build_py.write_text(text)
     built = subprocess.run([sys.executable, 'build.py'], cwd=project, capture_output=True,
-                           text=True, timeout=600,
-                           env=build_env())
+                           text=True, timeout=600)
     assert built.returncode == 0, built.stdout + built.stderr
     return project
 
