@@ -101,10 +101,10 @@ pytest_counts() {
 }
 
 # Step 0. The interpreter as `python` on PATH (the examples' make.sh and
-# test.py's users call `python`), the project's packages (from
-# GPU_CHECK_WHEELS when missing), and one probe of the machine: sets
-# GPU (1 when torch sees a CUDA GPU), ARCH, TOOLKIT, MISSING, and prints
-# the environment into the summary.
+# test.py's users call `python`), the root on PYTHONPATH, the project's
+# packages (from GPU_CHECK_WHEELS when missing), and one probe of the
+# machine: sets GPU (1 when torch sees a CUDA GPU), ARCH, TOOLKIT, MISSING,
+# TORCHVISION, SANITIZER, and prints the environment into the summary.
 prepare() {
   local interpreter
   if ! interpreter=$(command -v "$PYTHON"); then
@@ -114,7 +114,9 @@ prepare() {
   mkdir -p "$WORK/bin"
   ln -s "$interpreter" "$WORK/bin/python"
   PATH="$WORK/bin:$PATH"
-  export PATH PYTHONUNBUFFERED=1
+  # the examples' make.sh import thffi from the root, as README runs them
+  PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
+  export PATH PYTHONPATH PYTHONUNBUFFERED=1
   cd "$ROOT" || exit 1
   MISSING=$(missing_packages)
   if [ -n "$MISSING" ] && [ -n "${GPU_CHECK_WHEELS:-}" ]; then
