@@ -24,13 +24,21 @@ They differ in three conventions, which the inputs here keep apart:
   -3.4e38) and NaN pool differently; the inputs here are finite normals.
 
 NMS: both sort by decreasing score, keep a box unless its IoU (areas
-(x2 - x1) * (y2 - y1), no +1) with a kept box is strictly above the
-threshold, and return the kept indices by decreasing score.  Equal scores
-are ordered as each sort leaves them, so the scores here are distinct; the
-corners are integers, so areas and intersections are exact in float32 and
-the one rounding, the division, is the same in both (with real-valued
-corners, an IoU within a rounding of the threshold can go either way,
-with the order of operations or FMA contraction on CUDA)."""
+(x2 - x1) * (y2 - y1), no +1, in float32) with a kept box is strictly above
+the threshold, and return the kept indices by decreasing score.  Where they
+differ, the inputs keep apart:
+- the threshold is a C float in the legacy prototype; torchvision's CPU
+  kernel compares the float IoU with the threshold as a double.  For 0.3,
+  whose float is above 0.3, an IoU of exactly float(0.3) is kept by the
+  legacy code and dropped by torchvision (test_nms_threshold_is_a_float
+  shows it); the thresholds compared are 0.25 and 0.5, exact in float, and
+  0.7, whose float is below 0.7, so no float IoU lies between the two.
+- equal scores are ordered as each sort leaves them: the scores are
+  distinct.
+- rounding: the corners are integers, so areas and intersections are exact
+  in float32 and the one rounding, the division, is the same in both (with
+  real-valued corners an IoU within a rounding of the threshold can go
+  either way, with the order of operations or FMA contraction on CUDA)."""
 
 import math
 
@@ -156,7 +164,7 @@ def _boxes_and_scores(seed, count):
 
 @pytest.mark.parametrize('device', DEVICES)
 @pytest.mark.parametrize('count', [0, 1, 63, 64, 65, 500, 2000])
-@pytest.mark.parametrize('threshold', [0.3, 0.5, 0.7])
+@pytest.mark.parametrize('threshold', [0.25, 0.5, 0.7])
 def test_nms_matches_torchvision(nms, device, count, threshold):
     boxes, scores = _boxes_and_scores(count, count)
     ours = nms(boxes.to(device), scores.to(device), threshold)
@@ -176,3 +184,18 @@ def test_nms_iou_equal_to_the_threshold_is_kept(nms, device):
     for threshold, kept in [(0.5, [0, 1]), (0.49, [0])]:
         assert nms(boxes, scores, threshold).tolist() == kept
         assert torchvision.ops.nms(boxes, scores, threshold).tolist() == kept
+
+
+@pytest.mark.parametrize('device', DEVICES)
+def test_nms_threshold_is_a_float(nms, device):
+    """IoU exactly float(0.3) (intersection 30, union 100): not above the
+    legacy code's float(0.3), so kept; above torchvision's double 0.3 on the
+    CPU, so dropped there."""
+    boxes = torch.tensor([[0.0, 0.0, 10.0, 10.0], [0.0, 0.0, 3.0, 10.0]])
+    scores = torch.tensor([0.9, 0.8])
+    assert float(np.float32(0.3)) > 0.3
+    assert nms(boxes.to(device), scores.to(device), 0.3).tolist() == [0, 1]
+    assert torchvision.ops.nms(boxes, scores, 0.3).tolist() == [0]
+    # a threshold float represents exactly gives both the same answer
+    assert nms(boxes.to(device), scores.to(device), 0.25).tolist() == [0]
+    assert torchvision.ops.nms(boxes, scores, 0.25).tolist() == [0]
