@@ -3,7 +3,7 @@
 # command (docs/gpu.md says what it checks and the targets).
 #
 # With a CUDA GPU that torch sees and a CUDA toolkit:
-#   1. builds the demo and thffi's kernels for this GPU's architecture only,
+#   1. builds the demo and thffi's kernels for the visible GPUs' architectures,
 #      and the examples (their make.sh); runs `python test.py`; runs the whole
 #      test suite, GPU tests included (last: it gets the time left);
 #   2. runs tests/test_examples_torchvision.py: the examples' RoI pooling and
@@ -119,9 +119,9 @@ prepare() {
   export PATH PYTHONPATH PYTHONUNBUFFERED=1
   cd "$ROOT" || exit 1
   MISSING=$(missing_packages)
-  if [ -n "$MISSING" ] && [ -n "${GPU_CHECK_WHEELS:-}" ]; then
+  if [ -n "$MISSING" ] && [ -n "$WHEELS" ]; then
     python -m pip install -q --no-index --no-deps --target "$WORK/site" \
-      "$GPU_CHECK_WHEELS"/*.whl >>"$OUTDIR/build.log" 2>&1
+      "$WHEELS"/*.whl >>"$OUTDIR/build.log" 2>&1
     export PYTHONPATH="$WORK/site${PYTHONPATH:+:$PYTHONPATH}"
     MISSING=$(missing_packages)
   fi
@@ -134,11 +134,13 @@ print('python=%s' % platform.python_version())
 print('torch=%s (CUDA %s)' % (torch.__version__, torch.version.cuda))
 print('cpu_build=%d' % (torch.version.cuda is None))
 print('gpu=%d' % gpu)
-if gpu:
-    major, minor = torch.cuda.get_device_capability()
-    print('arch=%d.%d' % (major, minor))
+if gpu:  # the architectures of every visible GPU, for TORCH_CUDA_ARCH_LIST
+    arch = sorted({'%d.%d' % torch.cuda.get_device_capability(i)
+                   for i in range(torch.cuda.device_count())})
+    print('arch=%s' % ';'.join(arch))
     print('device=%s (compute capability %d.%d, %d visible)'
-          % (torch.cuda.get_device_name(), major, minor, torch.cuda.device_count()))
+          % ((torch.cuda.get_device_name(),) + torch.cuda.get_device_capability()
+             + (torch.cuda.device_count(),)))
 try:
     import torchvision
     print('torchvision=%s' % torchvision.__version__)
@@ -208,8 +210,8 @@ why_not() {
   fi
 }
 
-# Step 1a. The demo (thffi's kernels included) for this GPU's architecture
-# only, the examples by their make.sh, then test.py, which must print OK for
+# Step 1a. The demo (thffi's kernels included) for the visible GPUs'
+# architectures only, the examples by their make.sh, then test.py, which must print OK for
 # cpu and cuda.  TORCH_CUDA_ARCH_LIST stays exported: the suite's builds use it.
 step_build() {
   local reason t
@@ -379,6 +381,7 @@ main() {
   OUTDIR=${1:-gpu_check_out}
   mkdir -p "$OUTDIR" || exit 1
   OUTDIR=$(cd "$OUTDIR" && pwd)
+  WHEELS=${GPU_CHECK_WHEELS:+$(cd "$GPU_CHECK_WHEELS" && pwd)}
   rm -f "$OUTDIR/summary.txt"
   local log
   for log in "${LOGS[@]}"; do rm -f "$OUTDIR/$log" "$OUTDIR/$log.gz"; done
