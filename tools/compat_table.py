@@ -127,8 +127,10 @@ def render(run, rows):
     out += ['%d extensions in %d repositories: %d work with the `torch.utils.ffi` hook alone, '
             '%d after `python -m thffi port`, with no file edited by hand.'
             % (total, len(repos), count['A'], count['B']), '',
-            'The corpus and how a run goes: `../shared/CORPUS.md` in the team\'s workplace; '
-            'in short, each repository is cloned at the commit shown and built by the steps '
+            'The corpus: fifteen public repositories written for `torch.utils.ffi` in 2017-2018, '
+            'chosen for the spread of their idioms (make.sh and nvcc, setuptools packages, CMake '
+            'libraries, generic TH/THC code, C++ bindings, CUDA-only code). Each is cloned at the '
+            'commit shown (fetching is the user\'s; nothing of it enters this repository) and built by the steps '
             'its README gives, (A) with thffi installed and nothing else changed, (B) in a second '
             'pristine copy after `python -m thffi port --write .`. ✓: built, imported and, where '
             'there is CPU code, its own Python wrapper gave the same results (forward, and '
