@@ -10,7 +10,7 @@ import pytest
 from tools import compat_table
 
 RUN = {'date': '2026-11-24T17:28Z', 'machine': 'x86_64, 2 cores, torch 2.13.0+cpu, no GPU',
-       'thffi_commit': 'abc1234'}
+       'thffi_commit': 'abc1234', 'elapsed_s': 419}
 
 
 def record(repo, ext, level, built, imported, correct, error=None, **more):
@@ -54,7 +54,7 @@ def results(tmp_path):
 def test_table_rows_cells_and_header(results):
     run, rows = compat_table.load(str(results))
     text = compat_table.render(run, rows)
-    assert 'Run of 2026-11-24T17:28Z on x86_64, 2 cores, torch 2.13.0+cpu, no GPU; thffi abc1234.' in text
+    assert 'Run of 2026-11-24T17:28Z on x86_64, 2 cores, torch 2.13.0+cpu, no GPU; thffi abc1234; the run took 7 min.' in text
     assert '4 extensions in 2 repositories: 1 work with the `torch.utils.ffi` hook alone, 3 after' in text
     lines = [l for l in text.splitlines() if l.startswith('| us/')]
     assert lines == [

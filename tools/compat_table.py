@@ -6,7 +6,8 @@ The corpus (fifteen ffi-era repositories) is fetched, built and checked outside 
 repository: its code is never part of the project. That run leaves, in RESULTS, one JSON file
 per repository x extension x level (`*__A.json`, `*__B.json`) and `run.json` naming the run:
 
-    run.json   {"date": "2026-11-24T17:28Z", "machine": "...", "thffi_commit": "9eeb333"}
+    run.json   {"date": "2026-11-24T17:28Z", "machine": "...", "thffi_commit": "9eeb333",
+                "elapsed_s": 420}                                   # elapsed_s optional
     record     {"repo": "owner/name", "commit": "<sha>", "extension": "roi_align",
                 "cpu_code": true, "level": "A" | "B",
                 "built": bool, "imported": bool,
@@ -119,8 +120,9 @@ def cell(text):
 
 def render(run, rows):
     out = ['# Compatibility: fifteen ffi-era repositories on today\'s PyTorch', '',
-           'Run of %s on %s; thffi %s.' % (run.get('date', '?'), run.get('machine', '?'),
-                                          run.get('thffi_commit', '?')), '']
+           'Run of %s on %s; thffi %s%s.' % (
+               run.get('date', '?'), run.get('machine', '?'), run.get('thffi_commit', '?'),
+               '; the run took %.0f min' % (run['elapsed_s'] / 60) if run.get('elapsed_s') else ''), '']
     total = len(rows)
     count = {l: sum(works(levels.get(l)) for _, levels in rows) for l in LEVELS}
     repos = sorted({repo for (repo, _), _ in rows})
