@@ -1,7 +1,9 @@
 """The pages a reader follows: every relative link in README.md,
 thffi/README.md and docs/*.md leads to a file that exists (and to a heading
-there, when it names one), and every repository path the pages name in
-`docs/`, `tests/`, `bench/` or `tools/` exists."""
+there, when it names one), and every path under `docs/`, `tests/`, `bench/`
+or `tools/` the pages write as code (`...` or a fenced block) exists.  Paths
+in plain prose are not checked: docs/compatibility.md names files of other
+repositories that way."""
 
 import glob
 import os
@@ -16,10 +18,11 @@ PAGES = sorted(['README.md', os.path.join('thffi', 'README.md')] +
                [os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, 'docs', '*.md'))])
 # [text](target) and ![alt](target); a target ends at whitespace or ')'.
 LINK = re.compile(r'!?\[[^\]]*\]\(([^)\s]+)\)')
-# A path the text names, from the repository root: `docs/cuda.md`,
-# tests/test_add.py, bench/ ...; a folder may end with '/'.
+# A path from the repository root: docs/cuda.md, tests/test_add.py,
+# bench/ ...; a folder may end with '/'.
 NAMED_PATH = re.compile(r'(?<![\w./-])((?:docs|tests|bench|tools)/[\w./-]*[\w/])')
 FENCE = re.compile(r'^```.*?^```', re.S | re.M)
+CODE_SPAN = re.compile(r'`([^`\n]+)`')
 
 
 def _read(page):
@@ -61,7 +64,9 @@ def test_relative_links_resolve(page):
 
 @pytest.mark.parametrize('page', PAGES)
 def test_named_paths_exist(page):
-    missing = sorted({p for p in NAMED_PATH.findall(_read(page))
+    text = _read(page)
+    code = FENCE.findall(text) + CODE_SPAN.findall(FENCE.sub('', text))
+    missing = sorted({p for span in code for p in NAMED_PATH.findall(span)
                       if not os.path.exists(os.path.join(ROOT, p))})
     assert not missing, '%s names paths that do not exist: %s' % (page, ', '.join(missing))
 
@@ -82,10 +87,10 @@ def test_the_checker_sees_a_broken_link(tmp_path, monkeypatch):
     page = tmp_path / 'docs' / 'x.md'
     page.parent.mkdir()
     page.write_text('# Title here\n[a](missing.md) [b](#title-here) [c](#nowhere) '
-                    '`docs/none.md`\n')
+                    '`docs/none.md`, docs/prose.md\n```\npython tools/none.py\n```\n')
     monkeypatch.setattr(sys.modules[__name__], 'ROOT', str(tmp_path))
     with pytest.raises(AssertionError, match=r'(?m)missing\.md: no such file; '
                                              r'#nowhere: no heading with that anchor$'):
         test_relative_links_resolve('docs/x.md')
-    with pytest.raises(AssertionError, match=r'docs/none\.md'):
+    with pytest.raises(AssertionError, match=r'(?m)exist: docs/none\.md, tools/none\.py$'):
         test_named_paths_exist('docs/x.md')
