@@ -3,12 +3,15 @@ and shell, what it leaves and reports, and that a second run changes
 nothing.  The whole legacy repository is in test_legacy_repo.py."""
 
 import os
+import subprocess
 import textwrap
 import warnings
 
 import pytest
 import torch
 
+from conftest import ROOT
+from thffi import cuda
 from thffi.port import port
 from thffi.port.c import scan_c
 from thffi.port.python import rewrite_python
@@ -233,7 +236,7 @@ def test_shell_scripts():
     assert new == textwrap.dedent('''\
         #!/usr/bin/env bash
         CUDA_ARCH="$(python -m thffi --arch-flags) \\
-         "
+                   "
         nvcc -c -o a.cu.o a.cu -x cu -Xcompiler -fPIC $CUDA_ARCH -I $CUDA_PATH/include
         nvcc -c -o b.cu.o b.cu -x cu -Xcompiler -fPIC $(python -m thffi --arch-flags) $(python -m thffi --includes)
         nvcc -c -o c.cu.o c.cu -arch=sm_80 -Xcompiler -march=native
@@ -299,3 +302,62 @@ def test_port_a_folder(tmp_path):
     assert (tmp_path / 'build.py').read_text() == 'from thffi import create_extension\n'
     assert (tmp_path / 'src' / 'k.cu').read_text() == kernel
     assert port(str(tmp_path))[0] == ''
+
+
+# A 2018 make.sh and build.sh that quote their include flags (one argument
+# per flag), as generic TH/THC repositories did.
+QUOTED_MAKE_SH = '''\
+    #!/bin/bash
+    set -e
+    TORCH=$(python -c "import os, torch; print(os.path.dirname(torch.__file__))")
+    cd src
+    nvcc -c -o halve.cu.o halve.cu -x cu -Xcompiler -fPIC "-I$TORCH/lib/include/TH" \\
+        "-I$TORCH/lib/include" "-I${TORCH}/lib/include/THC" "-I." \\
+        -gencode "arch=compute_35,code=sm_35" "-arch=sm_52"
+    '''
+QUOTED_BUILD_SH = '''\
+    #!/bin/bash
+    set -e
+    TORCH=$(python -c "import os, torch; print(os.path.dirname(torch.__file__))")
+    gcc -std=c99 -c -fPIC -o src/halve.o src/halve.c "-I$TORCH/lib/include" \\
+        -I "$TORCH/lib/include/TH" '-Isrc'
+    '''
+
+
+def test_quoted_include_flags_are_rewritten_as_words_and_the_scripts_run(tmp_path):
+    new, findings = sh(QUOTED_MAKE_SH)
+    assert new.splitlines()[4:] == [
+        'nvcc -c -o halve.cu.o halve.cu -x cu -Xcompiler -fPIC $(python -m thffi --includes) '
+        '\\',
+        '    "-I." \\',
+        '    $(python -m thffi --arch-flags)']
+    assert sorted((f.line, f.fixed) for f in findings) == [(5, True), (7, True)]
+    build_sh, _ = sh(QUOTED_BUILD_SH)
+    assert build_sh.splitlines()[3:] == [
+        'gcc -std=c99 -c -fPIC -o src/halve.o src/halve.c $(python -m thffi --includes) \\',
+        "    '-Isrc'"]
+    (tmp_path / 'src').mkdir()
+    (tmp_path / 'src' / 'halve.h').write_text('void halve(THFloatTensor *t);\n')
+    (tmp_path / 'src' / 'halve.c').write_text(
+        '#include <TH.h>\n#include "halve.h"\n\n'
+        'void halve(THFloatTensor *t)\n{\n    THFloatTensor_mul(t, t, 0.5f);\n}\n')
+    (tmp_path / 'src' / 'halve.cu').write_text(
+        '#include "THC.h"\n#include "halve.h"\n\n'
+        '__global__ void halve_kernel(float *x, int n)\n{\n'
+        '    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) x[i] *= 0.5f;\n}\n')
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    for name, text in (('make.sh', new), ('build.sh', build_sh)):
+        (tmp_path / name).write_text(text)
+        checked = subprocess.run(['bash', '-n', name], cwd=tmp_path, capture_output=True,
+                                 text=True)
+        assert checked.returncode == 0, checked.stderr
+    built = subprocess.run(['bash', 'build.sh'], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / 'src' / 'halve.o').is_file()
+    if cuda.find_cuda_home() is None:
+        return
+    made = subprocess.run(['bash', 'make.sh'], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / 'src' / 'halve.cu.o').is_file()
