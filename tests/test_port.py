@@ -2,6 +2,7 @@
 and shell, what it leaves and reports, and that a second run changes
 nothing.  The whole legacy repository is in test_legacy_repo.py."""
 
+import math
 import os
 import subprocess
 import textwrap
@@ -361,3 +362,49 @@ def test_quoted_include_flags_are_rewritten_as_words_and_the_scripts_run(tmp_pat
                           text=True, timeout=300)
     assert made.returncode == 0, made.stderr
     assert (tmp_path / 'src' / 'halve.cu.o').is_file()
+
+
+def test_data_0_every_numeric_use_and_every_0_d_receiver():
+    new, findings = py('''\
+        import math
+        import torch.nn as nn
+        import torch.nn.functional as F
+        criterion = nn.CrossEntropyLoss()
+        for x, y in batches:
+            out = model(x)
+            loss = criterion(out, y)
+            nll = F.nll_loss(out, y)
+            total = out.sum()
+            assert abs(err.data[0] - 2.5 * 78) < 1e-4
+            doubled = err.data[0] * 2
+            text = '%.3f' % err.data[0]
+            running_loss += err.data[0]
+            best = max(best, -acc.data[0], math.sqrt(acc.data[0]))
+            if acc.data[0] > best:
+                pass
+            losses.append(loss.data[0])
+            history[step] = (nll.data[0], total.data[0], nn.MSELoss()(out, y).data[0])
+            first = out.data[0]
+            per_row = F.mse_loss(out, y, reduction='none').data[0]
+            rows = out.sum(1).data[0]
+            out.data[0] = 0
+        ''')
+    lines = new.splitlines()
+    assert lines[9:18] == [
+        '    assert abs(err.item() - 2.5 * 78) < 1e-4',
+        '    doubled = err.item() * 2',
+        "    text = '%.3f' % err.item()",
+        '    running_loss += err.item()',
+        '    best = max(best, -acc.item(), math.sqrt(acc.item()))',
+        '    if acc.item() > best:',
+        '        pass',
+        '    losses.append(loss.item())',
+        '    history[step] = (nll.item(), total.item(), nn.MSELoss()(out, y).item())']
+    assert lines[18:] == ['    first = out.data[0]',
+                          "    per_row = F.mse_loss(out, y, reduction='none').data[0]",
+                          '    rows = out.sum(1).data[0]', '    out.data[0] = 0']
+    assert [f.line for f in findings if not f.fixed] == [19, 20, 21, 22]
+    # What the rewritten forms compute on today's 0-d losses and sums.
+    err, acc = torch.tensor(195.00001), torch.tensor(0.25)
+    assert abs(err.item() - 2.5 * 78) < 1e-4 and '%.3f' % err.item() == '195.000'
+    assert max(0.1, -acc.item(), math.sqrt(acc.item())) == 0.5

@@ -36,7 +36,37 @@ from .report import Finding
 
 _FUNCTION = {'torch.autograd.Function', 'torch.autograd.function.Function'}
 _VARIABLE = {'torch.autograd.Variable', 'torch.autograd.variable.Variable'}
-_NUMBER_BUILTINS = {'builtins.' + n for n in ('print', 'float', 'int', 'round', 'abs', 'str')}
+_NUMBER_BUILTINS = {'builtins.' + n for n in ('print', 'float', 'int', 'round', 'abs', 'str',
+                                                'min', 'max')}
+# Methods and torch functions that, without a dim, reduce to a 0-d tensor.
+_REDUCTIONS = ('sum', 'mean', 'prod', 'max', 'min', 'norm', 'std', 'var', 'median', 'dot',
+               'trace')
+_TORCH_REDUCTIONS = {'torch.' + n for n in _REDUCTIONS}
+_LOSS_FUNCTIONS = ('cross_entropy', 'binary_cross_entropy', 'binary_cross_entropy_with_logits',
+                   'kl_div', 'poisson_nll_loss')
+
+
+def _is_loss_function(name):
+    """torch.nn.functional's losses: F.*_loss, cross_entropy and the like."""
+    prefix = 'torch.nn.functional.'
+    return name.startswith(prefix) and (name.endswith('_loss') or
+                                        name[len(prefix):] in _LOSS_FUNCTIONS)
+
+
+def _is_loss_module(name):
+    return name.startswith('torch.nn.') and name.endswith('Loss')
+
+
+def _unreduced(call):
+    """A call with reduction='none', reduce=False or keepdim=True: not 0-d."""
+    for arg in call.args:
+        key = arg.keyword.value if arg.keyword else None
+        if (key == 'reduction' and isinstance(arg.value, cst.SimpleString)
+                and arg.value.evaluated_value == 'none'
+                or key == 'reduce' and m.matches(arg.value, m.Name('False'))
+                or key == 'keepdim' and m.matches(arg.value, m.Name('True'))):
+            return True
+    return False
 _ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo,
                cst.Power)
 _AUG_ARITHMETIC = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign,
@@ -160,6 +190,15 @@ class _Analysis(cst.CSTVisitor):
         self.modern_bases = set()          # local names of modern Functions' bases
         self.function_imports = set()      # local names the Function import binds
         self.gates = False                 # calls torch.cuda.is_available()
+        self.loss_modules = set()          # code of names assigned a loss module
+
+    def visit_Assign(self, node):
+        value = node.value
+        if isinstance(value, cst.Call) and not _unreduced(value) and any(
+                _is_loss_module(q.name) for q in self.get_metadata(QualifiedNameProvider,
+                                                                   value.func, ())):
+            self.loss_modules |= {cst.Module(body=[]).code_for_node(t.target)
+                                  for t in node.targets}
 
     def visit_ImportFrom(self, node):
         module = cst.helpers.get_full_name_for_node(node.module) if node.module else ''
@@ -462,12 +501,15 @@ class _Rewriter(cst.CSTTransformer):
                 slice=[m.SubscriptElement(slice=m.Index(value=m.Integer('0')))])):
             return updated_node
         receiver = cst.Module(body=[]).code_for_node(original_node.value.value)
-        if self._used_as_number(original_node):
-            self._report(original_node, '%s.data[0] used as a number: now %s.item() (a 0-d '
-                         'tensor has no element 0)' % (receiver, receiver))
-            return cst.Call(func=cst.Attribute(value=updated_node.value.value,
-                                               attr=cst.Name('item')),
-                            lpar=updated_node.lpar, rpar=updated_node.rpar)
+        if not self._is_target(original_node):
+            why = ('%s is a 0-d tensor' % receiver if self._zero_dim(original_node.value.value)
+                   else 'used as a number' if self._used_as_number(original_node) else None)
+            if why:
+                self._report(original_node, '%s.data[0] (%s): now %s.item() (a 0-d tensor has '
+                             'no element 0)' % (receiver, why, receiver))
+                return cst.Call(func=cst.Attribute(value=_parens(updated_node.value.value),
+                                                   attr=cst.Name('item')),
+                                lpar=updated_node.lpar, rpar=updated_node.rpar)
         self._report(original_node, '%s.data[0] not changed: if %s is a 0-d tensor (a loss, '
                      'a sum), write %s.item(); if it has a first dimension, %s[0].detach()'
                      % (receiver, receiver, receiver, receiver), fixed=False)
@@ -476,14 +518,25 @@ class _Rewriter(cst.CSTTransformer):
     def _parent(self, node):
         return self.get_metadata(ParentNodeProvider, node)
 
-    def _used_as_number(self, node):
+    def _is_target(self, node):
         parent = self._parent(node)
-        if isinstance(parent, cst.FormattedStringExpression):
+        return (isinstance(parent, (cst.AssignTarget, cst.Del)) or
+                isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node)
+
+    def _used_as_number(self, node):
+        """Whether the value is used where 0.3 code had a Python number:
+        formatting, a number builtin or math function, arithmetic or
+        comparison (with anything), augmented assignment, negation."""
+        parent = self._parent(node)
+        if isinstance(parent, (cst.FormattedStringExpression, cst.UnaryOperation)):
             return True
-        if isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star:
+        if isinstance(parent, cst.Arg) and not parent.star:
             call = self._parent(parent)
-            return bool(self._qualified(call.func) & _NUMBER_BUILTINS) or m.matches(
-                call.func, m.Attribute(value=_STRING, attr=m.Name('format')))
+            names = self._qualified(call.func)
+            if parent.keyword is None and (names & _NUMBER_BUILTINS or any(
+                    n.startswith('math.') for n in names)):
+                return True
+            return m.matches(call.func, m.Attribute(value=_STRING, attr=m.Name('format')))
         if isinstance(parent, cst.Element):
             parent = self._parent(parent)
             if not isinstance(parent, cst.Tuple):
@@ -492,20 +545,69 @@ class _Rewriter(cst.CSTTransformer):
             return (isinstance(parent, cst.BinaryOperation) and parent.right is node
                     and isinstance(parent.operator, cst.Modulo) and m.matches(parent.left,
                                                                               _STRING))
-        if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, _ARITHMETIC):
-            if isinstance(parent.operator, cst.Modulo) and m.matches(parent.left, _STRING):
-                return True
-            other = parent.left if parent.right is node else parent.right
-            return self._is_number(other)
-        if isinstance(parent, cst.ComparisonTarget):
-            comparison = self._parent(parent)
-            return any(self._is_number(n) for n in [comparison.left] + [
-                t.comparator for t in comparison.comparisons] if n is not node)
-        if isinstance(parent, cst.Comparison):
-            return any(self._is_number(t.comparator) for t in parent.comparisons)
-        if isinstance(parent, cst.AugAssign) and isinstance(parent.operator, _AUG_ARITHMETIC):
-            return self._is_number(parent.target)
+        if isinstance(parent, cst.BinaryOperation):
+            return isinstance(parent.operator, _ARITHMETIC)
+        if isinstance(parent, (cst.ComparisonTarget, cst.Comparison)):
+            return True
+        if isinstance(parent, cst.AugAssign):
+            return isinstance(parent.operator, _AUG_ARITHMETIC)
         return False
+
+    def _zero_dim(self, node, depth=0):
+        """Whether node is known to be a 0-d tensor: a reduction without a
+        dim, a loss (F.*_loss and friends, a loss module or a `criterion`
+        called), or a name that its scope assigns only such values."""
+        if depth > 4:
+            return False
+        if isinstance(node, cst.Call):
+            if any(a.keyword is not None and a.keyword.value in ('dim', 'axis')
+                   for a in node.args) or _unreduced(node):
+                return False
+            positional = [a for a in node.args if a.keyword is None]
+            names = self._qualified(node.func)
+            if isinstance(node.func, cst.Attribute) and not names & _TORCH_REDUCTIONS:
+                name = node.func.attr.value
+                if name in _REDUCTIONS and len(positional) <= (1 if name in ('norm', 'dot')
+                                                               else 0):
+                    return True
+            if names & _TORCH_REDUCTIONS:
+                return len(positional) <= (2 if names & {'torch.norm', 'torch.dot'} else 1)
+            if any(_is_loss_function(n) for n in names):
+                return True
+            callee = node.func
+            if isinstance(callee, cst.Call):  # nn.MSELoss()(a, b)
+                return any(_is_loss_module(n) for n in self._qualified(callee.func)) and \
+                    not _unreduced(callee)
+            code = cst.Module(body=[]).code_for_node(callee)
+            return code in self.analysis.loss_modules or 'criterion' in code.lower()
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
+            sides = (node.left, node.right)
+            return all(_literal_value(n) is not None or self._zero_dim(n, depth + 1)
+                       for n in sides) and not all(_literal_value(n) is not None
+                                                   for n in sides)
+        if isinstance(node, cst.Name):
+            assigned = self._assigned_values(node)
+            return bool(assigned) and all(v is not None and self._zero_dim(v, depth + 1)
+                                          for v in assigned)
+        return False
+
+    def _assigned_values(self, name):
+        """The values the scope of name assigns it (None for an assignment
+        that is not `name = value` or `name op= value`)."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        if scope is None:
+            return []
+        values = []
+        for assignment in scope.assignments[name.value]:
+            target = getattr(assignment, 'node', None)
+            parent = target is not None and self._parent(target)
+            if isinstance(parent, cst.AssignTarget):
+                values.append(self._parent(parent).value)
+            elif isinstance(parent, cst.AugAssign) and parent.target is target:
+                continue  # keeps what the other assignments make it
+            else:
+                values.append(None)
+        return values
 
     def _is_number(self, node):
         """A number literal, or a name that its scope assigns a number literal
