@@ -171,18 +171,44 @@ def test_variable():
         d = Variable(x + y, True)
         e = Variable(x, requires_grad=flag)
         f = Variable(x, volatile=True)
+        g = Variable(x.data)
+        h = Variable(x.new(2).zero_())
+        x = Variable(x)
         ''')
     assert new == textwrap.dedent('''\
         import torch
-        a = x
+        a = x.detach()
         b = x.detach().requires_grad_()
         c = torch.randn(3).requires_grad_()
         d = (x + y).detach().requires_grad_()
         e = x.detach().requires_grad_(flag)
-        f = x
-        ''')
+        f = x.detach()
+        g = x.data
+        h = x.new(2).zero_().detach()
+        x = x.detach()
+        ''')  # x = Variable(x): never `x = x`
     assert left(findings) == ['x.py:8: Variable(..., volatile=...) dropped: volatile has no '
                               'effect today; run inference under `with torch.no_grad():`']
+
+
+@pytest.mark.parametrize('before, after', [
+    ('Variable(x)', 'x.detach()'),
+    ('Variable(x, requires_grad=True)', 'x.detach().requires_grad_()'),
+    ('Variable(x * 2)', '(x * 2).detach()'),
+    ('Variable(x.data)', 'x.data'),
+    ('Variable(torch.ones(3))', 'torch.ones(3)'),
+])
+def test_variable_of_a_tensor_that_requires_grad_keeps_todays_semantics(before, after):
+    new, _ = py('import torch\nfrom torch.autograd import Variable\ny = %s\n' % before)
+    assert new == 'import torch\ny = %s\n' % after
+    x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    old = eval(before, {'torch': torch, 'Variable': torch.autograd.Variable, 'x': x})
+    ported = eval(after, {'torch': torch, 'x': x})
+    for y in (old, ported):
+        assert y is not x and y.grad_fn is None and y.is_leaf
+    assert old.requires_grad == ported.requires_grad and torch.equal(old, ported)
+    if before != 'Variable(torch.ones(3))':  # x's memory, as Variable(x) had
+        assert (old.data_ptr() == x.data_ptr()) == (ported.data_ptr() == x.data_ptr())
 
 
 def test_data_0_used_as_a_number_becomes_item():

@@ -10,10 +10,14 @@
   `Function` import of the file (or the base written as torch.autograd.Function)
   becomes thffi.legacy.Function; call sites stay.
 - `torch.range(a, b[, step])`: `torch.arange` with the same values and dtype.
-- `Variable(x[, requires_grad])`: x (keeping requires_grad).
-- `x.data[0]` where the value is used as a Python number (print, string
-  formatting, float()/int()/round()/abs()/str(), arithmetic or comparison
-  with a number): `x.item()`; other uses are reported.
+- `Variable(x[, requires_grad])`: x.detach()[.requires_grad_(...)], as
+  today's Variable; x itself only when it is a fresh tensor (a factory call).
+- `x.data[0]`: `x.item()` where the value is used as a Python number
+  (print, formatting, float/int/round/abs/str/min/max and math.*,
+  arithmetic or comparison with anything, negation, augmented assignment),
+  and in any use where x is known to be 0-d (a reduction without dim, a
+  loss: F.*_loss, a loss module or `criterion` called, or a name assigned
+  only those); other uses are reported.
 
 Every rewrite applies to code that no longer has the legacy form, so a
 second run changes nothing."""
@@ -38,6 +42,13 @@ _FUNCTION = {'torch.autograd.Function', 'torch.autograd.function.Function'}
 _VARIABLE = {'torch.autograd.Variable', 'torch.autograd.variable.Variable'}
 _NUMBER_BUILTINS = {'builtins.' + n for n in ('print', 'float', 'int', 'round', 'abs', 'str',
                                                 'min', 'max')}
+# Calls that make a tensor of their own (torch.<name>, torch.cuda.<name>, x.<name>).
+_FACTORIES = {'randn', 'rand', 'randint', 'randperm', 'zeros', 'ones', 'empty', 'full', 'eye',
+              'linspace', 'logspace', 'arange', 'tensor', 'Tensor', 'from_numpy', 'zeros_like',
+              'ones_like', 'rand_like', 'randn_like', 'empty_like', 'full_like', 'FloatTensor',
+              'DoubleTensor', 'HalfTensor', 'LongTensor', 'IntTensor', 'ShortTensor',
+              'CharTensor', 'ByteTensor'}
+_NEW_METHODS = {'new', 'new_zeros', 'new_ones', 'new_empty', 'new_full', 'new_tensor'}
 # Methods and torch functions that, without a dim, reduce to a 0-d tensor.
 _REDUCTIONS = ('sum', 'mean', 'prod', 'max', 'min', 'norm', 'std', 'var', 'median', 'dot',
                'trace')
@@ -452,21 +463,39 @@ class _Rewriter(cst.CSTTransformer):
     # -- Variable ------------------------------------------------------------
 
     def _variable(self, original, call):
-        args = {}
-        for i, arg in enumerate(call.args):
+        args, originals = {}, {}
+        for i, (arg, before) in enumerate(zip(call.args, original.args)):
             if arg.star:
                 break
             key = arg.keyword.value if arg.keyword else ('data', 'requires_grad',
                                                           'volatile')[min(i, 2)]
-            args[key] = arg.value
+            args[key], originals[key] = arg.value, before.value
         else:
             if 'data' in args and set(args) <= {'data', 'requires_grad', 'volatile'}:
-                return self._unwrap_variable(original, call, args)
-        self._report(original, 'Variable(...) not changed: write the tensor itself '
-                     '(x.requires_grad_() for requires_grad=True)', fixed=False)
+                return self._unwrap_variable(original, call, args, originals['data'])
+        self._report(original, 'Variable(...) not changed: write x.detach() (and '
+                     '.requires_grad_() for requires_grad=True)', fixed=False)
         return call
 
-    def _unwrap_variable(self, original, call, args):
+    def _fresh(self, node):
+        """Whether node makes a new tensor that no graph and no other name
+        holds: a factory (torch.zeros, torch.FloatTensor, x.new...), or
+        x.data."""
+        if m.matches(node, m.Attribute(attr=m.Name('data'))):
+            return True
+        if not isinstance(node, cst.Call):
+            return False
+        if m.matches(node.func, m.Attribute(attr=m.Name())) and \
+                node.func.attr.value in _NEW_METHODS:
+            return True
+        return any(q.startswith(('torch.', 'torch.cuda.')) and q.rsplit('.', 1)[1] in _FACTORIES
+                   for q in self._qualified(node.func))
+
+    def _unwrap_variable(self, original, call, args, data_before):
+        """Variable(x) is a new tensor on x's memory that requires no grad
+        (unless requires_grad=True) and has no graph, whatever x is: today
+        x.detach() (then .requires_grad_(flag)); a fresh tensor is that
+        already.  Never x itself, so `x = Variable(x)` leaves no `x = x`."""
         func = original.func
         local = func.value if isinstance(func, cst.Name) else None
         if local is not None:
@@ -479,18 +508,16 @@ class _Rewriter(cst.CSTTransformer):
             self._report(original, 'Variable(..., volatile=...) dropped: volatile has no '
                          'effect today; run inference under `with torch.no_grad():`',
                          fixed=False)
+        fresh = self._fresh(data_before)
+        if not fresh:
+            data = _method(data, 'detach')
         flag = args.get('requires_grad')
         if flag is None or m.matches(flag, m.Name('False')):
-            self._report(original, 'Variable(x): now x')
+            self._report(original, 'Variable(x): now x%s' % ('' if fresh else '.detach()'))
             return data.with_changes(lpar=call.lpar, rpar=call.rpar) if call.lpar else data
-        # Variable(x) was a new leaf on x's memory: a new tensor (a call)
-        # can become that leaf itself; an existing one is detached first,
-        # so that x itself stays as it was.
-        if not isinstance(data, cst.Call):
-            data = _method(data, 'detach')
         flag_args = [] if m.matches(flag, m.Name('True')) else [cst.Arg(value=flag)]
         self._report(original, 'Variable(x, requires_grad=...): now x%s.requires_grad_(...)'
-                     % ('' if isinstance(args['data'], cst.Call) else '.detach()'))
+                     % ('' if fresh else '.detach()'))
         return _method(data, 'requires_grad_', flag_args)
 
     # -- x.data[0] -------------------------------------------------------------
