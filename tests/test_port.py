@@ -307,6 +307,65 @@ def test_c_is_scanned_not_changed():
                                                                      (13, 'exit()')]
 
 
+# The legacy build's __init__.py of an extension, as it wrote them.
+GENERATED_INIT = '''
+from torch.utils.ffi import _wrap_function
+from ._lib import lib as _lib, ffi as _ffi
+
+__all__ = []
+def _import_symbols(locals):
+    for symbol in dir(_lib):
+        fn = getattr(_lib, symbol)
+        if callable(fn):
+            locals[symbol] = _wrap_function(fn, _ffi)
+        else:
+            locals[symbol] = fn
+        __all__.append(symbol)
+
+_import_symbols(locals())
+'''
+# A package's own __init__.py, written by hand: the real API, over the built
+# extension; its _wrap_function import was left from the generated shape.
+HAND_WRITTEN_INIT = '''\
+import torch
+from torch.utils.ffi import _wrap_function
+from ._ext import beam_decode
+
+
+class BeamDecoder(object):
+    """Decodes the most likely label sequences of a network\'s output."""
+
+    def __init__(self, labels, beam_width=10):
+        self.labels = labels
+        self.beam_width = beam_width
+
+    def decode(self, probs):
+        output = torch.IntTensor()
+        beam_decode.beam_decode(probs, self.beam_width, output)
+        return output
+'''
+
+
+def test_a_hand_written_init_is_ported_not_called_generated(tmp_path):
+    package = tmp_path / 'beamdecode'
+    package.mkdir()
+    (package / '__init__.py').write_text(HAND_WRITTEN_INIT)
+    diff, findings, read, changed = port(str(tmp_path), write=True)
+    assert changed == [os.path.join('beamdecode', '__init__.py')]
+    assert (package / '__init__.py').read_text() == HAND_WRITTEN_INIT.replace(
+        'from torch.utils.ffi import _wrap_function\n', '')
+    assert not any('generated' in f.message for f in findings)
+    assert port(str(tmp_path))[0] == ''
+    # Used, _wrap_function is reported: thffi has none.
+    new, findings = py('from torch.utils.ffi import _wrap_function\n'
+                       'fn = _wrap_function(_lib.fn, _ffi)\n')
+    assert '_wrap_function not changed: thffi has none' in left(findings)[0]
+    # The generated shape is recognised whatever its formatting.
+    from thffi.port.python import is_legacy_generated
+    assert is_legacy_generated(GENERATED_INIT.replace('\n\n', '\n') + '# end\n')
+    assert not is_legacy_generated(GENERATED_INIT + 'x = 1\n')
+
+
 def test_port_a_folder(tmp_path):
     (tmp_path / 'src').mkdir()
     (tmp_path / 'build.py').write_text('from torch.utils.ffi import create_extension\n')
@@ -315,7 +374,7 @@ def test_port_a_folder(tmp_path):
     (tmp_path / 'src' / 'k.cu').write_text(kernel)
     generated = tmp_path / '_ext' / 'lib'
     generated.mkdir(parents=True)
-    (generated / '__init__.py').write_text('from torch.utils.ffi import _wrap_function\n')
+    (generated / '__init__.py').write_text(GENERATED_INIT)
     diff, findings, read, changed = port(str(tmp_path))
     assert read == 4 and sorted(changed) == ['build.py', 'make.sh']
     assert diff.startswith('--- a/build.py\n+++ b/build.py\n')

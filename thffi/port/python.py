@@ -22,7 +22,9 @@
 Every rewrite applies to code that no longer has the legacy form, so a
 second run changes nothing."""
 
+import ast
 import math
+import re
 import warnings
 
 with warnings.catch_warnings():
@@ -93,6 +95,40 @@ _RANGE_BY_HAND = ('torch.range(...) not changed: %s; write torch.arange(start, e
                   'the same values when they are whole numbers)')
 # Every rewrite needs one of these in the source text.
 _TRIGGERS = ('ffi', 'Function', 'range', 'Variable', 'data[', 'is_available')
+
+
+# What the legacy torch.utils.ffi build wrote as an extension's __init__.py
+# (with or without the branch for non-callable symbols); $lib: the cffi module.
+_GENERATED = ('from torch.utils.ffi import _wrap_function\n'
+              'from .$lib import lib as _lib, ffi as _ffi\n'
+              '__all__ = []\n'
+              'def _import_symbols(locals):\n'
+              '    for symbol in dir(_lib):\n'
+              '        fn = getattr(_lib, symbol)\n'
+              '%s'
+              '        __all__.append(symbol)\n'
+              '_import_symbols(locals())\n')
+_GENERATED_BODIES = ('        locals[symbol] = _wrap_function(fn, _ffi)\n',
+                     '        if callable(fn):\n'
+                     '            locals[symbol] = _wrap_function(fn, _ffi)\n'
+                     '        else:\n'
+                     '            locals[symbol] = fn\n')
+_GENERATED_LIB = re.compile(r'^from \.(\w+) import lib as _lib, ffi as _ffi\s*$', re.M)
+
+
+def is_legacy_generated(source):
+    """Whether source is exactly an __init__.py the legacy torch.utils.ffi
+    build generated (compared as syntax trees: formatting and comments
+    aside).  A hand-written __init__.py that imports _wrap_function is not."""
+    lib = _GENERATED_LIB.search(source)
+    if lib is None:
+        return False
+    try:
+        tree = ast.dump(ast.parse(source))
+    except SyntaxError:
+        return False
+    return any(tree == ast.dump(ast.parse((_GENERATED % body).replace('$lib', lib.group(1))))
+               for body in _GENERATED_BODIES)
 
 
 def rewrite_python(source, path):
@@ -293,6 +329,9 @@ class _Rewriter(cst.CSTTransformer):
                   if original_node.module else '')
         if module == 'torch.utils.ffi':
             self._report(original_node, 'torch.utils.ffi import: now thffi')
+            if not isinstance(original_node.names, cst.ImportStar) and any(
+                    a.name.value == '_wrap_function' for a in original_node.names):
+                self._wrap_function(original_node)
             # updated_node.module is thffi already (leave_Attribute).
             if self.analysis.from_ffi_import and self._has_gates() and not any(
                     a.name.value == 'cuda_enabled' for a in updated_node.names):
@@ -302,6 +341,26 @@ class _Rewriter(cst.CSTTransformer):
                 return updated_node.with_changes(names=names + [
                     cst.ImportAlias(cst.Name('cuda_enabled'))])
         return updated_node
+
+    def _wrap_function(self, node):
+        """torch.utils.ffi._wrap_function wrapped a cffi function for
+        torch tensors; thffi's build writes those wrappers into the built
+        package, and has no _wrap_function.  Unused (a hand-written
+        __init__.py that imports the built package), its import goes."""
+        alias = next(a for a in node.names if a.name.value == '_wrap_function')
+        local = alias.asname.name.value if alias.asname else '_wrap_function'
+        scope = self.get_metadata(ScopeProvider, node, None)
+        used = scope is not None and any(
+            assignment.references for assignment in scope.assignments[local])
+        if used:
+            self._report(node, '_wrap_function not changed: thffi has none (it wrapped a cffi '
+                         'function for tensors); import the functions from the package '
+                         'thffi\'s build writes, which are wrapped already', fixed=False)
+            return
+        RemoveImportsVisitor.remove_unused_import(self.context, 'thffi', '_wrap_function',
+                                                  None if local == '_wrap_function' else local)
+        self._report(node, '_wrap_function import (unused): removed; thffi has none, its build '
+                     'writes the wrappers into the built package')
 
     def leave_Import(self, original_node, updated_node):
         for alias in original_node.names:
