@@ -5,6 +5,7 @@ nothing.  The whole legacy repository is in test_legacy_repo.py."""
 import math
 import os
 import subprocess
+import sys
 import textwrap
 import warnings
 
@@ -242,7 +243,9 @@ def test_python_2_is_reported_not_changed():
     source = 'print "loss", loss.data[0]\n'
     new, findings = rewrite_python(source, 'old.py')
     assert new == source
-    assert left(findings)[0].startswith('old.py:1: not changed: libcst cannot parse it')
+    assert left(findings) == ['old.py: Python 2: not parsed (Missing parentheses in call to '
+                              "'print'. Did you mean print(...)? at line 1); port it to Python 3 "
+                              'first (2to3), then run port again']
 
 
 MAKE_SH = '''\
@@ -493,3 +496,94 @@ def test_data_0_every_numeric_use_and_every_0_d_receiver():
     err, acc = torch.tensor(195.00001), torch.tensor(0.25)
     assert abs(err.item() - 2.5 * 78) < 1e-4 and '%.3f' % err.item() == '195.000'
     assert max(0.1, -acc.item(), math.sqrt(acc.item())) == 0.5
+
+
+# 0.x code whose behaviour changed silently since (or became an error).
+ZERO_X = '''\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.autograd import Variable
+    idx = torch.LongTensor([7, -7, 5])
+    half = idx / 2
+    _, best = scores.max(1)
+    pairs = best / 2
+    idx /= 2
+    rows = x.sum(1)
+    elementwise = x.max(y)
+    crit = nn.MSELoss(size_average=False)
+    per_item = F.nll_loss(out, y, size_average=True, reduce=False)
+    x.volatile = True
+    up = F.upsample(x, scale_factor=2, mode='bilinear')
+    up_nearest = F.upsample(x, size=(4, 4))
+    up_b = F.upsample_bilinear(x, scale_factor=2)
+    layer = nn.Upsample(scale_factor=2, mode='bilinear')
+    y = x.cuda(async=True)
+    dtypes = torch.testing.get_all_dtypes()
+    with torch.cuda.device(1):
+        w = torch.zeros(3, dtype=torch.long, requires_grad=True)
+    '''
+
+
+@pytest.mark.parametrize('version', ['0.1', '0.3', '0.4'])
+def test_zero_x_behaviours_are_rewritten_or_reported(version):
+    new, findings = rewrite_python(textwrap.dedent(ZERO_X), 'x.py', version)
+    assert rewrite_python(new, 'x.py', version)[0] == new
+    lines = new.splitlines()
+    keep = version == '0.1'  # reductions with a dim kept it before 0.2
+    align = version < '0.4'  # bilinear upsampling aligned corners before 0.4
+    assert lines[4:] == [
+        'idx = torch.LongTensor([7, -7, 5])',
+        "half = torch.div(idx, 2, rounding_mode='trunc')",
+        '_, best = scores.max(1%s)' % (', keepdim=True' if keep else ''),
+        "pairs = torch.div(best, 2, rounding_mode='trunc')",
+        "idx.div_(2, rounding_mode='trunc')",
+        'rows = x.sum(1%s)' % (', keepdim=True' if keep else ''),
+        'elementwise = x.max(y)',
+        "crit = nn.MSELoss(reduction='sum')",
+        "per_item = F.nll_loss(out, y, reduction='none')",
+        'x.volatile = True',
+        "up = F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=%s)" % align,
+        'up_nearest = F.interpolate(x, size=(4, 4))',
+        "up_b = F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=True)",
+        "layer = nn.Upsample(scale_factor=2, mode='bilinear'%s)" % (
+            ', align_corners=True' if align else ''),
+        'y = x.cuda(non_blocking=True)',
+        'dtypes = torch.testing.get_all_dtypes()',
+        'with torch.cuda.device(1):',
+        '    w = torch.zeros(3, dtype=torch.long, requires_grad=True)']
+    # x.max(y) is elementwise, x.max(1) a reduction: 0.1's dim is asked for.
+    assert [(f.line, f.message.split(':')[0]) for f in findings if not f.fixed] == (
+        [(11, 'max(..., dim) in PyTorch 0.1 kept the dim')] if keep else []) + [
+        (14, '.volatile = ...'), (20, 'torch.testing.get_all_dtypes is gone from PyTorch'),
+        (21, 'torch.cuda.device(1) raises where there is no GPU 1'),
+        (22, 'requires_grad on an integer tensor')]
+    # What the rewrites compute: 0.x's truncating integer division, its dims.
+    idx = torch.tensor([7, -7, 5])
+    assert torch.div(idx, 2, rounding_mode='trunc').tolist() == [3, -3, 2]
+    scores = torch.randn(3, 4)
+    assert scores.max(1, keepdim=True)[1].shape == (3, 1)
+    assert torch.nn.MSELoss(reduction='sum')(scores, scores * 2).item() == pytest.approx(
+        (scores ** 2).sum().item())
+
+
+def test_the_version_is_read_from_the_repository_or_given(tmp_path):
+    from thffi.port.version import infer
+    (tmp_path / 'up.py').write_text("import torch.nn.functional as F\n"
+                                    "y = F.upsample(x, scale_factor=2, mode='bilinear')\n")
+    assert infer(str(tmp_path))[0] == '0.3'
+    (tmp_path / 'README.md').write_text('Tested with PyTorch 0.2 and Python 2.7.\n')
+    assert infer(str(tmp_path)) == ('0.2', 'README.md: PyTorch 0.2')
+    (tmp_path / 'requirements.txt').write_text('numpy\ntorch==0.4.0\n')
+    assert infer(str(tmp_path)) == ('0.4', 'requirements.txt: torch==0.4')
+    ran = subprocess.run([sys.executable, '-m', 'thffi', 'port', str(tmp_path)],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert 'align_corners=False' in ran.stdout
+    assert ran.stderr.splitlines()[1] == ('assumed written for PyTorch 0.4 (requirements.txt: '
+                                          'torch==0.4); say --from 0.1|0.2|0.3|0.4 otherwise')
+    ran = subprocess.run([sys.executable, '-m', 'thffi', 'port', '--from', '0.3',
+                          str(tmp_path)], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=ROOT))
+    assert 'align_corners=True' in ran.stdout
+    assert ran.stderr.splitlines()[1].startswith('assumed written for PyTorch 0.3 (given by '
+                                                 '--from)')

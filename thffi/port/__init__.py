@@ -2,7 +2,10 @@
 repository (PyTorch 0.3/0.4) to thffi and today's PyTorch.
 
 It reads every Python file (python.py: torch.utils.ffi, build-script CUDA
-gates, legacy autograd Functions, torch.range, Variable, x.data[0]), shell
+gates, legacy autograd Functions, torch.range, Variable, x.data[0]; and
+behaviours.py: the 0.x behaviours that changed silently, kept as the
+version the code was written for had them: --from 0.1|0.2|0.3|0.4, else
+read from the repository by version.py), shell
 script (shell.py: nvcc architecture and $TORCH include flags) and C/C++/CUDA
 source (c.py: read only, reported) under PATH, prints a unified diff of what
 it would change on stdout and a report of what it changed and what it left
@@ -34,10 +37,13 @@ def _files(root):
             yield os.path.join(folder, name)
 
 
-def port(root, write=False):
-    """Ports the repository (or file) at root.  Returns (diff text,
-    [Finding], number of files read, [relative paths changed]); with
-    write=True the changes are written."""
+def port(root, write=False, version=None):
+    """Ports the repository (or file) at root, written for PyTorch version
+    ('0.1' to '0.4'; None: read from the repository, see version.py).
+    Returns (diff text, [Finding], number of files read, [relative paths
+    changed]); the first finding says which version was assumed and why.
+    With write=True the changes are written."""
+    from . import version as versions
     from .c import scan_c
     from .python import is_legacy_generated, rewrite_python
     from .shell import nvcc_architectures, rewrite_shell
@@ -46,6 +52,11 @@ def port(root, write=False):
     asked_nvcc = False
     diff, findings, changed, read = [], [], [], 0
     base = root if os.path.isdir(root) else os.path.dirname(root)
+    reason = 'given by --from'
+    if version is None:
+        version, reason = versions.infer(root)
+    findings.append(Finding('.', 0, 'assumed written for PyTorch %s (%s); say --from '
+                            '0.1|0.2|0.3|0.4 otherwise' % (version, reason), True))
     for path in _files(root):
         rel = os.path.relpath(path, base)
         kind = ('py' if path.endswith('.py') else 'sh' if path.endswith('.sh')
@@ -72,7 +83,7 @@ def port(root, write=False):
                 accepted, asked_nvcc = nvcc_architectures(), True
             new, found = rewrite_shell(text, rel, accepted)
         else:
-            new, found = rewrite_python(text, rel)
+            new, found = rewrite_python(text, rel, version)
         findings += found
         if new != text:
             changed.append(rel)
@@ -94,10 +105,15 @@ def main(args):
     parser.add_argument('path', nargs='?', default='.',
                         help='the repository folder (or one file); default: .')
     parser.add_argument('--write', action='store_true', help='apply the diff')
+    parser.add_argument('--from', dest='version', choices=('0.1', '0.2', '0.3', '0.4'),
+                        help='the PyTorch version the code was written for (default: read '
+                             'from the repository: requirements, setup.py, README, the API '
+                             'it uses; else 0.3)')
     options = parser.parse_args(args)
     if not os.path.exists(options.path):
         parser.error('%s does not exist' % options.path)
-    diff, findings, read, changed = port(options.path, write=options.write)
+    diff, findings, read, changed = port(options.path, write=options.write,
+                                         version=options.version)
     sys.stdout.write(diff)
     sys.stdout.flush()
     sys.stderr.write(format_report(options.path, findings, read, changed, options.write))

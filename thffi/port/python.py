@@ -38,7 +38,9 @@ with warnings.catch_warnings():
     from libcst.metadata import (MetadataWrapper, ParentNodeProvider, PositionProvider,
                                  QualifiedNameProvider, ScopeProvider)
 
+from .behaviours import Behaviours, fix_async
 from .report import Finding
+from .version import DEFAULT as DEFAULT_VERSION
 
 _FUNCTION = {'torch.autograd.Function', 'torch.autograd.function.Function'}
 _VARIABLE = {'torch.autograd.Variable', 'torch.autograd.variable.Variable'}
@@ -80,6 +82,8 @@ def _unreduced(call):
                 or key == 'keepdim' and m.matches(arg.value, m.Name('True'))):
             return True
     return False
+
+
 _ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo,
                cst.Power)
 _AUG_ARITHMETIC = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign,
@@ -94,7 +98,9 @@ _RANGE_BY_HAND = ('torch.range(...) not changed: %s; write torch.arange(start, e
                   'step, dtype=torch.get_default_dtype()) (end - 1 for a negative step; '
                   'the same values when they are whole numbers)')
 # Every rewrite needs one of these in the source text.
-_TRIGGERS = ('ffi', 'Function', 'range', 'Variable', 'data[', 'is_available')
+_TRIGGERS = re.compile(r'ffi|Function|range|Variable|data\[|is_available|/|size_average'
+                       r'|reduce|volatile|upsample|Upsample|get_all_dtypes|cuda\.device'
+                       r'|requires_grad|\.(?:sum|mean|prod|max|min|std|var|median|mode|norm)\(')
 
 
 # What the legacy torch.utils.ffi build wrote as an extension's __init__.py
@@ -131,31 +137,45 @@ def is_legacy_generated(source):
                for body in _GENERATED_BODIES)
 
 
-def rewrite_python(source, path):
-    """(new source, [Finding]) for one file's text; path is for the report.
-    A file libcst cannot parse (Python 2 syntax, say) is returned unchanged
-    with a finding saying so."""
-    if not any(word in source for word in _TRIGGERS):
-        return source, []  # nothing to rewrite: no need to parse
+def rewrite_python(source, path, version=DEFAULT_VERSION):
+    """(new source, [Finding]) for one file's text; path is for the report,
+    version the PyTorch it was written for (see version.py).  A file that is
+    not Python 3 (Python 2's print statement, say) is returned unchanged
+    with one finding saying so."""
+    source, rows = fix_async(source)
+    findings = [Finding(path, row, 'async=: a SyntaxError since Python 3.7; now '
+                        'non_blocking=', True) for row in rows]
+    if not _TRIGGERS.search(source):
+        return source, findings  # nothing to rewrite: no need to parse
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        return source, [Finding(path, exc.raw_line, 'not changed: libcst cannot parse it '
-                                '(%s); Python 2 code needs porting to Python 3 first'
-                                % exc.message, False)]
+        try:
+            compile(source, path, 'exec')
+        except (SyntaxError, ValueError) as python3_error:
+            return source, findings + [Finding(path, 0, 'Python 2: not parsed (%s at line %s); '
+                                               'port it to Python 3 first (2to3), then run '
+                                               'port again' % (python3_error.msg,
+                                                               python3_error.lineno), False)]
+        return source, findings + [Finding(path, exc.raw_line, 'not changed: libcst cannot '
+                                           'parse it (%s)' % exc.message, False)]
+    behaviours = Behaviours(path, version)
+    module = MetadataWrapper(module).visit(behaviours)
+    findings += behaviours.findings
     wrapper = MetadataWrapper(module)
     analysis = _Analysis()
     wrapper.visit(analysis)
     context = CodemodContext(filename=path)
     rewriter = _Rewriter(context, analysis, path)
     tree = wrapper.visit(rewriter)
-    if rewriter.unbound_torch and _uses_name(tree, 'torch') and not _binds_torch(tree):
+    if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
+            not _binds_torch(tree):
         AddImportsVisitor.add_needed_import(context, 'torch')
     if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
         tree = AddImportsVisitor(context).transform_module(tree)
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         tree = RemoveImportsVisitor(context).transform_module(tree)
-    return tree.code, rewriter.findings
+    return tree.code, sorted(findings + rewriter.findings, key=lambda f: f.line)
 
 
 def _literal_value(node):
