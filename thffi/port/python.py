@@ -178,6 +178,17 @@ def rewrite_python(source, path, version=DEFAULT_VERSION):
     return tree.code, sorted(findings + rewriter.findings, key=lambda f: f.line)
 
 
+class _Strings(cst.CSTVisitor):
+    """Collects the string literals in a tree, into a list."""
+
+    def __init__(self, into):
+        super().__init__()
+        self.into = into
+
+    def visit_SimpleString(self, node):
+        self.into.append(node.evaluated_value)
+
+
 def _literal_value(node):
     """The value of an int or float literal (maybe negated), else None."""
     sign = 1
@@ -258,9 +269,14 @@ class _Analysis(cst.CSTVisitor):
         self.function_imports = set()      # local names the Function import binds
         self.gates = False                 # calls torch.cuda.is_available()
         self.loss_modules = set()          # code of names assigned a loss module
+        self.gate_names = set()            # names assigned torch.cuda.is_available()
 
     def visit_Assign(self, node):
         value = node.value
+        if isinstance(value, cst.Call) and 'torch.cuda.is_available' in {
+                q.name for q in self.get_metadata(QualifiedNameProvider, value.func, ())}:
+            self.gate_names |= {t.target.value for t in node.targets
+                                if isinstance(t.target, cst.Name)}
         if isinstance(value, cst.Call) and not _unreduced(value) and any(
                 _is_loss_module(q.name) for q in self.get_metadata(QualifiedNameProvider,
                                                                    value.func, ())):
@@ -433,6 +449,42 @@ class _Rewriter(cst.CSTTransformer):
 
     def _has_gates(self):
         return self.analysis.build_script and self.analysis.gates
+
+    def visit_If(self, node):
+        """A build script's CUDA branch that links objects or libraries the
+        scripts build apart (a .cu.o from make.sh, a library from CMake):
+        after port it is taken wherever a CUDA toolkit exists, not only
+        with a GPU, so those must be built with CUDA there too."""
+        test = node.test
+        if not self.analysis.build_script or not (
+                isinstance(test, cst.Name) and test.value in self.analysis.gate_names
+                or isinstance(test, cst.Call) and 'torch.cuda.is_available' in
+                self._qualified(test.func)):
+            return
+        apart = []
+
+        class BuiltApart(cst.CSTVisitor):
+            def visit_Assign(self, assign):
+                return self._linked(assign.targets[0].target, assign.value)
+
+            def visit_AugAssign(self, assign):
+                return self._linked(assign.target, assign.value)
+
+            def _linked(self, target, value):
+                code = cst.Module(body=[]).code_for_node(target)
+                if any(word in code for word in ('extra_objects', 'libraries', 'objects')):
+                    strings = []
+                    value.visit(_Strings(strings))
+                    apart.extend(s for s in strings if s not in apart)
+                return False
+
+        for statement in node.body.body:
+            statement.visit(BuiltApart())
+        if apart:
+            self._report(node, 'the CUDA branch links what the scripts build apart (%s): '
+                         'with cuda_enabled() it is taken wherever a CUDA toolkit exists, GPU or '
+                         'not, so build those with CUDA there too (before this script), or '
+                         'build with THFFI_WITH_CUDA=0' % ', '.join(apart), fixed=False)
 
     def leave_Call(self, original_node, updated_node):
         names = self._qualified(original_node.func)
