@@ -587,3 +587,53 @@ def test_the_version_is_read_from_the_repository_or_given(tmp_path):
     assert 'align_corners=True' in ran.stdout
     assert ran.stderr.splitlines()[1].startswith('assumed written for PyTorch 0.3 (given by '
                                                  '--from)')
+
+
+def test_reports_a_user_can_act_on(tmp_path):
+    """C findings for what the build compiles, one line for vendored code it
+    does not; a Python 2 file named once; a committed Python 2 binary; the
+    CUDA branch that links a library built apart."""
+    (tmp_path / 'src').mkdir()
+    (tmp_path / 'third_party' / 'lm' / 'util').mkdir(parents=True)
+    (tmp_path / 'build.py').write_text(textwrap.dedent('''\
+        import glob
+        import torch
+        from torch.utils.ffi import create_extension
+
+        sources = ['src/decode.cpp'] + glob.glob('third_party/lm/*.cc')
+        libraries = []
+        if torch.cuda.is_available():
+            sources += ['src/decode_cuda.cpp']
+            libraries += ['lm_cpu']
+        ffi = create_extension('_ext.decode', headers=['src/decode.h'], sources=sources,
+                               libraries=libraries, with_cuda=torch.cuda.is_available())
+        '''))
+    exits = 'int %s(void) { exit(1); }\n'
+    (tmp_path / 'src' / 'decode.h').write_text('int decode(void);\n')
+    (tmp_path / 'src' / 'decode.cpp').write_text('#include "decode.h"\n' + exits % 'decode')
+    (tmp_path / 'src' / 'decode_cuda.cpp').write_text(exits % 'decode_cuda')
+    (tmp_path / 'third_party' / 'lm' / 'model.cc').write_text(
+        '#include "util/file.hh"\n#include "util/check.h"\n' + exits % 'model')
+    (tmp_path / 'third_party' / 'lm' / 'util' / 'check.h').write_text(exits % 'check')
+    for name in ('tool', 'bench', 'fuzz'):  # compiled by nothing
+        (tmp_path / 'third_party' / 'lm' / 'util' / (name + '.cc')).write_text(exits % name)
+    (tmp_path / 'old_eval.py').write_text('print "accuracy", acc.data[0]\n')
+    (tmp_path / '_ext' / 'decode').mkdir(parents=True)
+    (tmp_path / '_ext' / 'decode' / '_decode.so').write_bytes(b'\x7fELF')
+    diff, findings, read, changed = port(str(tmp_path))
+    left = sorted(str(f) for f in findings if not f.fixed)
+    assert [f.split(':')[0] for f in left] == [
+        os.path.join('_ext', 'decode', '_decode.so'), 'build.py', 'old_eval.py',
+        os.path.join('src', 'decode.cpp'), os.path.join('src', 'decode_cuda.cpp'),
+        os.path.join('third_party', 'lm', 'model.cc'),
+        os.path.join('third_party', 'lm', 'util', 'check.h'),
+        os.path.join('third_party', 'lm', 'util')]
+    assert left[1].startswith('build.py:7: the CUDA branch links what the scripts build apart '
+                              '(lm_cpu): with cuda_enabled()')
+    assert left[2] == ('old_eval.py: Python 2: not parsed (Missing parentheses in call to '
+                       "'print'. Did you mean print(...)? at line 1); port it to Python 3 first "
+                       '(2to3), then run port again')
+    assert left[7] == (os.path.join('third_party', 'lm', 'util') + ': 3 more findings in 3 '
+                       'C/C++/CUDA files the build scripts do not compile (vendored or unused '
+                       'code, in third_party/lm/util): not listed')
+    assert 'a Python extension built for Python 2' in left[0]

@@ -24,15 +24,25 @@ _PYTHON3_TAG = re.compile(r'\.(?:cpython-3\d+|abi3|cp3\d+)')
 
 
 def _patterns(path, text):
-    """The file patterns a build script names, relative to the repository."""
+    """The file patterns a build script names: (path parts, anchored) where
+    anchored patterns are relative to the repository and the others match
+    the end of a path."""
     folder = os.path.dirname(path)
     out = []
     for name in _NAMED.findall(text):
         name = re.sub(r'^\$\{?\w+\}?/', '', name)  # $ROOT/src/x.cu
-        out.append(os.path.normpath(os.path.join(folder, name)))
-        out.append('*/' + name.lstrip('./'))
-        out.append(name.lstrip('./'))
+        out.append((os.path.normpath(os.path.join(folder, name)).split(os.sep), True))
+        out.append((os.path.normpath(name).split(os.sep), False))
     return out
+
+
+def _matches(path, pattern):
+    """Whether path matches the pattern, glob-style: * stays within a folder."""
+    parts, anchored = pattern
+    names = path.split(os.sep)
+    if len(names) < len(parts) or anchored and len(names) != len(parts):
+        return False
+    return all(fnmatch.fnmatchcase(n, p) for n, p in zip(names[-len(parts):], parts))
 
 
 def compiled_files(texts):
@@ -44,7 +54,7 @@ def compiled_files(texts):
         if path.endswith('.sh') or path.endswith('.py') and _PYTHON_BUILD.search(text):
             patterns += _patterns(path, text)
     sources = [p for p in texts if p.endswith(SOURCES)]
-    compiled = {p for p in sources if any(fnmatch.fnmatch(p, pattern) for pattern in patterns)}
+    compiled = {p for p in sources if any(_matches(p, pattern) for pattern in patterns)}
     if not compiled:
         return None
     by_name = {}
