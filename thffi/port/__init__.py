@@ -1,18 +1,18 @@
-"""python -m thffi port [--write] [PATH]: ports a legacy torch.utils.ffi
-repository (PyTorch 0.3/0.4) to thffi and today's PyTorch.
+"""python -m thffi port [--write] [--from 0.x] [PATH]: ports a legacy
+torch.utils.ffi repository (PyTorch 0.1 to 0.4) to thffi and today's
+PyTorch.
 
 It reads every Python file (python.py: torch.utils.ffi, build-script CUDA
-gates, legacy autograd Functions, torch.range, Variable, x.data[0]; and
+gates, legacy autograd Functions, torch.range, Variable, x.data[0];
 behaviours.py: the 0.x behaviours that changed silently, kept as the
-version the code was written for had them: --from 0.1|0.2|0.3|0.4, else
-read from the repository by version.py), shell
-script (shell.py: nvcc architecture and $TORCH include flags) and C/C++/CUDA
-source (c.py: read only, reported; compiled.py: findings in files the
-build scripts do not compile summarised in one line, committed Python 2
-binaries) under PATH, prints a unified diff of what
-it would change on stdout and a report of what it changed and what it left
-for the user on stderr.  --write applies the diff.  Running it again
-changes nothing."""
+version the code was written for had them, from --from or read from the
+repository by version.py), shell script (shell.py: nvcc architecture and
+$TORCH include flags, word by word) and C/C++/CUDA source (c.py: read
+only, reported; compiled.py: only what the build scripts compile is
+listed, and committed Python 2 binaries are reported) under PATH, prints a
+unified diff of what it would change on stdout and a report of what it
+changed and what it left for the user on stderr.  --write applies the
+diff.  Running it again changes nothing."""
 
 import argparse
 import difflib

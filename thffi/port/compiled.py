@@ -86,7 +86,8 @@ def summarise(findings, compiled):
     if not rest:
         return kept
     folders = sorted({os.path.dirname(f.path) or '.' for f in rest})
-    return kept + [Finding(os.path.commonpath([f.path for f in rest]) or '.', 0, '%d more findings in %d C/C++/CUDA files the build scripts '
+    where = os.path.commonpath([f.path for f in rest]) or '.'
+    return kept + [Finding(where, 0, '%d more findings in %d C/C++/CUDA files the build scripts '
                            'do not compile (vendored or unused code, in %s%s): not listed'
                            % (len(rest), len({f.path for f in rest}), ', '.join(folders[:3]),
                               ', ...' if len(folders) > 3 else ''), False)]

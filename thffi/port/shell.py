@@ -176,8 +176,9 @@ def _replace(flags, replacement):
 
 def _apply(text, edits):
     """text with the edits made: a deleted word goes with the blanks before
-    it (after it, when it starts its line); a line an edit leaves holding nothing (or only a continuation) goes,
-    and the line before it stops continuing when it ended the command."""
+    it (after it, when it starts its line); a line an edit leaves holding
+    nothing (or only a continuation) goes, and the line before it stops
+    continuing when it ended the command."""
     if not edits:
         return text
     lines_before = text.splitlines(keepends=True)
