@@ -1,13 +1,18 @@
 """thffi.legacy.Function: autograd Functions written for PyTorch 0.3
 (instance forward/backward, arguments to __init__, self.save_for_backward...)
-run on today's autograd when called the legacy way, MyFn(args)(inputs)."""
+run on today's autograd when called the legacy way, MyFn(args)(inputs);
+and, unported, as subclasses of torch.autograd.Function in a process that
+loaded a thffi-built extension."""
 
 import os
+import subprocess
+import sys
 
 import pytest
 import torch
 from torch.autograd import gradcheck
 
+from conftest import ROOT
 from thffi.legacy import Function
 
 
@@ -288,9 +293,6 @@ def test_a_process_that_loaded_an_extension_runs_legacy_functions_unported(th_te
     """Without port: a legacy torch.autograd.Function runs once a thffi-built
     extension is loaded (gradcheck in float64); modern Functions keep
     torch's behaviour; THFFI_LEGACY_FUNCTIONS=0 gives PyTorch's error."""
-    import subprocess
-    import sys
-    from conftest import ROOT
     script = tmp_path / 'test.py'
     script.write_text(UNPORTED_SCRIPT)
     folder = os.path.dirname(os.path.dirname(os.path.dirname(th_test.__file__)))
