@@ -604,10 +604,13 @@ def test_reports_a_user_can_act_on(tmp_path):
         libraries = []
         if torch.cuda.is_available():
             sources += ['src/decode_cuda.cpp']
-            libraries += ['lm_cpu']
+            extra_objects = ['src/decode_kernel.cu.o']  # make.sh's nvcc builds it
+            libraries += ['lm_cpu']  # CMake builds it, CPU only
         ffi = create_extension('_ext.decode', headers=['src/decode.h'], sources=sources,
                                libraries=libraries, with_cuda=torch.cuda.is_available())
         '''))
+    (tmp_path / 'make.sh').write_text('set -e\nnvcc -c -o src/decode_kernel.cu.o '
+                                      'src/decode_kernel.cu -Xcompiler -fPIC\n')
     exits = 'int %s(void) { exit(1); }\n'
     (tmp_path / 'src' / 'decode.h').write_text('int decode(void);\n')
     (tmp_path / 'src' / 'decode.cpp').write_text('#include "decode.h"\n' + exits % 'decode')

@@ -72,8 +72,10 @@ def _summary(code, report, scripts):
     fixed = [l for l in lines[:left_at] if l.startswith('  ')]
     invalid = [s for s in scripts if subprocess.run(['bash', '-n', s],
                                                     capture_output=True).returncode]
-    empty = [s for s in scripts if re.search(r'(?<![\w"'=])""(?![\w"'])', open(
-        s, errors='replace').read())]
+    # An argument quoted empty ("" alone, not `objects=""`): what the old
+    # rewrite of quoted include flags left.
+    empty = [s for s in scripts if re.search(r"""(?<![\w"'=])""(?![\w"'])""",
+                                             open(s, errors='replace').read())]
     assumed = re.search(r'PyTorch (0\.\d)', report)
     return {'exit': code, 'files': int(changed.group(1)) if changed else '?',
             'changes': len(fixed), 'left': len(left),

@@ -49,7 +49,7 @@ def port(root, write=False, version=None):
     from .c import scan_c
     from .compiled import compiled_files, python2_binaries, summarise
     from .python import is_legacy_generated, rewrite_python
-    from .shell import nvcc_architectures, rewrite_shell
+    from .shell import nvcc_architectures, nvcc_outputs, rewrite_shell
 
     accepted = None
     asked_nvcc = False
@@ -61,6 +61,15 @@ def port(root, write=False, version=None):
         version, reason = versions.infer(root)
     findings.append(Finding('', 0, 'assumed written for PyTorch %s (%s); say --from '
                             '0.1|0.2|0.3|0.4 otherwise' % (version, reason), True))
+    # What the shell scripts build with nvcc (build scripts link it).
+    built_by_nvcc = set()
+    for path in _files(root):
+        if path.endswith('.sh'):
+            try:
+                with open(path, encoding='utf-8', errors='replace') as f:
+                    built_by_nvcc |= nvcc_outputs(f.read())
+            except OSError:
+                pass  # reported below, when it is read
     for path in _files(root):
         rel = os.path.relpath(path, base)
         kind = ('py' if path.endswith('.py') else 'sh' if path.endswith('.sh')
@@ -92,7 +101,7 @@ def port(root, write=False, version=None):
                 accepted, asked_nvcc = nvcc_architectures(), True
             new, found = rewrite_shell(text, rel, accepted)
         else:
-            new, found = rewrite_python(text, rel, version)
+            new, found = rewrite_python(text, rel, version, built_by_nvcc)
         findings += found
         if new != text:
             changed.append(rel)

@@ -24,6 +24,7 @@ second run changes nothing."""
 
 import ast
 import math
+import os
 import re
 import warnings
 
@@ -137,9 +138,11 @@ def is_legacy_generated(source):
                for body in _GENERATED_BODIES)
 
 
-def rewrite_python(source, path, version=DEFAULT_VERSION):
+def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=()):
     """(new source, [Finding]) for one file's text; path is for the report,
-    version the PyTorch it was written for (see version.py).  A file that is
+    version the PyTorch it was written for (see version.py), built_by_nvcc
+    the file names the repository's shell scripts build with nvcc (a build
+    script's CUDA branch linking something else is reported).  A file that is
     not Python 3 (Python 2's print statement, say) is returned unchanged
     with one finding saying so."""
     source, rows = fix_async(source)
@@ -166,7 +169,7 @@ def rewrite_python(source, path, version=DEFAULT_VERSION):
     analysis = _Analysis()
     wrapper.visit(analysis)
     context = CodemodContext(filename=path)
-    rewriter = _Rewriter(context, analysis, path)
+    rewriter = _Rewriter(context, analysis, path, built_by_nvcc)
     tree = wrapper.visit(rewriter)
     if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
             not _binds_torch(tree):
@@ -330,8 +333,9 @@ class _Rewriter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
                              ScopeProvider)
 
-    def __init__(self, context, analysis, path):
+    def __init__(self, context, analysis, path, built_by_nvcc):
         super().__init__()
+        self.built_by_nvcc = set(built_by_nvcc)
         self.context = context
         self.analysis = analysis
         self.path = path
@@ -451,10 +455,10 @@ class _Rewriter(cst.CSTTransformer):
         return self.analysis.build_script and self.analysis.gates
 
     def visit_If(self, node):
-        """A build script's CUDA branch that links objects or libraries the
-        scripts build apart (a .cu.o from make.sh, a library from CMake):
-        after port it is taken wherever a CUDA toolkit exists, not only
-        with a GPU, so those must be built with CUDA there too."""
+        """A build script's CUDA branch that links objects or libraries built
+        apart, but by the scripts' nvcc (a library from CMake, a CPU-only
+        third-party one): after port it is taken wherever a CUDA toolkit
+        exists, not only with a GPU, so those must be built there too."""
         test = node.test
         if not self.analysis.build_script or not (
                 isinstance(test, cst.Name) and test.value in self.analysis.gate_names
@@ -480,6 +484,8 @@ class _Rewriter(cst.CSTTransformer):
 
         for statement in node.body.body:
             statement.visit(BuiltApart())
+        # What make.sh's nvcc builds exists wherever a toolkit does.
+        apart = [a for a in apart if os.path.basename(a) not in self.built_by_nvcc]
         if apart:
             self._report(node, 'the CUDA branch links what the scripts build apart (%s): '
                          'with cuda_enabled() it is taken wherever a CUDA toolkit exists, GPU or '

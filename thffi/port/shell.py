@@ -204,6 +204,25 @@ def _apply(text, edits):
     return ''.join(out)
 
 
+def nvcc_outputs(text):
+    """The file names (without folders) nvcc writes in a shell script:
+    the word after -o of each nvcc command."""
+    names = set()
+    for _, _, nodes in _parts(text):
+        for node in nodes or ():
+            visitor = _Words()
+            visitor.visit(node)
+            for words in visitor.commands:
+                values = [w[2] for w in words if w[3] == 'word']
+                if not values or not re.search(r'\bnvcc\)?$', values[0]):  # $(which nvcc)
+                    continue
+                names |= {os.path.basename(after) for flag, after in zip(values, values[1:])
+                          if flag in ('-o', '--output-file')}
+                names |= {os.path.basename(v.split('=', 1)[1]) for v in values
+                          if v.startswith(('-o=', '--output-file='))}
+    return names
+
+
 def rewrite_shell(text, path, accepted):
     """(new text, [Finding]) for one shell script.  accepted: the compute
     capabilities of the installed nvcc (nvcc_architectures()), or None."""
