@@ -1,6 +1,6 @@
 """TH math, random and LAPACK functions, done by PyTorch through thffi's
 bridge (csrc/THMath.c, thffi/_thmath.py), called from legacy generic C
-(tests/th_math) on contiguous, transposed and sliced views, checked against
+(tests/th_math, tests/thc_math) on contiguous, transposed and sliced views, checked against
 PyTorch; THError from what PyTorch refuses; calls from OpenMP threads; the
 generated entry points in step with their table (tools/gen_thmath.py)."""
 
@@ -184,3 +184,54 @@ def test_generated_entry_points_are_in_step_with_the_table():
     out = subprocess.run([sys.executable, os.path.join(ROOT, 'tools', 'gen_thmath.py'),
                           '--check'], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+needs_toolkit = pytest.mark.skipif(not __import__('thffi').cuda_enabled(),
+                                   reason='needs a CUDA toolkit')
+needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason='needs a CUDA GPU')
+
+
+@pytest.fixture(scope='module')
+def thc_math(tmp_path_factory):
+    return build_test_extension(tmp_path_factory, 'thc_math', ['thc_math.h'], ['thc_math.c'],
+                                with_cuda=True)
+
+
+@needs_toolkit
+def test_thc_math_builds_and_links(thc_math):
+    assert callable(thc_math.thc_math_mul_sum) and callable(thc_math.thc_math_getrf)
+
+
+@needs_toolkit
+@needs_gpu
+@pytest.mark.parametrize('layout', LAYOUTS)
+def test_thc_math_on_the_gpu(thc_math, layout):
+    a = view(sample(torch.float32), layout).cuda()
+    r_mul, r_sum = torch.empty(0, device='cuda'), torch.empty(0, device='cuda')
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):  # the caller's current stream is used
+        thc_math.thc_math_mul_sum(a, r_mul, r_sum)
+    stream.synchronize()
+    close(r_mul, 2 * a)
+    close(r_sum, a.sum(1))
+    b = view(sample(torch.int64), layout).cuda()
+    r_topk, r_idx = (torch.empty(0, dtype=torch.int64, device='cuda') for _ in range(2))
+    thc_math.thc_math_long_topk(b, r_topk, r_idx)
+    close(r_topk, b.topk(2, 1).values)
+    assert torch.equal(b.gather(1, r_idx), b.topk(2, 1).values)
+
+
+@needs_toolkit
+@needs_gpu
+def test_thc_blas_getrf(thc_math):
+    m = torch.randn(3, 4, 4, device='cuda') + 4 * torch.eye(4, device='cuda')
+    lu = m.transpose(1, 2).contiguous()  # cuBLAS is column-major
+    addresses = torch.tensor([lu[i].data_ptr() for i in range(3)], device='cuda')
+    pivots = torch.zeros(3, 4, dtype=torch.int32, device='cuda')
+    info = torch.zeros(3, dtype=torch.int32, device='cuda')
+    thc_math.thc_math_getrf(addresses, pivots, info, 4)
+    torch.cuda.synchronize()
+    want = torch.linalg.lu_factor(m)
+    assert info.tolist() == [0, 0, 0]
+    close(lu.transpose(1, 2), want.LU)
+    assert torch.equal(pivots, want.pivots)
