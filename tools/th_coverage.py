@@ -11,7 +11,8 @@ it).  An entry is provided when
   (a type of 0.3 that 0.4 made a macro, THFloatTensor, is either);
 - a generator header: thffi has that header;
 - a name of a C++ header (*.cuh): thffi has that header and its text
-  names it (for THCNumerics<T>::f, the specialization and f).
+  names it (for THCNumerics<double>::f, the template and f: a generic
+  template serves every specialization).
 
 thffi's headers are read as tools/check_legacy_api.py reads them (the C
 preprocessor over <TH/TH.h> and <THC/THC.h>, plus THCHalf.h and
@@ -109,14 +110,16 @@ def provided(entries, symbols):
             ok = header_text(name) is not None
         elif e['header'].endswith('.cuh'):
             text = texts.setdefault(e['header'], header_text(e['header']))
+            # THCNumerics<double>::abs: the template's name and the
+            # member's (a generic template serves every specialization).
             scope, _, member = name.rpartition('::')
-            ok = text is not None and re.search(r'\b%s\b' % re.escape(member), text) is not None
-            if ok and scope:
-                ok = scope.replace(' ', '') in text.replace(' ', '')
+            words = [re.sub(r'<.*', '', member)] + ([re.sub(r'<.*', '', scope)] if scope else [])
+            ok = text is not None and all(
+                re.search(r'\b%s\b' % re.escape(w), text) for w in words)
         elif kind == 'function':
             ok = name in macros or (name in names and name in symbols)
-        else:
-            ok = name in names
+        else:  # 'struct THGenerator': the tag
+            ok = name.split()[-1] in names
         result[key(e)] = ok
     return result
 
