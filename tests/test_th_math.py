@@ -4,6 +4,7 @@ bridge (csrc/THMath.c, thffi/_thmath.py), called from legacy generic C
 PyTorch; THError from what PyTorch refuses; calls from OpenMP threads; the
 generated entry points in step with their table (tools/gen_thmath.py)."""
 
+import importlib
 import os
 import subprocess
 import sys
@@ -193,8 +194,17 @@ needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason='needs a CU
 
 @pytest.fixture(scope='module')
 def thc_math(tmp_path_factory):
-    return build_test_extension(tmp_path_factory, 'thc_math', ['thc_math.h'], ['thc_math.c'],
-                                with_cuda=True)
+    # A package of its own: _thffi_test_ext is th_math's, imported already.
+    from thffi import create_extension
+    here, out = os.path.join(ROOT, 'tests', 'thc_math'), tmp_path_factory.mktemp('thc_math')
+    create_extension('_thffi_thc_math.thc_math', headers=[os.path.join(here, 'thc_math.h')],
+                     sources=[os.path.join(here, 'thc_math.c')], with_cuda=True,
+                     relative_to=str(out / 'build.py'), verbose=False).build()
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module('_thffi_thc_math.thc_math')
+    finally:
+        sys.path.remove(str(out))
 
 
 @needs_toolkit
