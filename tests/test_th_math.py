@@ -121,10 +121,10 @@ def test_index_and_sort(th_math, real, dtype, layout):
     a = view(sample(dtype), layout)
     idx = torch.tensor([3, 0, 2])
     mask = (a > 2).to(torch.uint8)
-    r_sel, r_masked, r_sort, r_topk, r_cat = (empty(dtype) for _ in range(5))
+    r_sel, r_masked, r_sort, r_topk, r_cat, r_catarray = (empty(dtype) for _ in range(6))
     r_sorti, r_topki = empty(torch.int64), empty(torch.int64)
     getattr(th_math, 'th_math_%s_index' % real)(a, idx, mask, r_sel, r_masked, r_sort, r_sorti,
-                                                 r_topk, r_topki, r_cat)
+                                                 r_topk, r_topki, r_cat, r_catarray)
     close(r_sel, a[:, idx])
     close(r_masked, a[a > 2])
     values, indices = a.sort(1, descending=True)
@@ -133,6 +133,7 @@ def test_index_and_sort(th_math, real, dtype, layout):
     close(r_topk, a.topk(2, 1).values)
     assert torch.equal(a.gather(1, r_topki), a.topk(2, 1).values)
     close(r_cat, torch.cat([a, a]))
+    close(r_catarray, torch.cat([a, a[:, idx]], 1))
 
 
 @pytest.mark.parametrize('real, dtype', TYPES)
@@ -193,6 +194,20 @@ def test_openmp_threads_call_the_bridge(th_math):
     sums = torch.empty(0, dtype=torch.float64)
     th_math.th_math_omp_row_sums(a, sums)
     assert sums.tolist() == a.sum(1).double().tolist()
+
+
+def test_an_error_on_an_openmp_thread_of_ours_ends_the_process_with_the_message(th_math):
+    # Nothing can take the error to Python from that thread: thffi prints it
+    # and aborts, in a child here; the test's timeout catches a deadlock.
+    child = subprocess.run(
+        [sys.executable, '-c', 'import sys, torch; sys.path.insert(0, sys.argv[1]); '
+         'import _thffi_th_math.th_math as m; '
+         'm.th_math_omp_bad_row(torch.ones(4, 3))',
+         os.path.dirname(os.path.dirname(os.path.dirname(th_math.__file__)))],
+        capture_output=True, text=True, timeout=120)
+    assert child.returncode != 0
+    assert ('thffi: error outside a wrapped call: THFloatTensor_addmm: '
+            'mat1 and mat2 shapes cannot be multiplied') in child.stderr, child.stderr
 
 
 def test_generated_entry_points_are_in_step_with_the_table():

@@ -25,3 +25,23 @@ void th_math_omp_row_sums(THFloatTensor *a, THDoubleTensor *sums) {
     THFloatTensor_free(rows[i]);
   }
 }
+
+/* Row 1 of a (2-D, 4 rows) goes to an addmm of shapes that do not fit, on
+ * the second OpenMP thread, the others to sumall: an error on a thread of
+ * ours, with no wrapped call to end. */
+void th_math_omp_bad_row(THFloatTensor *a) {
+  THFloatTensor *rows[4];
+  int i;
+  THArgCheck(THFloatTensor_size(a, 0) == 4, 1, "4 rows");
+  for (i = 0; i < 4; i++) {
+    rows[i] = THFloatTensor_new();
+    THFloatTensor_select(rows[i], a, 0, i);
+  }
+#pragma omp parallel for num_threads(4) schedule(static, 1)
+  for (i = 0; i < 4; i++) {
+    if (i == 1)
+      THFloatTensor_addmm(a, 1, a, 1, a, a);
+    else
+      THFloatTensor_sumall(rows[i]);
+  }
+}

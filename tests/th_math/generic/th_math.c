@@ -58,15 +58,20 @@ void TH_MATH(blas)(THTensor *m, THTensor *n, THTensor *v, THTensor *r_mm, THTens
 }
 
 /* Selections of a 2-D a: columns idx, the elements where mask, each row
- * sorted descending, its top 2, a above a. */
+ * sorted descending, its top 2, a above a, a beside r_sel. */
 void TH_MATH(index)(THTensor *a, THLongTensor *idx, THByteTensor *mask, THTensor *r_sel,
                     THTensor *r_masked, THTensor *r_sort, THLongTensor *r_sorti,
-                    THTensor *r_topk, THLongTensor *r_topki, THTensor *r_cat) {
+                    THTensor *r_topk, THLongTensor *r_topki, THTensor *r_cat,
+                    THTensor *r_catarray) {
+  THTensor *parts[2];
   THTensor_(indexSelect)(r_sel, a, 1, idx);
   THTensor_(maskedSelect)(r_masked, a, mask);
   THTensor_(sort)(r_sort, r_sorti, a, 1, 1);
   THTensor_(topk)(r_topk, r_topki, a, 2, 1, 1, 1);
   THTensor_(cat)(r_cat, a, a, 0);
+  parts[0] = a;
+  parts[1] = r_sel;
+  THTensor_(catArray)(r_catarray, parts, 2, 1);
 }
 
 /* Random fills from a generator of our own (legacy code made one). */
