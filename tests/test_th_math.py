@@ -94,7 +94,7 @@ def test_reductions(th_math, real, dtype, layout):
     r_argmax = empty(torch.int64)
     total = getattr(th_math, 'th_math_%s_reduce' % real)(a, r_sum, r_max, r_argmax, r_cumsum,
                                                           r_mean)
-    close(r_sum, a.sum(1))
+    close(r_sum, a.sum(1, keepdim=True))
     values, indices = a.max(0, keepdim=True)
     close(r_max, values)
     assert torch.equal(r_argmax, indices)
@@ -164,12 +164,19 @@ def test_lapack(th_math, real, dtype, layout):
     a = view(torch.randn(4, 4, generator=g, dtype=dtype) + 4 * torch.eye(4, dtype=dtype), layout)
     b = view(torch.randn(4, 2, generator=g, dtype=dtype), layout)
     spd = a @ a.t() + torch.eye(4, dtype=dtype)
-    r_x, r_lu, r_inv, r_chol = (empty(dtype) for _ in range(4))
-    getattr(th_math, 'th_math_%s_lapack' % real)(a, b, spd, r_x, r_lu, r_inv, r_chol)
+    r_x, r_lu, r_inv, r_chol, r_pchol = (empty(dtype) for _ in range(5))
+    r_piv = empty(torch.int32)
+    getattr(th_math, 'th_math_%s_lapack' % real)(a, b, spd, r_x, r_lu, r_inv, r_chol, r_pchol,
+                                                  r_piv)
     close(r_x, torch.linalg.solve(a, b))
     close(r_lu, torch.linalg.lu_factor(a).LU)
     close(r_inv, torch.linalg.inv(a))
     close(r_chol, torch.linalg.cholesky(spd, upper=True))
+    p = r_piv.long()
+    assert sorted(p.tolist()) == [0, 1, 2, 3] and torch.equal(r_pchol, r_pchol.triu())
+    close(r_pchol.t() @ r_pchol, spd[p][:, p])
+    # complete pivoting: the first pivot is the largest diagonal element
+    assert p[0] == spd.diagonal().argmax()
 
 
 @pytest.mark.parametrize('real, dtype', TYPES)
@@ -242,7 +249,7 @@ def test_thc_math_on_the_gpu(thc_math, layout):
         thc_math.thc_math_mul_sum(a, r_mul, r_sum)
     stream.synchronize()
     close(r_mul, 2 * a)
-    close(r_sum, a.sum(1))
+    close(r_sum, a.sum(1, keepdim=True))
     b = view(sample(torch.int64), layout).cuda()
     r_topk, r_idx = (torch.empty(0, dtype=torch.int64, device='cuda') for _ in range(2))
     thc_math.thc_math_long_topk(b, r_topk, r_idx)

@@ -10,7 +10,7 @@ void th_math_Float_index(THFloatTensor *a, THLongTensor *idx, THByteTensor *mask
 void th_math_Float_random(THFloatTensor *u, THFloatTensor *n);
 void th_math_Float_bad_addmm(THFloatTensor *a);
 void th_math_Float_lapack(THFloatTensor *a, THFloatTensor *b, THFloatTensor *spd, THFloatTensor *r_x, THFloatTensor *r_lu,
-    THFloatTensor *r_inv, THFloatTensor *r_chol);
+    THFloatTensor *r_inv, THFloatTensor *r_chol, THFloatTensor *r_pchol, THIntTensor *r_piv);
 void th_math_Double_pointwise(THDoubleTensor *a, THDoubleTensor *b, THDoubleTensor *r_add, THDoubleTensor *r_cmul,
     THDoubleTensor *r_addcmul, THDoubleTensor *r_clamp, THByteTensor *r_lt, THDoubleTensor *r_geT, THDoubleTensor *r_unary);
 double th_math_Double_reduce(THDoubleTensor *a, THDoubleTensor *r_sum, THDoubleTensor *r_max, THLongTensor *r_argmax,
@@ -22,7 +22,7 @@ void th_math_Double_index(THDoubleTensor *a, THLongTensor *idx, THByteTensor *ma
 void th_math_Double_random(THDoubleTensor *u, THDoubleTensor *n);
 void th_math_Double_bad_addmm(THDoubleTensor *a);
 void th_math_Double_lapack(THDoubleTensor *a, THDoubleTensor *b, THDoubleTensor *spd, THDoubleTensor *r_x, THDoubleTensor *r_lu,
-    THDoubleTensor *r_inv, THDoubleTensor *r_chol);
+    THDoubleTensor *r_inv, THDoubleTensor *r_chol, THDoubleTensor *r_pchol, THIntTensor *r_piv);
 void th_math_Long_pointwise(THLongTensor *a, THLongTensor *b, THLongTensor *r_add, THLongTensor *r_cmul,
     THLongTensor *r_addcmul, THLongTensor *r_clamp, THByteTensor *r_lt, THLongTensor *r_geT, THLongTensor *r_unary);
 int64_t th_math_Long_reduce(THLongTensor *a, THLongTensor *r_sum, THLongTensor *r_max, THLongTensor *r_argmax,

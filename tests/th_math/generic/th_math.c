@@ -25,12 +25,15 @@ void TH_MATH(pointwise)(THTensor *a, THTensor *b, THTensor *r_add, THTensor *r_c
 #endif
 }
 
-/* Reductions over a 2-D a; returns sumall(a) + prodall of its first row. */
+/* Reductions over a 2-D a (r_sum keeps its reduced dimension, as 0.4's
+ * preserveReduceDimSemantics restores it); returns sumall(a) + prodall of
+ * its first row. */
 accreal TH_MATH(reduce)(THTensor *a, THTensor *r_sum, THTensor *r_max, THLongTensor *r_argmax,
                         THTensor *r_cumsum, THTensor *r_mean) {
   THTensor *row = THTensor_(new)();
   accreal total;
   THTensor_(sum)(r_sum, a, 1, 0);
+  THTensor_(preserveReduceDimSemantics)(r_sum, 2, 1, 0);
   THTensor_(max)(r_max, r_argmax, a, 0, 1);
   THTensor_(cumsum)(r_cumsum, a, 1);
 #if defined(TH_REAL_IS_FLOAT) || defined(TH_REAL_IS_DOUBLE)
@@ -94,12 +97,14 @@ void TH_MATH(bad_addmm)(THTensor *a) {
 
 #if defined(TH_REAL_IS_FLOAT) || defined(TH_REAL_IS_DOUBLE)
 /* a x = b (a square, b a matrix), a's inverse, the upper Cholesky factor
- * of spd. */
+ * of spd, and its pivoted one with the pivots. */
 void TH_MATH(lapack)(THTensor *a, THTensor *b, THTensor *spd, THTensor *r_x, THTensor *r_lu,
-                     THTensor *r_inv, THTensor *r_chol) {
+                     THTensor *r_inv, THTensor *r_chol, THTensor *r_pchol,
+                     THIntTensor *r_piv) {
   THTensor_(gesv)(r_x, r_lu, b, a);
   THTensor_(getri)(r_inv, a);
   THTensor_(potrf)(r_chol, spd, "U");
+  THTensor_(pstrf)(r_pchol, r_piv, spd, "U", -1);
 }
 #endif
 
