@@ -196,6 +196,16 @@ def test_what_torch_refuses_is_a_th_error(th_math, real, dtype):
     close(r, a @ a.t())
 
 
+def test_vector_loops_and_logadd_in_c(th_math):
+    x = torch.tensor([-3.7, -0.5, 0.25, 1.0, 2.5, 3.9], dtype=torch.float64)
+    dig, trig, erfinv, sq = (empty(torch.float64) for _ in range(4))
+    assert th_math.th_math_vector(x, dig, trig, erfinv, sq) == pytest.approx(0, abs=1e-12)
+    close(dig, torch.digamma(x))
+    close(trig, torch.polygamma(1, x))
+    close(erfinv, torch.erfinv(x / 4))
+    close(sq, x * x)
+
+
 def test_openmp_threads_call_the_bridge(th_math):
     a = torch.arange(48, dtype=torch.float32).reshape(12, 4)
     sums = torch.empty(0, dtype=torch.float64)

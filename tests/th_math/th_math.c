@@ -45,3 +45,22 @@ void th_math_omp_bad_row(THFloatTensor *a) {
       THFloatTensor_sumall(rows[i]);
   }
 }
+
+/* THVector over x's memory (contiguous): digamma, trigamma, erfinv of x/4
+ * and x * x; returns THLogAdd(log 2, log 3) - THLogSub(log 7, log 2)
+ * (log 5 - log 5 = 0). */
+double th_math_vector(THDoubleTensor *x, THDoubleTensor *dig, THDoubleTensor *trig,
+                      THDoubleTensor *erfinv, THDoubleTensor *sq) {
+  ptrdiff_t n = THDoubleTensor_nElement(x);
+  THArgCheck(THDoubleTensor_isContiguous(x), 1, "x must be contiguous");
+  THDoubleTensor_resizeAs(dig, x);
+  THDoubleTensor_resizeAs(trig, x);
+  THDoubleTensor_resizeAs(erfinv, x);
+  THDoubleTensor_resizeAs(sq, x);
+  THDoubleVector_digamma(THDoubleTensor_data(dig), THDoubleTensor_data(x), n);
+  THDoubleVector_trigamma(THDoubleTensor_data(trig), THDoubleTensor_data(x), n);
+  THDoubleVector_divs(THDoubleTensor_data(erfinv), THDoubleTensor_data(x), 4, n);
+  THDoubleVector_erfinv(THDoubleTensor_data(erfinv), THDoubleTensor_data(erfinv), n);
+  THDoubleVector_cmul(THDoubleTensor_data(sq), THDoubleTensor_data(x), THDoubleTensor_data(x), n);
+  return THLogAdd(log(2), log(3)) - THLogSub(log(7), log(2));
+}

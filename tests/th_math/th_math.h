@@ -35,3 +35,5 @@ void th_math_Long_random(THLongTensor *u, THLongTensor *n);
 void th_math_Long_bad_addmm(THLongTensor *a);
 void th_math_omp_row_sums(THFloatTensor *a, THDoubleTensor *sums);
 void th_math_omp_bad_row(THFloatTensor *a);
+double th_math_vector(THDoubleTensor *x, THDoubleTensor *dig, THDoubleTensor *trig,
+                      THDoubleTensor *erfinv, THDoubleTensor *sq);
