@@ -11,8 +11,7 @@ it).  An entry is provided when
   (a type of 0.3 that 0.4 made a macro, THFloatTensor, is either);
 - a generator header: thffi has that header;
 - a name of a C++ header (*.cuh): thffi has that header and its text
-  names it (for THCNumerics<double>::f, the template and f: a generic
-  template serves every specialization).
+  names it (for THCNumerics<T>::f, the specialization and f).
 
 thffi's headers are read as tools/check_legacy_api.py reads them (the C
 preprocessor over <TH/TH.h> and <THC/THC.h>, plus THCHalf.h and
@@ -99,6 +98,11 @@ def header_text(header):
     return None
 
 
+def _tight(text):
+    """text without the blanks next to punctuation."""
+    return re.sub(r'\s*([^\w\s])\s*', r'\1', text)
+
+
 def provided(entries, symbols):
     """{key: bool} for the entries."""
     names, macros = check_legacy_api.thffi_provides(tuple(EXTRA_HEADERS))
@@ -110,12 +114,14 @@ def provided(entries, symbols):
             ok = header_text(name) is not None
         elif e['header'].endswith('.cuh'):
             text = texts.setdefault(e['header'], header_text(e['header']))
-            # THCNumerics<double>::abs: the template's name and the
-            # member's (a generic template serves every specialization).
-            scope, _, member = name.rpartition('::')
-            words = [re.sub(r'<.*', '', member)] + ([re.sub(r'<.*', '', scope)] if scope else [])
-            ok = text is not None and all(
-                re.search(r'\b%s\b' % re.escape(w), text) for w in words)
+            # compared without blanks next to punctuation (AtomicAddIntegerImpl<T, 4>);
+            # a name ending in '>' has no word boundary after it
+            scope, _, member = _tight(name).rpartition('::')
+            flat = _tight(text) if text is not None else None
+            ok = flat is not None and re.search(
+                r'(?<!\w)%s(?!\w)' % re.escape(member), flat) is not None
+            if ok and scope:
+                ok = scope in flat
         elif kind == 'function':
             ok = name in macros or (name in names and name in symbols)
         else:  # 'struct THGenerator': the tag
