@@ -3,6 +3,8 @@ torch.utils.ffi did.  See create_extension; thffi.ops holds what an op over
 the built functions needs (c_function, adapts_inputs, register_function,
 register_op), imported on first use so that building does not import torch."""
 
+import functools
+
 __version__ = '0.1.0'
 
 from .builder import BuildError, Extension, create_extension, INCLUDE_DIR
@@ -19,3 +21,15 @@ def __getattr__(name):
         from . import ops
         return getattr(ops, name)
     raise AttributeError('module %r has no attribute %r' % (__name__, name))
+
+
+def _wrap_function(function, ffi):
+    """torch.utils.ffi's _wrap_function, for package __init__.py files of
+    that era that wrap each function of a built extension's `lib` (`from
+    ._name import lib as _lib, ffi as _ffi`) themselves.  thffi's functions
+    take torch tensors and raise RuntimeError on THError already, which is
+    what the legacy wrapper added to cffi's: this one calls through."""
+    @functools.wraps(function)
+    def safe_call(*args, **kwargs):
+        return function(*args, **kwargs)
+    return safe_call

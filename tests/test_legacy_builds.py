@@ -1,0 +1,178 @@
+"""Build idioms of 2017-2018 ffi repositories that thffi takes as
+torch.utils.ffi and cffi did, each in a small project of ours written the way
+those repositories were: headers cffi parsed (wchar_t, enums, typedefs),
+wide strings, package __init__.py files using _wrap_function and the
+compiled module's legacy path, CC=g++, objects a make.sh failed to build,
+libraries built apart calling TH, and builds that went wrong quietly."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import ROOT
+
+
+def _write(folder, files):
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def _run(folder, code, env=None, timeout=300):
+    """Runs Python code in folder, thffi importable and torch.utils.ffi
+    resolving to it, as a build.py of the era ran."""
+    full = dict(os.environ, PYTHONPATH=ROOT, **(env or {}))
+    return subprocess.run([sys.executable, '-c', 'from thffi import _hook; _hook.install()\n'
+                           + textwrap.dedent(code)], cwd=folder, env=full, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+# A CTC-decoder-style binding: a wide-character alphabet, an enum for the
+# mode, an opaque state behind a typedef'd struct pointer.
+DECODER_H = '''\
+    #ifndef DECODER_H
+    #define DECODER_H
+    #include <wchar.h>
+
+    typedef enum { DECODE_GREEDY, DECODE_BEAM } decode_mode;
+    typedef struct decoder_state *decoder_handle;
+    typedef unsigned int label_t;
+
+    decoder_handle decoder_new(const wchar_t *alphabet, decode_mode mode);
+    int decoder_alphabet_size(decoder_handle state);
+    int decoder_decode(decoder_handle state, THFloatTensor *probs, THIntTensor *out,
+                       label_t blank);
+    void decoder_free(decoder_handle state);
+    int count_wide(const wchar_t *s, int n);
+    #endif
+    '''
+DECODER_C = '''\
+    #include <TH/TH.h>
+    #include <stdlib.h>
+    #include <wchar.h>
+    #include "decoder.h"
+
+    struct decoder_state {
+        int alphabet_size;
+        decode_mode mode;
+    };
+
+    decoder_handle decoder_new(const wchar_t *alphabet, decode_mode mode)
+    {
+        decoder_handle state = (decoder_handle)malloc(sizeof(struct decoder_state));
+        state->alphabet_size = (int)wcslen(alphabet);
+        state->mode = mode;
+        return state;
+    }
+
+    int decoder_alphabet_size(decoder_handle state)
+    {
+        return state->mode == DECODE_BEAM ? -state->alphabet_size : state->alphabet_size;
+    }
+
+    /* greedy: the best label of each step, repeats and blanks dropped */
+    int decoder_decode(decoder_handle state, THFloatTensor *probs, THIntTensor *out,
+                       label_t blank)
+    {
+        int steps = THFloatTensor_size(probs, 0);
+        int labels = THFloatTensor_size(probs, 1);
+        float *p = THFloatTensor_data(probs);
+        int t, k, n = 0, previous = -1;
+        THIntTensor_resize1d(out, steps);
+        for (t = 0; t < steps; t++) {
+            int best = 0;
+            for (k = 1; k < labels; k++)
+                if (p[t * labels + k] > p[t * labels + best])
+                    best = k;
+            if (best != (int)blank && best != previous)
+                THIntTensor_data(out)[n++] = best;
+            previous = best;
+        }
+        THIntTensor_resize1d(out, n);
+        return n;
+    }
+
+    void decoder_free(decoder_handle state)
+    {
+        free(state);
+    }
+
+    int count_wide(const wchar_t *s, int n)
+    {
+        int i, count = 0;
+        for (i = 0; i < n && s[i]; i++)
+            count += s[i] > 127;
+        return count;
+    }
+    '''
+DECODER_BUILD = '''\
+    from torch.utils.ffi import create_extension
+
+    ffi = create_extension(
+        'decoder._ext.ctc',
+        package=False,
+        headers=['src/decoder.h'],
+        sources=['src/decoder.c'],
+        relative_to=__file__,
+        with_cuda=False)
+
+    if __name__ == '__main__':
+        ffi.build()
+    '''
+# The package's own __init__.py, written by hand the way 2017 bindings
+# were: the compiled module by its legacy path, each function wrapped.
+DECODER_INIT = '''\
+    from torch.utils.ffi import _wrap_function
+    from ._ext.ctc._ctc import lib as _lib, ffi as _ffi
+
+    __all__ = []
+
+
+    def _import_symbols(locals):
+        for symbol in dir(_lib):
+            fn = getattr(_lib, symbol)
+            locals[symbol] = _wrap_function(fn, _ffi)
+            __all__.append(symbol)
+
+    _import_symbols(locals())
+    '''
+
+
+def test_headers_cffi_parsed_wide_strings_and_a_hand_written_wrapper(tmp_path):
+    _write(tmp_path, {'src/decoder.h': DECODER_H, 'src/decoder.c': DECODER_C,
+                      'build.py': DECODER_BUILD, 'decoder/__init__.py': DECODER_INIT})
+    out = _run(tmp_path, '''
+        import runpy
+        runpy.run_path('build.py', run_name='__main__')
+        import torch
+        import decoder
+        assert 'decoder_decode' in decoder.__all__, decoder.__all__
+        state = decoder.decoder_new("_abc\\u00e9 ", 1)
+        print('size', decoder.decoder_alphabet_size(state))
+        probs = torch.tensor([[0.1, 0.8, 0.1], [0.1, 0.8, 0.1], [0.9, 0.05, 0.05],
+                              [0.1, 0.1, 0.8]])
+        out = torch.IntTensor()
+        print('decoded', decoder.decoder_decode(state, probs, out, 0), out.tolist())
+        decoder.decoder_free(state)
+        print('wide', decoder.count_wide("d\\u00e9j\\u00e0 vu", 7))
+        try:
+            decoder.count_wide(b"bytes", 5)
+        except TypeError as exc:
+            print('error', exc)
+        ''')
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert 'size -6\n' in out.stdout  # the str reached C as 6 wide characters; mode 1
+    assert 'decoded 2 [1, 2]\n' in out.stdout
+    assert 'wide 2\n' in out.stdout
+    assert ("error count_wide(): argument 1 (s): expected a str, a cffi pointer, an address "
+            "or None (const wchar_t *), got bytes") in out.stdout
+
+
+def test_header_errors_name_the_users_lines(tmp_path):
+    from thffi._parse import HeaderError, parse_header
+    with pytest.raises(HeaderError, match=r'w\.h:4:13: before: \*'):
+        parse_header(str(tmp_path / 'w.h'), '/* a\n   comment */\n#include <x.h>\nint f(bogus *s);\n')
