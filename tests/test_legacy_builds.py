@@ -176,3 +176,50 @@ def test_header_errors_name_the_users_lines(tmp_path):
     from thffi._parse import HeaderError, parse_header
     with pytest.raises(HeaderError, match=r'w\.h:4:13: before: \*'):
         parse_header(str(tmp_path / 'w.h'), '/* a\n   comment */\n#include <x.h>\nint f(bogus *s);\n')
+
+
+def test_cc_gxx_compiles_the_users_c_as_cxx_and_thffis_as_c(tmp_path):
+    # `CC=g++ python build.py`: sources that are C and C++ at once (a cast
+    # on malloc, a C++-only construct behind __cplusplus to prove g++ ran).
+    _write(tmp_path, {
+        'src/scale.h': 'int scale_forward(THFloatTensor *input, THFloatTensor *output, '
+                       'float factor);\n',
+        'src/scale.c': '''\
+            #include <TH/TH.h>
+            #include <stdlib.h>
+            #ifndef __cplusplus
+            #error compiled as C
+            #endif
+
+            int scale_forward(THFloatTensor *input, THFloatTensor *output, float factor)
+            {
+                long i, n = THFloatTensor_nElement(input);
+                float *tmp = (float *)malloc(n * sizeof(float));
+                THFloatTensor_resizeAs(output, input);
+                for (i = 0; i < n; i++)
+                    tmp[i] = THFloatTensor_data(input)[i] * factor;
+                for (i = 0; i < n; i++)
+                    THFloatTensor_data(output)[i] = tmp[i];
+                free(tmp);
+                return 1;
+            }
+            ''',
+        'build.py': '''\
+            from torch.utils.ffi import create_extension
+            ffi = create_extension('_ext.scale', headers=['src/scale.h'],
+                                   sources=['src/scale.c'], relative_to=__file__)
+            if __name__ == '__main__':
+                ffi.build()
+            '''})
+    out = _run(tmp_path, '''
+        import runpy
+        runpy.run_path('build.py', run_name='__main__')
+        import torch
+        from _ext import scale
+        x = torch.arange(6.).view(2, 3)
+        y = torch.FloatTensor()
+        scale.scale_forward(x, y, 2.5)
+        assert torch.equal(y, x * 2.5), y
+        print('ok')
+        ''', env={'CC': 'g++'})
+    assert out.returncode == 0 and out.stdout.endswith('ok\n'), out.stdout + out.stderr

@@ -59,11 +59,16 @@ class Compiled(Configured):
                 + self.arch_flags + self.nvcc_args)
 
     def _cc_command(self, source, obj, flags):
-        """gcc (g++ for .cpp) command for one of thffi's own files."""
+        """gcc (g++ for .cpp) command for one of thffi's own files.  Its C
+        stays C (C linkage, which the generated module and the user's code
+        declare) when CC names a C++ compiler, as in `CC=g++ python
+        build.py`, which compiled the user's C sources as C++."""
         cxx = source.endswith('.cpp')
         cc = shlex.split(os.environ.get('CXX' if cxx else 'CC')
                          or sysconfig.get_config_var('CXX' if cxx else 'CC')
                          or ('c++' if cxx else 'cc'))
+        if not cxx and os.path.basename(cc[0]).endswith('++'):
+            cc = cc + ['-x', 'c']
         includes = [INCLUDE_DIR, CSRC] + python_includes() + (
             [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
         return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags

@@ -157,11 +157,15 @@ class Configured(cffi.FFI):
         self.cdef_text = _codegen.cdef(self.with_cuda)
         self.cdef(self.cdef_text)
         # The user's headers name TH types; the legacy tool included TH first.
-        # They declare C functions, also when the module is compiled as C++.
+        # They declare C functions, also when the module is compiled as C++
+        # (language='c++'), but for CC=g++: it compiled the user's C sources
+        # and the module as C++ alike, so their functions have C++ linkage.
+        includes = ''.join('#include "%s"\n' % h for h in headers)
+        if not cc.endswith('++'):
+            includes = ('#ifdef __cplusplus\nextern "C" {\n#endif\n' + includes
+                        + '#ifdef __cplusplus\n}\n#endif\n')
         user_includes = '#include <TH/TH.h>\n' + (
-            '#include <THC/THC.h>\n' if self.with_cuda else '') + (
-            '#ifdef __cplusplus\nextern "C" {\n#endif\n') + ''.join(
-            '#include "%s"\n' % h for h in headers) + '#ifdef __cplusplus\n}\n#endif\n'
+            '#include <THC/THC.h>\n' if self.with_cuda else '') + includes
         # -MMD makes gcc list each source's dependencies for the up-to-date
         # check; hidden visibility keeps the TH symbols of two extensions in
         # one process apart.
