@@ -223,3 +223,123 @@ def test_cc_gxx_compiles_the_users_c_as_cxx_and_thffis_as_c(tmp_path):
         print('ok')
         ''', env={'CC': 'g++'})
     assert out.returncode == 0 and out.stdout.endswith('ok\n'), out.stdout + out.stderr
+
+
+CUDA_HOME = __import__('thffi').find_cuda_home()
+needs_nvcc = pytest.mark.skipif(CUDA_HOME is None, reason='needs the CUDA toolkit (nvcc)')
+# A 2018 CUDA extension: make.sh compiles the kernel to a .cu.o for the GPUs
+# of its day (no `set -e`), then runs build.py, which links that object.
+SHIFT_FILES = {
+    'src/cuda/shift_kernel.cu': '''\
+        #include <stdio.h>
+        #include "shift_kernel.h"
+
+        __global__ void shift_kernel(float *data, int n, float by)
+        {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i < n)
+                data[i] += by;
+        }
+
+        #ifdef __cplusplus
+        extern "C" {
+        #endif
+        int shift_launcher(float *data, int n, float by, cudaStream_t stream)
+        {
+            shift_kernel<<<(n + 255) / 256, 256, 0, stream>>>(data, n, by);
+            return cudaGetLastError() == cudaSuccess;
+        }
+        #ifdef __cplusplus
+        }
+        #endif
+        ''',
+    'src/cuda/shift_kernel.h': '''\
+        #ifdef __cplusplus
+        extern "C" {
+        #endif
+        int shift_launcher(float *data, int n, float by, cudaStream_t stream);
+        #ifdef __cplusplus
+        }
+        #endif
+        ''',
+    'src/shift_cuda.h': 'int shift_cuda(THCudaTensor *data, float by);\n',
+    'src/shift_cuda.c': '''\
+        #include <THC/THC.h>
+        #include "cuda/shift_kernel.h"
+
+        extern THCState *state;
+
+        int shift_cuda(THCudaTensor *data, float by)
+        {
+            return shift_launcher(THCudaTensor_data(state, data),
+                                  THCudaTensor_nElement(state, data), by,
+                                  THCState_getCurrentStream(state));
+        }
+        ''',
+    'make.sh': '''\
+        #!/usr/bin/env bash
+        cd src/cuda
+        echo "Compiling shift kernels by nvcc..."
+        nvcc -c -o shift_kernel.cu.o shift_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52
+        cd ../..
+        python build.py
+        ''',
+    'build.py': '''\
+        import os
+        from torch.utils.ffi import create_extension
+
+        this_file = os.path.dirname(os.path.realpath(__file__))
+        extra_objects = [os.path.join(this_file, 'src/cuda/shift_kernel.cu.o')]
+        ffi = create_extension(
+            '_ext.shift',
+            headers=['src/shift_cuda.h'],
+            sources=['src/shift_cuda.c'],
+            define_macros=[('WITH_CUDA', None)],
+            relative_to=__file__,
+            with_cuda=True,
+            extra_objects=extra_objects)
+
+        if __name__ == '__main__':
+            ffi.build()
+        '''}
+
+
+def _make_sh(folder):
+    env = dict(os.environ, PYTHONPATH=ROOT, PATH=os.path.dirname(sys.executable) + os.pathsep
+               + os.path.join(CUDA_HOME, 'bin') + os.pathsep + os.environ['PATH'])
+    # torch.utils.ffi resolves to thffi in make.sh's python, as with the
+    # .pth file pip installs.
+    (folder / 'sitecustomize.py').write_text('from thffi import _hook\n_hook.install()\n')
+    env['PYTHONPATH'] = os.pathsep.join([str(folder), ROOT])
+    return subprocess.run(['bash', 'make.sh'], cwd=folder, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+@needs_nvcc
+def test_an_object_make_sh_failed_to_build_is_compiled_from_its_cu(tmp_path):
+    _write(tmp_path, SHIFT_FILES)
+    out = _make_sh(tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Unsupported gpu architecture 'sm_52'" in out.stderr  # make.sh's nvcc failed
+    assert not (tmp_path / 'src/cuda/shift_kernel.cu.o').exists()
+    assert ('thffi: src/cuda/shift_kernel.cu.o (extra_objects) does not exist, as a make.sh '
+            'step that failed would leave it: compiling src/cuda/shift_kernel.cu with nvcc for '
+            'architectures 7.5 instead') in out.stdout
+    library = next((tmp_path / '_ext' / 'shift').glob('_shift*.so'))
+    symbols = subprocess.run(['nm', '-D', '--defined-only', str(library)], capture_output=True,
+                             text=True).stdout
+    assert 'shift_launcher' not in symbols  # linked in, hidden
+    found = _run(tmp_path, 'from _ext import shift\nprint(shift.shift_cuda.__doc__)\n')
+    assert 'int shift_cuda(THCudaTensor *data, float by)' in found.stdout, found.stderr
+
+    # The .cu does not compile either: the message says both what make.sh was
+    # to do and what thffi tried.
+    kernel = tmp_path / 'src/cuda/shift_kernel.cu'
+    kernel.write_text(kernel.read_text().replace('data[i] += by;', 'data[i] += by'))
+    out = _make_sh(tmp_path)
+    assert out.returncode != 0
+    assert ('extra_objects names src/cuda/shift_kernel.cu.o, which a make.sh step was to '
+            'compile and did not; thffi compiled src/cuda/shift_kernel.cu with nvcc for '
+            '7.5 (its include folders and macros, -Xcompiler -fPIC) instead, and nvcc failed: '
+            'its output is above') in out.stderr
+    assert 'shift_kernel.cu(9): error' in out.stderr

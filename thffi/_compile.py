@@ -97,6 +97,10 @@ class Compiled(Configured):
                 cached.store()
             return result, None
 
+        for source, obj in self.rescued.items():
+            print('thffi: %s (extra_objects) does not exist, as a make.sh step that failed '
+                  'would leave it: compiling %s with nvcc for architectures %s instead'
+                  % (self._display(obj), self._display(source), self.arch_spec))
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             results = list(pool.map(run, self.jobs))
         for (src, _, command, _), (result, cache_entry) in zip(self.jobs, results):
@@ -106,6 +110,13 @@ class Compiled(Configured):
             sys.stderr.write(result.stderr if result.returncode else '')
             if self.verbose:
                 sys.stdout.write(result.stdout)
+            if result.returncode != 0 and src in self.rescued:
+                raise BuildError(
+                    'building %s failed: extra_objects names %s, which a make.sh step was to '
+                    'compile and did not; thffi compiled %s with nvcc for %s (its include '
+                    'folders and macros, -Xcompiler -fPIC) instead, and nvcc failed: its output '
+                    'is above' % (self.name, self._display(self.rescued[src]),
+                                  self._display(src), self.arch_spec))
             if result.returncode != 0:
                 raise BuildError('building %s failed: %s could not compile %s (its output '
                                  'is above)' % (self.name, os.path.basename(command[0]), src))

@@ -79,6 +79,15 @@ def sanitize_mode():
     return mode
 
 
+def _object_source(obj):
+    """The .cu file an object of extra_objects is compiled from, when it lies
+    beside it (x.cu for x.cu.o or x.o), or None."""
+    for suffix in ('.cu.o', '.o'):
+        if obj.endswith(suffix) and os.path.isfile(obj[:-len(suffix)] + '.cu'):
+            return obj[:-len(suffix)] + '.cu'
+    return None
+
+
 class Configured(cffi.FFI):
     """A cffi FFI configured for one extension from create_extension's
     arguments (paths already absolute)."""
@@ -135,11 +144,24 @@ class Configured(cffi.FFI):
         cc = os.path.basename((shlex.split(os.environ.get('CC', '')) or ['cc'])[0])
         cxx = (self.kwargs.get('language') == 'c++' or cc.endswith('++')
                or any(s.endswith(_CXX_SUFFIXES) for s in sources))
+        # Objects a make.sh step was to compile from a .cu beside them (x.cu.o
+        # or x.o from x.cu) and did not: 2018 make.sh files name GPU
+        # architectures nvcc 12 rejects, and most go on to build.py after a
+        # failed step.  With CUDA they are compiled here as the extension's
+        # .cu sources are: {source: the object make.sh was to write}.
+        self.user_objects, self.rescued = [], {}
+        for obj in as_list(self.kwargs.get('extra_objects')):
+            source = _object_source(obj)
+            if self.with_cuda and not os.path.exists(obj) and source:
+                self.rescued[source] = obj
+            else:
+                self.user_objects.append(obj)
+        cuda_sources += list(self.rescued)
         # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
         # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
         # make.sh, as legacy build.py files did).
         self.cxx_code = (cxx or bool(cuda_sources) or _link.CXX_RUNTIME in _link.runtime_needs(
-            [o for o in as_list(self.kwargs.get('extra_objects')) if os.path.isfile(o)]))
+            [o for o in self.user_objects if os.path.isfile(o)]))
         # thffi's own C, (path, gcc optimisation or None for nvcc), and the
         # user's .cu files: compiled before cffi links (_compile.py).
         own = TH_SOURCES + (CXX_GUARD if self.cxx_code else [])
@@ -149,7 +171,6 @@ class Configured(cffi.FFI):
         self.own_sources = [(os.path.join(CSRC, f), o) for f, o in own]
         self.cuda_sources = cuda_sources
         self.sanitize_flags = sanitize_flags
-        self.user_objects = as_list(self.kwargs.get('extra_objects'))
         for fn in self.functions:
             if _codegen.uses_cuda(fn) and not self.with_cuda:
                 raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
@@ -199,9 +220,9 @@ class Configured(cffi.FFI):
                 'create_extension(%r, with_cuda=True)' % self.name))
         self.cuda_home = home
         self.nvcc = os.path.join(home, 'bin', 'nvcc')
-        arch_spec, self.arch_source = cuda.arch_list()
+        self.arch_spec, self.arch_source = cuda.arch_list()
         try:
-            self.arch_flags = cuda.arch_flags(arch_spec)
+            self.arch_flags = cuda.arch_flags(self.arch_spec)
         except ValueError as exc:
             raise BuildError('%s (from %s)' % (exc, self.arch_source)) from None
         libdir = cuda.library_dir(home)
