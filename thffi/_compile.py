@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ._configure import (CSRC, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError, Configured,
@@ -78,35 +79,40 @@ class Compiled(Configured):
 
     def _compile_objects(self):
         """Compiles thffi's own code and the .cu sources, in parallel.  thffi's
-        objects come from the cache when it has them."""
-        if self.verbose and self.with_cuda:
-            print('thffi: nvcc for %s (architectures from %s)'
-                  % (' '.join(self.arch_flags), self.arch_source))
-
-        def run(job):
-            """(the compiler's result, the cache entry it came from or None)"""
-            src, obj, command, cacheable = job
-            try:
-                cached = _cached_object(command, obj) if cacheable else None
-                if cached and cached.fetch():
-                    return subprocess.CompletedProcess(command, 0, '', ''), cached.folder
-                result = subprocess.run(command, capture_output=True, text=True)
-            except FileNotFoundError:
-                raise BuildError(_missing_compiler(command[0])) from None
-            if cached and result.returncode == 0:
-                cached.store()
-            return result, None
-
+        objects come from the cache when it has them.  Verbose, it prints the
+        commands of the user's sources, as legacy verbose=True did, and one
+        line for thffi's own objects (and one before they start, when
+        compiling them takes long)."""
+        cache = {job[1]: _cached_object(job[2], job[1]) for job in self.jobs if job[3]}
+        fresh = [job for job in self.jobs if job[3] and not cache[job[1]].present()]
+        if self.verbose and any(job[0].endswith('.cu') for job in fresh):
+            print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '
+                  'about 25-45 s, once; later builds take them from the cache'
+                  % (self.arch_spec, self.arch_source))
         for source, obj in self.rescued.items():
             print('thffi: %s (extra_objects) does not exist, as a make.sh step that failed '
                   'would leave it: compiling %s with nvcc for architectures %s instead'
                   % (self._display(obj), self._display(source), self.arch_spec))
+
+        def run(job):
+            """The compiler's result (a blank one for an object from the cache)."""
+            src, obj, command, cacheable = job
+            try:
+                if cacheable and cache[obj].fetch():
+                    return subprocess.CompletedProcess(command, 0, '', '')
+                result = subprocess.run(command, capture_output=True, text=True)
+            except FileNotFoundError:
+                raise BuildError(_missing_compiler(command[0])) from None
+            if cacheable and result.returncode == 0:
+                cache[obj].store()
+            return result
+
+        start = time.perf_counter()
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             results = list(pool.map(run, self.jobs))
-        for (src, _, command, _), (result, cache_entry) in zip(self.jobs, results):
-            if self.verbose:
-                print('thffi: %s%s' % (shlex.join(command), '\n  (object from the cache: %s)'
-                                       % cache_entry if cache_entry else ''))
+        for (src, _, command, own), result in zip(self.jobs, results):
+            if self.verbose and not own:
+                print(shlex.join(command))
             sys.stderr.write(result.stderr if result.returncode else '')
             if self.verbose:
                 sys.stdout.write(result.stdout)
@@ -120,6 +126,14 @@ class Compiled(Configured):
             if result.returncode != 0:
                 raise BuildError('building %s failed: %s could not compile %s (its output '
                                  'is above)' % (self.name, os.path.basename(command[0]), src))
+        if self.verbose:
+            cuda = (', CUDA architectures %s from %s' % (self.arch_spec, self.arch_source)
+                    if self.with_cuda else '')
+            print('thffi: its own TH%s code: %s%d objects from the cache (%s)%s'
+                  % ('/THC' if self.with_cuda else '',
+                     '%d compiled in %.1f s, ' % (len(fresh), time.perf_counter() - start)
+                     if fresh else '', len(cache) - len(fresh), _cache_root(), cuda))
+
 
 class _CachedObject:
     """An object file of thffi's own code in the user's cache, with its .d
@@ -133,10 +147,13 @@ class _CachedObject:
         return [(self.obj, os.path.join(self.folder, 'object.o')),
                 (self.obj[:-2] + '.d', os.path.join(self.folder, 'object.d'))]
 
+    def present(self):
+        return all(os.path.isfile(cached) for _, cached in self._pairs())
+
     def fetch(self):
-        (obj, cached_obj), (deps, cached_deps) = self._pairs()
-        if not (os.path.isfile(cached_obj) and os.path.isfile(cached_deps)):
+        if not self.present():
             return False
+        (obj, cached_obj), (deps, cached_deps) = self._pairs()
         shutil.copyfile(cached_obj, obj)
         with open(cached_deps) as f:  # the .d names thffi's files where this copy is
             write_atomic(deps, f.read().replace('<thffi>', HERE))
