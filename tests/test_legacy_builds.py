@@ -343,3 +343,140 @@ def test_an_object_make_sh_failed_to_build_is_compiled_from_its_cu(tmp_path):
             '7.5 (its include folders and macros, -Xcompiler -fPIC) instead, and nvcc failed: '
             'its output is above') in out.stderr
     assert 'shift_kernel.cu(9): error' in out.stderr
+
+
+# A 2017 build.py with its CUDA code behind torch.cuda.is_available(): on a
+# machine without a GPU nothing is left to build.
+GATED_BUILD = '''\
+    import torch
+    from torch.utils.ffi import create_extension
+
+    sources, headers, defines, with_cuda = [], [], [], False
+    if torch.cuda.is_available():
+        print('Including CUDA code.')
+        sources += ['src/corr_cuda.c']
+        headers += ['src/corr_cuda.h']
+        defines += [('WITH_CUDA', None)]
+        with_cuda = True
+
+    ffi = create_extension('_ext.corr', headers=headers, sources=sources,
+                           define_macros=defines, relative_to=__file__, with_cuda=with_cuda)
+
+    if __name__ == '__main__':
+        ffi.build()
+    '''
+
+
+def test_a_build_with_every_source_gated_off_says_so(tmp_path):
+    _write(tmp_path, {'build.py': GATED_BUILD})
+    out = _run(tmp_path, '''
+        import runpy
+        import torch
+        torch.cuda.is_available = lambda: False
+        runpy.run_path('build.py', run_name='__main__')
+        ''')
+    assert out.returncode == 0, out.stderr
+    assert ('thffi: warning: _ext.corr has no functions: create_extension got no header (were '
+            'they added behind a condition false on this machine, such as `if '
+            'torch.cuda.is_available():`?)') in out.stderr
+
+
+TINY_FILES = {
+    'src/tiny.h': 'int tiny_fill(THFloatTensor *output, float value);\n'
+                  'int tiny_has_storage(THFloatTensor *t);\n',
+    'src/tiny.c': '''\
+        #include <TH/TH.h>
+
+        int tiny_fill(THFloatTensor *output, float value)
+        {
+            THFloatTensor_fill(output, value);
+            return 1;
+        }
+
+        int tiny_has_storage(THFloatTensor *t)
+        {
+            return THFloatTensor_storage(t) != NULL;
+        }
+        ''',
+    'build.py': '''\
+        from torch.utils.ffi import create_extension
+        ffi = create_extension('_ext.tiny', headers=['src/tiny.h'], sources=['src/tiny.c'],
+                               relative_to=__file__)
+        if __name__ == '__main__':
+            ffi.build()
+        '''}
+
+
+def test_a_failed_first_build_leaves_nothing_to_import_and_a_later_one_the_last_good(tmp_path):
+    files = dict(TINY_FILES)
+    files['src/tiny.c'] = files['src/tiny.c'].replace('return 1;', 'return 1')
+    _write(tmp_path, files)
+    out = _run(tmp_path, '''
+        import runpy
+        try:
+            runpy.run_path('build.py', run_name='__main__')
+        except Exception as exc:
+            print('failed:', type(exc).__name__)
+        try:
+            import _ext.tiny
+        except ImportError as exc:
+            print('import:', type(exc).__name__)
+        ''')
+    assert 'failed: BuildError\nimport: ModuleNotFoundError\n' in out.stdout, out.stdout + out.stderr
+    _write(tmp_path, TINY_FILES)
+    out = _run(tmp_path, '''
+        import runpy
+        import torch
+        runpy.run_path('build.py', run_name='__main__')
+        with open('src/tiny.c', 'a') as f:
+            f.write('int broken(void) { return }\\n')
+        try:
+            runpy.run_path('build.py', run_name='__main__')
+        except Exception as exc:
+            print('failed:', type(exc).__name__)
+        from _ext import tiny
+        t = torch.zeros(3)
+        tiny.tiny_fill(t, 2.0)
+        print(t.tolist())
+        # TH 0.3: a tensor that never had memory has no storage
+        print(tiny.tiny_has_storage(torch.FloatTensor()), tiny.tiny_has_storage(t))
+        ''')
+    assert 'failed: BuildError\n[2.0, 2.0, 2.0]\n0 1\n' in out.stdout, out.stdout + out.stderr
+
+
+def test_a_committed_legacy_package_says_run_build_py_and_the_build_replaces_it(tmp_path):
+    # What torch.utils.ffi generated, as repositories committed it (with or
+    # without its Python 2 library beside it).
+    _write(tmp_path, dict(TINY_FILES, **{
+        '_ext/__init__.py': '',
+        '_ext/tiny/__init__.py': '''\
+            from torch.utils.ffi import _wrap_function
+            from ._tiny import lib as _lib, ffi as _ffi
+
+            __all__ = []
+            def _import_symbols(locals):
+                for symbol in dir(_lib):
+                    fn = getattr(_lib, symbol)
+                    if callable(fn):
+                        locals[symbol] = _wrap_function(fn, _ffi)
+                    else:
+                        locals[symbol] = fn
+                    __all__.append(symbol)
+
+            _import_symbols(locals())
+            ''',
+        '_ext/tiny/_tiny.so': 'a Python 2 library\n'}))
+    stale = _run(tmp_path, 'from _ext import tiny\n')
+    assert ('ImportError: _ext.tiny: not built by thffi: run build.py. This __init__.py was '
+            'generated by torch.utils.ffi for PyTorch 0.x') in stale.stderr, stale.stderr
+    out = _run(tmp_path, '''
+        import runpy
+        import torch
+        runpy.run_path('build.py', run_name='__main__')
+        from _ext import tiny
+        t = torch.zeros(2)
+        tiny.tiny_fill(t, 1.5)
+        print(t.tolist())
+        ''')
+    assert out.returncode == 0 and '[1.5, 1.5]\n' in out.stdout, out.stdout + out.stderr
+    assert not (tmp_path / '_ext' / 'tiny' / '_tiny.so').exists()

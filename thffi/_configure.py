@@ -106,6 +106,7 @@ class Configured(cffi.FFI):
         full = '%s.%s' % (package, name) if isinstance(package, str) else name
         self.module_name = ('%s._%s' % (full, parts[-1])) if self.package else '_' + parts[-1]
         self.verbose = verbose
+        self.headers = headers
         self.functions = []
         for header in headers:
             try:

@@ -39,10 +39,11 @@ class TorchUtilsFfiFinder:
                           'builds TH-style C for today\'s PyTorch.'
                           % (thffi.__version__, os.path.dirname(thffi.__file__)))
         module.__all__ = list(thffi.__all__)
+        for name in thffi.__all__:
+            setattr(module, name, getattr(thffi, name))
         # _wrap_function: private, but imported by generated and
         # hand-written package __init__.py files of that era.
-        for name in thffi.__all__ + ['_wrap_function']:
-            setattr(module, name, getattr(thffi, name))
+        module.__getattr__ = thffi.__getattr__
 
 
 def install():
