@@ -480,3 +480,37 @@ def test_a_committed_legacy_package_says_run_build_py_and_the_build_replaces_it(
         ''')
     assert out.returncode == 0 and '[1.5, 1.5]\n' in out.stdout, out.stdout + out.stderr
     assert not (tmp_path / '_ext' / 'tiny' / '_tiny.so').exists()
+
+
+@needs_nvcc
+def test_the_static_cuda_runtime_globbed_into_extra_objects_is_replaced_by_the_shared(tmp_path,
+                                                                                     capfd):
+    # A CMake-built object calling the CUDA runtime, linked as a 2018
+    # build_ffi.py did: extra_objects += glob('/usr/local/cuda/lib64/*.a').
+    lib64 = os.path.join(CUDA_HOME, 'lib64')
+    _write(tmp_path, {
+        'src/count.h': 'int gpu_count(void);\n',
+        'src/count.c': '#include <cuda_runtime_api.h>\n'
+                       'int gpu_count(void) { int n = 0; '
+                       'return cudaGetDeviceCount(&n) == cudaSuccess ? n : -1; }\n'})
+    obj = tmp_path / 'count.o'
+    subprocess.run(['gcc', '-c', '-fPIC', '-I' + os.path.join(CUDA_HOME, 'include'),
+                    str(tmp_path / 'src/count.c'), '-o', str(obj)], check=True)
+    (tmp_path / 'src/wrap.h').write_text('int count_gpus(void);\n')
+    (tmp_path / 'src/wrap.c').write_text('int gpu_count(void);\n'
+                                         'int count_gpus(void) { return gpu_count(); }\n')
+    from thffi import create_extension
+    import glob
+    ffi = create_extension('_ext.count', headers=['src/wrap.h'], sources=['src/wrap.c'],
+                           extra_objects=[str(obj)] + sorted(glob.glob(lib64 + '/*.a')),
+                           relative_to=str(tmp_path / 'build.py'), verbose=False)
+    ffi.build()
+    library = ffi.library_path()
+    dynamic = subprocess.run(['readelf', '-d', library], capture_output=True, text=True).stdout
+    defined = subprocess.run(['nm', '--defined-only', library], capture_output=True,
+                             text=True).stdout
+    assert 'libcudart.so' in dynamic and ' cudaGetDeviceCount' not in defined
+    assert ("extra_objects holds %s/libcudart_static.a, the static CUDA runtime, which would "
+            "give the extension a CUDA runtime of its own, not PyTorch's (its own current "
+            "device, streams and errors): linking the shared runtime, libcudart.so, instead"
+            % lib64) in capfd.readouterr().err

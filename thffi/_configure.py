@@ -6,6 +6,7 @@ the C source of the cffi module.  Nothing is compiled here."""
 
 import os
 import shlex
+import sys
 import sysconfig
 
 import cffi
@@ -88,6 +89,23 @@ def _object_source(obj):
     return None
 
 
+def _static_cuda_runtime(name, obj):
+    """Whether obj, in extra_objects, is the static CUDA runtime that the
+    shared one replaces (saying so): linked in, it gives the extension a
+    CUDA runtime of its own, not PyTorch's.  (Builds of 2018 globbed the
+    toolkit's lib64/*.a into extra_objects.)  The shared runtime is then
+    linked for the objects that need it (_linking.py)."""
+    if not os.path.basename(obj).startswith('libcudart_static'):
+        return False
+    shared = os.path.isfile(os.path.join(os.path.dirname(obj), 'libcudart.so'))
+    sys.stderr.write('thffi: warning: create_extension(%r): extra_objects holds %s, the static '
+                     'CUDA runtime, which would give the extension a CUDA runtime of its own, '
+                     'not PyTorch\'s (its own current device, streams and errors): %s\n'
+                     % (name, obj, 'linking the shared runtime, libcudart.so, instead' if shared
+                        else 'linking it, as no libcudart.so lies beside it'))
+    return shared
+
+
 class Configured(cffi.FFI):
     """A cffi FFI configured for one extension from create_extension's
     arguments (paths already absolute)."""
@@ -155,7 +173,7 @@ class Configured(cffi.FFI):
             source = _object_source(obj)
             if self.with_cuda and not os.path.exists(obj) and source:
                 self.rescued[source] = obj
-            else:
+            elif not _static_cuda_runtime(name, obj):
                 self.user_objects.append(obj)
         cuda_sources += list(self.rescued)
         # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
