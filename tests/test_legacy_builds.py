@@ -514,3 +514,118 @@ def test_the_static_cuda_runtime_globbed_into_extra_objects_is_replaced_by_the_s
             "give the extension a CUDA runtime of its own, not PyTorch's (its own current "
             "device, streams and errors): linking the shared runtime, libcudart.so, instead"
             % lib64) in capfd.readouterr().err
+
+
+# A library built apart by make, calling TH as 2018 libraries did through
+# libATen/libTH, then linked into the ffi extension (libraries=, library_dirs=).
+SCALER_FILES = {
+    'lib/scaler.c': '''\
+        #include <TH/TH.h>
+
+        /* scales a contiguous tensor in place; THError for a bad factor */
+        int scaler_apply(THFloatTensor *t, float factor)
+        {
+            float *data = THFloatTensor_data(t);
+            long i, n = THFloatTensor_nElement(t);
+            if (factor < 0)
+                THError("scaler: negative factor %f", factor);
+            for (i = 0; i < n; i++)
+                data[i] *= factor;
+            return (int)n;
+        }
+        ''',
+    'lib/Makefile': '''\
+        PYTHON ?= python
+        THFFI_INCLUDES := $(shell $(PYTHON) -m thffi --includes)
+        THFFI_LIBS := $(shell $(PYTHON) -m thffi --libs)
+
+        libscaler.so: scaler.c
+        \tgcc -shared -fPIC -O2 $(THFFI_INCLUDES) -o $@ $< $(LINK_THFFI)
+        ''',
+    'src/scale.h': 'int scale_twice(THFloatTensor *t, float factor);\n',
+    'src/scale.c': '''\
+        #include <TH/TH.h>
+        int scaler_apply(THFloatTensor *t, float factor);
+
+        int scale_twice(THFloatTensor *t, float factor)
+        {
+            scaler_apply(t, factor);
+            return scaler_apply(t, factor);
+        }
+        ''',
+    'build.py': '''\
+        import os
+        from torch.utils.ffi import create_extension
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        ffi = create_extension('_ext.scale', headers=['src/scale.h'], sources=['src/scale.c'],
+                               libraries=['scaler'], library_dirs=['lib'],
+                               runtime_library_dirs=[os.path.join(here, 'lib')],
+                               relative_to=__file__)
+        if __name__ == '__main__':
+            ffi.build()
+        '''}
+
+
+def test_a_library_built_apart_shares_thffis_shared_th_library(tmp_path):
+    _write(tmp_path, SCALER_FILES)
+    env = dict(os.environ, PYTHONPATH=ROOT, PYTHON=sys.executable, THFFI_WITH_CUDA='0')
+    # Linked without thffi's library (as against libATen, which is gone):
+    # the build fails, naming the library and what to link.
+    subprocess.run(['make', '-s', '-C', 'lib'], cwd=tmp_path, env=env, check=True)
+    out = _run(tmp_path, 'import runpy\nrunpy.run_path("build.py", run_name="__main__")\n',
+               env={'THFFI_WITH_CUDA': '0'})
+    assert out.returncode != 0
+    assert ('THFloatTensor_data, THFloatTensor_nElement, _THError, used by lib/libscaler.so, a '
+            'library the build links: thffi\'s TH/THC functions: link libscaler.so against '
+            'thffi\'s shared TH library (the flags `python -m thffi --libs` prints)') \
+        in out.stderr, out.stderr
+    (tmp_path / 'lib/libscaler.so').unlink()
+    subprocess.run(['make', '-s', '-C', 'lib', 'LINK_THFFI=$(THFFI_LIBS)'], cwd=tmp_path, env=env,
+                   check=True)
+    needed = subprocess.run(['readelf', '-d', str(tmp_path / 'lib/libscaler.so')],
+                            capture_output=True, text=True).stdout
+    assert '[libthffi-%s.so]' % __import__('thffi').__version__ in needed
+    out = _run(tmp_path, '''
+        import runpy, threading
+        import torch
+        runpy.run_path('build.py', run_name='__main__')
+        from _ext import scale
+        t = torch.ones(4)
+        print(scale.scale_twice(t, 3.0), t.tolist())
+        try:
+            scale.scale_twice(t, -1.0)
+        except RuntimeError as exc:
+            print('error:', exc)
+        print(scale.scale_twice(t, 0.5), t.tolist())
+        # per-thread state: an error in another thread ends that call alone
+        errors = []
+        def worker():
+            try:
+                scale.scale_twice(torch.ones(1), -2.0)
+            except RuntimeError as exc:
+                errors.append(str(exc).split(' at ')[0])
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        [th.start() for th in threads]
+        [th.join() for th in threads]
+        print(errors)
+        ''', env={'THFFI_WITH_CUDA': '0'})
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-4] == '4 [9.0, 9.0, 9.0, 9.0]'
+    assert lines[-3] == 'error: scale_twice: scaler: negative factor -1.000000 at scaler.c:9'
+    assert lines[-2] == '4 [2.25, 2.25, 2.25, 2.25]'
+    assert lines[-1] == str(['scale_twice: scaler: negative factor -2.000000'] * 4)
+    library = next((tmp_path / '_ext' / 'scale').glob('_scale*.so'))
+    defined = subprocess.run(['nm', '--defined-only', str(library)], capture_output=True,
+                             text=True).stdout
+    assert ' THFloatTensor_data' not in defined  # the extension shares thffi's library
+    assert 'thffi: its own TH code: in %s, shared with the libraries the build links' % (
+        _shared_library_path(tmp_path)) in out.stdout
+
+
+def _shared_library_path(folder):
+    flags = subprocess.run([sys.executable, '-m', 'thffi', '--libs'], cwd=folder,
+                           env=dict(os.environ, PYTHONPATH=ROOT, THFFI_WITH_CUDA='0'),
+                           capture_output=True, text=True, check=True).stdout.split()
+    return os.path.join(flags[0][2:], flags[1][3:])

@@ -76,14 +76,16 @@ def cdef(with_cuda):
 
 
 # The callbacks' prototypes, given C linkage before cffi defines them, so
-# thffi's C objects find them when the module is compiled as C++.
+# thffi's C objects find them when the module is compiled as C++.  %s is
+# their visibility attribute: visible when thffi's code is the shared
+# library's (_shared.py), which binds them when it loads.
 _CALLBACK_DECLS = '''
 #ifdef THFFI_THC_H
 #ifdef __cplusplus
 extern "C" {
 #endif
-int _thffi_stream_cb(int, uintptr_t *, char *, size_t);
-int _thffi_cuda_memory_cb(int, uintptr_t, size_t, uintptr_t *, char *, size_t);
+%s int _thffi_stream_cb(int, uintptr_t *, char *, size_t);
+%s int _thffi_cuda_memory_cb(int, uintptr_t, size_t, uintptr_t *, char *, size_t);
 #ifdef __cplusplus
 }
 #endif
@@ -209,12 +211,15 @@ def _c_string(text):
     return json.dumps(text, ensure_ascii=False)
 
 
-def module_source(functions, home, cxx=False):
+def module_source(functions, home, cxx=False, shared=False):
     """C source of the cffi module's own part: trampolines, entry points, the
     method table and _thffi_install; and THFFI_home, the folder `home` of
     the thffi building it, which errors raised in thffi's C name.  cxx: the
-    extension has C++ code, whose exceptions the trampolines catch."""
-    out = ['#include <math.h>', '#include <THFFIPython.h>', _CALLBACK_DECLS,
+    extension has C++ code, whose exceptions the trampolines catch.
+    shared: thffi's code is in its shared library, not in the module."""
+    visibility = '__attribute__((visibility("default")))' if shared else ''
+    out = ['#include <math.h>', '#include <THFFIPython.h>',
+           _CALLBACK_DECLS % (visibility, visibility),
            '#ifdef __cplusplus', 'extern "C"', '#endif',
            'const char THFFI_home[] = %s;' % _c_string(home)]
     for fn in functions:

@@ -39,11 +39,12 @@ class Compiled(Configured):
             self.jobs.append((src, obj, command, src.startswith(CSRC)))
         self.kwargs['extra_objects'] = self.user_objects + [job[1] for job in self.jobs]
 
-    def _nvcc_command(self, source, obj, own):
+    def _nvcc_command(self, source, obj, own, hidden=True):
         """nvcc command for a .cu file: the user's include folders and macros,
         or for thffi's own code (cached for every extension) its own
-        headers and none of the user's."""
-        host, defines = '-fPIC,-fvisibility=hidden', []
+        headers and none of the user's.  hidden: its symbols stay inside
+        the library (but for thffi's shared library, _shared.py)."""
+        host, defines = '-fPIC,-fvisibility=hidden' if hidden else '-fPIC', []
         if own:
             includes = [INCLUDE_DIR, CSRC, os.path.join(self.cuda_home, 'include')]
             host += ',' + OWN_FILE_NAMES
@@ -59,7 +60,7 @@ class Compiled(Configured):
                 + ['-I' + d for d in includes] + defines
                 + self.arch_flags + self.nvcc_args)
 
-    def _cc_command(self, source, obj, flags):
+    def _cc_command(self, source, obj, flags, hidden=True):
         """gcc (g++ for .cpp) command for one of thffi's own files.  Its C
         stays C (C linkage, which the generated module and the user's code
         declare) when CC names a C++ compiler, as in `CC=g++ python
@@ -73,8 +74,8 @@ class Compiled(Configured):
         includes = [INCLUDE_DIR, CSRC] + python_includes() + (
             [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
         return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
-                + ['-std=c++11' if cxx else '-std=c99', '-fPIC', '-fvisibility=hidden', '-Wall',
-                   OWN_FILE_NAMES]
+                + ['-std=c++11' if cxx else '-std=c99', '-fPIC']
+                + (['-fvisibility=hidden'] if hidden else []) + ['-Wall', OWN_FILE_NAMES]
                 + ['-I' + d for d in includes])
 
     def _compile_objects(self):
@@ -126,7 +127,10 @@ class Compiled(Configured):
             if result.returncode != 0:
                 raise BuildError('building %s failed: %s could not compile %s (its output '
                                  'is above)' % (self.name, os.path.basename(command[0]), src))
-        if self.verbose:
+        if self.verbose and self.shared_library:
+            print('thffi: its own TH code: in %s, shared with the libraries the build links'
+                  % self.shared_library)
+        elif self.verbose:
             cuda = (', CUDA architectures %s from %s' % (self.arch_spec, self.arch_source)
                     if self.with_cuda else '')
             print('thffi: its own TH%s code: %s%d objects from the cache (%s)%s'

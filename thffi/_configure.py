@@ -5,6 +5,7 @@ the compiler and linker arguments, the CUDA toolkit and architectures, and
 the C source of the cffi module.  Nothing is compiled here."""
 
 import os
+import re
 import shlex
 import sys
 import sysconfig
@@ -37,7 +38,7 @@ OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % CSRC
 CXX_GUARD = [('THCxx.cpp', '-O2')]
 # exit(), abort() and a failed assert() in the extension's own objects end
 # the wrapped call instead of the process (csrc/THGeneral.c).
-_WRAP_FLAGS = ['-Wl,--wrap=exit,--wrap=abort,--wrap=__assert_fail']
+WRAP_FLAGS = ['-Wl,--wrap=exit,--wrap=abort,--wrap=__assert_fail']
 # THFFI_SANITIZE=address: every C and C++ file compiled by gcc (the user's,
 # the generated module, thffi's) gets AddressSanitizer and
 # UndefinedBehaviorSanitizer (compiled and linked with this flag), with
@@ -78,6 +79,17 @@ def sanitize_mode():
                          '(AddressSanitizer and UndefinedBehaviorSanitizer); unset it for a '
                          'normal build' % mode)
     return mode
+
+
+def shared_library_name():
+    from . import __version__
+    return 'libthffi-%s.so' % __version__
+
+
+def _shared_library_version(name):
+    """The thffi version a NEEDED entry of thffi's shared library names, or None."""
+    match = re.match(r'^libthffi-(.+)\.so$', name)
+    return match and match.group(1)
 
 
 def _object_source(obj):
@@ -183,10 +195,11 @@ class Configured(cffi.FFI):
             [o for o in self.user_objects if os.path.isfile(o)]))
         # thffi's own C, (path, gcc optimisation or None for nvcc), and the
         # user's .cu files: compiled before cffi links (_compile.py).
-        own = TH_SOURCES + (CXX_GUARD if self.cxx_code else [])
+        self._configure_shared_library()
+        own = [] if self.shared_library else TH_SOURCES + (CXX_GUARD if self.cxx_code else [])
         if self.with_cuda:
             self._configure_cuda()
-            own = own + THC_SOURCES
+            own = own + ([] if self.shared_library else THC_SOURCES)
         self.own_sources = [(os.path.join(CSRC, f), o) for f, o in own]
         self.cuda_sources = cuda_sources
         self.sanitize_flags = sanitize_flags
@@ -226,9 +239,9 @@ class Configured(cffi.FFI):
         self.kwargs['extra_compile_args'] = flags + as_list(
             self.kwargs.get('extra_compile_args')) + sanitize_flags
         self.kwargs['extra_link_args'] = (as_list(self.kwargs.get('extra_link_args'))
-                                          + _WRAP_FLAGS + sanitize_link)
-        self.source_text = user_includes + _codegen.module_source(self.functions, HERE,
-                                                                  self.cxx_code)
+                                          + WRAP_FLAGS + sanitize_link)
+        self.source_text = user_includes + _codegen.module_source(
+            self.functions, HERE, self.cxx_code, bool(self.shared_library))
         self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
         self.sources = sources
 
@@ -255,6 +268,51 @@ class Configured(cffi.FFI):
         kw['libraries'] = as_list(kw.get('libraries')) + ['cudart', 'stdc++']
         kw['library_dirs'] = as_list(kw.get('library_dirs')) + [libdir]
         kw['runtime_library_dirs'] = as_list(kw.get('runtime_library_dirs')) + [libdir]
+
+    def _configure_shared_library(self):
+        """self.shared_library: thffi's shared library (libthffi-<version>.so)
+        when a library the extension links was linked against it (python -m
+        thffi --libs), or None.  The extension then links it too, instead of
+        holding thffi's code: one copy of its state serves both."""
+        self.shared_library = None
+        kw = self.kwargs
+        linked = [o for o in self.user_objects if re.search(r'\.so(\.|$)', o)]
+        for library in as_list(kw.get('libraries')):
+            for folder in as_list(kw.get('library_dirs')):
+                if os.path.isfile(os.path.join(folder, 'lib%s.so' % library)):
+                    linked.append(os.path.join(folder, 'lib%s.so' % library))
+                    break
+        self.linked_libraries = linked
+        for path in linked:
+            needed, search = _link.dynamic_section(path)
+            for name in needed:
+                version = _shared_library_version(name)
+                if version is None:
+                    continue
+                ours = os.path.basename(shared_library_name())
+                if name != ours:
+                    raise BuildError('create_extension(%r): %s was linked against %s, thffi %s\'s '
+                                     'TH library; this is %s: relink it with the flags of '
+                                     '`python -m thffi --libs`' % (self.name, self._display(path),
+                                                                  name, version, ours))
+                found = [d for d in search if os.path.isfile(os.path.join(d, name))]
+                if not found:
+                    raise BuildError('create_extension(%r): %s needs %s but names no folder '
+                                     'holding it (its RUNPATH): link it with all the flags of '
+                                     '`python -m thffi --libs`' % (self.name, self._display(path),
+                                                                   name))
+                shared = os.path.join(found[0], name)
+                if any('libcudart' in n for n in _link.dynamic_section(shared)[0]) \
+                        and not self.with_cuda:
+                    raise BuildError('create_extension(%r): %s was linked against thffi\'s TH/THC '
+                                     'library; build the extension with with_cuda=True (or link '
+                                     'that library against the TH-only one: THFFI_WITH_CUDA=0 '
+                                     'python -m thffi --libs)' % (self.name, self._display(path)))
+                self.shared_library = shared
+                kw['library_dirs'] = as_list(kw.get('library_dirs')) + [found[0]]
+                kw['runtime_library_dirs'] = as_list(kw.get('runtime_library_dirs')) + [found[0]]
+                kw['libraries'] = as_list(kw.get('libraries')) + [':' + name]
+                return
 
     def _display(self, path):
         """How messages name a file: relative to the project when inside it."""

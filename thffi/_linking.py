@@ -72,8 +72,9 @@ class Linked(Compiled):
         loader cannot resolve symbols of `library`: a call to a function
         nothing defines, e.g. a TH function thffi lacks, which C compiles
         with an implicit-declaration warning."""
-        names, missing = _link.unresolved(library, kwargs.get('library_dirs', []))
-        if not names:
+        names, missing, linked = _link.unresolved(library, kwargs.get('library_dirs', []),
+                                                  self.linked_libraries)
+        if not names and not linked:
             return
         # Which file uses each name: the source of each object (thffi's
         # jobs; cffi's objects, which sit in the build folder under their
@@ -107,14 +108,23 @@ class Linked(Compiled):
                 reason = self._unresolved_reason(name, declared)
             shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
             lines.append('  %s, %s: %s' % (shown, used, reason))
+        for path, unbound in sorted(linked.items()):
+            th = [n for n in unbound if re.match(r'_?TH', n)]
+            lines.append('  %s, used by %s, a library the build links: %s' % (
+                ', '.join(unbound), self._display(path),
+                'thffi\'s TH/THC functions: link %s against thffi\'s shared TH library (the '
+                'flags `python -m thffi --libs` prints), as it linked libATen, libTH or libTHC'
+                % os.path.basename(path) if th else 'nothing it links or the process has '
+                'loaded defines %s' % ('it' if len(unbound) == 1 else 'them')))
         if missing:
             lines.append('  (the loader found no %s, which the library needs: put its folder '
                          'in runtime_library_dirs)' % ', '.join(missing))
+        count = len(names) + sum(map(len, linked.values()))
         raise BuildError('building %s failed: nothing defines %s the code uses, so importing '
                          'the library would fail with "undefined symbol":\n%s\nThe previous '
                          'build, if any, is left in place.'
-                         % (self.name, 'this name' if len(names) == 1
-                            else 'these %d names' % len(names), '\n'.join(lines)))
+                         % (self.name, 'this name' if count == 1
+                            else 'these %d names' % count, '\n'.join(lines)))
 
     def _unresolved_reason(self, name, declared):
         if re.match(r'TH[A-Z]', name):
