@@ -629,3 +629,15 @@ def _shared_library_path(folder):
                            env=dict(os.environ, PYTHONPATH=ROOT, THFFI_WITH_CUDA='0'),
                            capture_output=True, text=True, check=True).stdout.split()
     return os.path.join(flags[0][2:], flags[1][3:])
+
+
+def test_the_source_of_an_object_make_sh_was_to_build(tmp_path):
+    from thffi._configure import _object_source
+    for name in ('a.cu', 'roi_pooling_kernel.cu', 'x_one.cu', 'x_two.cu'):
+        (tmp_path / name).write_text('')
+    assert _object_source(str(tmp_path / 'a.cu.o')) == str(tmp_path / 'a.cu')
+    assert _object_source(str(tmp_path / 'a.o')) == str(tmp_path / 'a.cu')
+    assert _object_source(str(tmp_path / 'roi_pooling.cu.o')) == str(
+        tmp_path / 'roi_pooling_kernel.cu')
+    assert _object_source(str(tmp_path / 'x.cu.o')) is None  # two candidates
+    assert _object_source(str(tmp_path / 'b.cu.o')) is None

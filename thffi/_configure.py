@@ -4,6 +4,7 @@
 the compiler and linker arguments, the CUDA toolkit and architectures, and
 the C source of the cffi module.  Nothing is compiled here."""
 
+import glob
 import os
 import re
 import shlex
@@ -94,10 +95,14 @@ def _shared_library_version(name):
 
 def _object_source(obj):
     """The .cu file an object of extra_objects is compiled from, when it lies
-    beside it (x.cu for x.cu.o or x.o), or None."""
+    beside it: x.cu for x.cu.o or x.o, else the one x_*.cu there (make.sh
+    files wrote roi_pooling.cu.o from roi_pooling_kernel.cu); or None."""
     for suffix in ('.cu.o', '.o'):
-        if obj.endswith(suffix) and os.path.isfile(obj[:-len(suffix)] + '.cu'):
-            return obj[:-len(suffix)] + '.cu'
+        if obj.endswith(suffix):
+            stem = obj[:-len(suffix)]
+            found = [stem + '.cu'] if os.path.isfile(stem + '.cu') else glob.glob(
+                glob.escape(stem) + '_*.cu')
+            return found[0] if len(found) == 1 else None
     return None
 
 
