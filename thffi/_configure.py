@@ -106,6 +106,20 @@ def _object_source(obj):
     return None
 
 
+def _read_headers(name, headers):
+    """The functions the headers declare, in order."""
+    functions = []
+    for header in headers:
+        try:
+            with open(header) as f:
+                text = f.read()
+        except OSError as exc:
+            raise BuildError('create_extension(%r): cannot read header %s: %s'
+                             % (name, header, exc.strerror)) from None
+        functions += parse_header(header, text)
+    return functions
+
+
 def _static_cuda_runtime(name, obj):
     """Whether obj, in extra_objects, is the static CUDA runtime that the
     shared one replaces (saying so): linked in, it gives the extension a
@@ -142,15 +156,7 @@ class Configured(cffi.FFI):
         self.module_name = ('%s._%s' % (full, parts[-1])) if self.package else '_' + parts[-1]
         self.verbose = verbose
         self.headers = headers
-        self.functions = []
-        for header in headers:
-            try:
-                with open(header) as f:
-                    text = f.read()
-            except OSError as exc:
-                raise BuildError('create_extension(%r): cannot read header %s: %s'
-                                 % (name, header, exc.strerror)) from None
-            self.functions += parse_header(header, text)
+        self.functions = _read_headers(name, headers)
         for src in sources:
             if not os.path.isfile(src):
                 raise BuildError('create_extension(%r): source file %s does not exist'
@@ -177,21 +183,12 @@ class Configured(cffi.FFI):
         self.sanitize = sanitize_mode()
         sanitize_link = [_SANITIZERS[self.sanitize]] if self.sanitize else []
         sanitize_flags = sanitize_link + (_SANITIZE_DEBUG_FLAGS if self.sanitize else [])
-        cc = os.path.basename((shlex.split(os.environ.get('CC', '')) or ['cc'])[0])
-        cxx = (self.kwargs.get('language') == 'c++' or cc.endswith('++')
+        # CC=g++ compiles the user's C as C++ (and the module: _module_source).
+        cc_is_cxx = os.path.basename(
+            (shlex.split(os.environ.get('CC', '')) or ['cc'])[0]).endswith('++')
+        cxx = (self.kwargs.get('language') == 'c++' or cc_is_cxx
                or any(s.endswith(_CXX_SUFFIXES) for s in sources))
-        # Objects a make.sh step was to compile from a .cu beside them (x.cu.o
-        # or x.o from x.cu) and did not: 2018 make.sh files name GPU
-        # architectures nvcc 12 rejects, and most go on to build.py after a
-        # failed step.  With CUDA they are compiled here as the extension's
-        # .cu sources are: {source: the object make.sh was to write}.
-        self.user_objects, self.rescued = [], {}
-        for obj in as_list(self.kwargs.get('extra_objects')):
-            source = _object_source(obj)
-            if self.with_cuda and not os.path.exists(obj) and source:
-                self.rescued[source] = obj
-            elif not _static_cuda_runtime(name, obj):
-                self.user_objects.append(obj)
+        self._sort_extra_objects()
         cuda_sources += list(self.rescued)
         # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
         # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
@@ -214,16 +211,31 @@ class Configured(cffi.FFI):
                                  'with_cuda=True' % (name, fn.name))
         self.cdef_text = _codegen.cdef(self.with_cuda)
         self.cdef(self.cdef_text)
-        # The user's headers name TH types; the legacy tool included TH first.
-        # They declare C functions, also when the module is compiled as C++
-        # (language='c++'), but for CC=g++: it compiled the user's C sources
-        # and the module as C++ alike, so their functions have C++ linkage.
-        includes = ''.join('#include "%s"\n' % h for h in headers)
-        if not cc.endswith('++'):
-            includes = ('#ifdef __cplusplus\nextern "C" {\n#endif\n' + includes
-                        + '#ifdef __cplusplus\n}\n#endif\n')
-        user_includes = '#include <TH/TH.h>\n' + (
-            '#include <THC/THC.h>\n' if self.with_cuda else '') + includes
+        self._set_compile_args(cxx, sanitize_link, sanitize_flags)
+        self.source_text = self._module_source(cc_is_cxx)
+        self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
+        self.sources = sources
+
+    def _sort_extra_objects(self):
+        """self.user_objects: extra_objects, but for objects make.sh failed to
+        build (self.rescued) and the static CUDA runtime.
+
+        Objects a make.sh step was to compile from a .cu beside them (x.cu.o
+        or x.o from x.cu) and did not: 2018 make.sh files name GPU
+        architectures nvcc 12 rejects, and most go on to build.py after a
+        failed step.  With CUDA they are compiled here as the extension's
+        .cu sources are: {source: the object make.sh was to write}."""
+        self.user_objects, self.rescued = [], {}
+        for obj in as_list(self.kwargs.get('extra_objects')):
+            source = _object_source(obj)
+            if self.with_cuda and not os.path.exists(obj) and source:
+                self.rescued[source] = obj
+            elif not _static_cuda_runtime(self.name, obj):
+                self.user_objects.append(obj)
+
+    def _set_compile_args(self, cxx, sanitize_link, sanitize_flags):
+        """The compiler and linker flags of the module and the user's C
+        sources (cxx: some of them are C++)."""
         # -MMD makes gcc list each source's dependencies for the up-to-date
         # check; hidden visibility keeps the TH symbols of two extensions in
         # one process apart.
@@ -245,10 +257,21 @@ class Configured(cffi.FFI):
             self.kwargs.get('extra_compile_args')) + sanitize_flags
         self.kwargs['extra_link_args'] = (as_list(self.kwargs.get('extra_link_args'))
                                           + WRAP_FLAGS + sanitize_link)
-        self.source_text = user_includes + _codegen.module_source(
-            self.functions, HERE, self.cxx_code, bool(self.shared_library))
-        self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
-        self.sources = sources
+
+    def _module_source(self, cc_is_cxx):
+        """The C source of the cffi module: the user's headers, then the
+        generated entry points."""
+        # The user's headers name TH types; the legacy tool included TH first.
+        # They declare C functions, also when the module is compiled as C++
+        # (language='c++'), but for CC=g++: it compiled the user's C sources
+        # and the module as C++ alike, so their functions have C++ linkage.
+        includes = ''.join('#include "%s"\n' % h for h in self.headers)
+        if not cc_is_cxx:
+            includes = ('#ifdef __cplusplus\nextern "C" {\n#endif\n' + includes
+                        + '#ifdef __cplusplus\n}\n#endif\n')
+        return ('#include <TH/TH.h>\n' + ('#include <THC/THC.h>\n' if self.with_cuda else '')
+                + includes + _codegen.module_source(self.functions, HERE, self.cxx_code,
+                                                    bool(self.shared_library)))
 
     def _configure_cuda(self):
         home = cuda.find_cuda_home()
