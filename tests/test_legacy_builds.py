@@ -226,6 +226,7 @@ def test_cc_gxx_compiles_the_users_c_as_cxx_and_thffis_as_c(tmp_path):
 
 
 CUDA_HOME = __import__('thffi').find_cuda_home()
+GPU = __import__('torch').cuda.is_available()
 needs_nvcc = pytest.mark.skipif(CUDA_HOME is None, reason='needs the CUDA toolkit (nvcc)')
 # A 2018 CUDA extension: make.sh compiles the kernel to a .cu.o for the GPUs
 # of its day (no `set -e`), then runs build.py, which links that object.
@@ -284,19 +285,45 @@ SHIFT_FILES = {
         cd ../..
         python build.py
         ''',
+    'src/shift.h': 'int shift_cpu(THFloatTensor *data, float by);\n',
+    'src/shift.c': '''\
+        #include <TH/TH.h>
+
+        int shift_cpu(THFloatTensor *data, float by)
+        {
+            float *p = THFloatTensor_data(data);
+            long i, n = THFloatTensor_nElement(data);
+            for (i = 0; i < n; i++)
+                p[i] += by;
+            return 1;
+        }
+        ''',
+    # The CUDA sources gated on a GPU, the kernel object not (as in 2018).
     'build.py': '''\
         import os
+        import torch
         from torch.utils.ffi import create_extension
+
+        sources = ['src/shift.c']
+        headers = ['src/shift.h']
+        defines = []
+        with_cuda = False
+        if torch.cuda.is_available():
+            print('Including CUDA code.')
+            sources += ['src/shift_cuda.c']
+            headers += ['src/shift_cuda.h']
+            defines += [('WITH_CUDA', None)]
+            with_cuda = True
 
         this_file = os.path.dirname(os.path.realpath(__file__))
         extra_objects = [os.path.join(this_file, 'src/cuda/shift_kernel.cu.o')]
         ffi = create_extension(
             '_ext.shift',
-            headers=['src/shift_cuda.h'],
-            sources=['src/shift_cuda.c'],
-            define_macros=[('WITH_CUDA', None)],
+            headers=headers,
+            sources=sources,
+            define_macros=defines,
             relative_to=__file__,
-            with_cuda=True,
+            with_cuda=with_cuda,
             extra_objects=extra_objects)
 
         if __name__ == '__main__':
@@ -326,11 +353,23 @@ def test_an_object_make_sh_failed_to_build_is_compiled_from_its_cu(tmp_path):
             'step that failed would leave it: compiling src/cuda/shift_kernel.cu with nvcc for '
             'architectures 7.5 instead') in out.stdout
     library = next((tmp_path / '_ext' / 'shift').glob('_shift*.so'))
-    symbols = subprocess.run(['nm', '-D', '--defined-only', str(library)], capture_output=True,
+    symbols = subprocess.run(['nm', '--defined-only', str(library)], capture_output=True,
                              text=True).stdout
-    assert 'shift_launcher' not in symbols  # linked in, hidden
-    found = _run(tmp_path, 'from _ext import shift\nprint(shift.shift_cuda.__doc__)\n')
-    assert 'int shift_cuda(THCudaTensor *data, float by)' in found.stdout, found.stderr
+    assert ' t shift_launcher\n' in symbols  # linked in, hidden
+    found = _run(tmp_path, '''
+        import torch
+        from _ext import shift
+        t = torch.zeros(3)
+        shift.shift_cpu(t, 1.5)
+        print(t.tolist())
+        if torch.cuda.is_available():
+            t = torch.zeros(3, device='cuda')
+            shift.shift_cuda(t, 2.5)
+            print(t.tolist())
+        ''')
+    assert found.stdout.startswith('[1.5, 1.5, 1.5]\n'), found.stdout + found.stderr
+    if GPU:
+        assert found.stdout.endswith('[2.5, 2.5, 2.5]\n'), found.stdout + found.stderr
 
     # The .cu does not compile either: the message says both what make.sh was
     # to do and what thffi tried.

@@ -202,6 +202,8 @@ class Configured(cffi.FFI):
         if self.with_cuda:
             self._configure_cuda()
             own = own + ([] if self.shared_library else THC_SOURCES)
+        elif self.rescued:
+            self._configure_nvcc()
         self.own_sources = [(os.path.join(CSRC, f), o) for f, o in own]
         self.cuda_sources = cuda_sources
         self.sanitize_flags = sanitize_flags
@@ -223,13 +225,23 @@ class Configured(cffi.FFI):
         Objects a make.sh step was to compile from a .cu beside them (x.cu.o
         or x.o from x.cu) and did not: 2018 make.sh files name GPU
         architectures nvcc 12 rejects, and most go on to build.py after a
-        failed step.  With CUDA they are compiled here as the extension's
-        .cu sources are: {source: the object make.sh was to write}."""
+        failed step.  Where there is a CUDA toolkit they are compiled here as
+        the extension's .cu sources are, also without with_cuda (build.py
+        files gated their CUDA sources, not the kernel object, on
+        torch.cuda.is_available()): {source: the object make.sh was to
+        write}.  Without one such an object is left out, saying so (the
+        symbol check names what used it)."""
         self.user_objects, self.rescued = [], {}
         for obj in as_list(self.kwargs.get('extra_objects')):
             source = _object_source(obj)
-            if self.with_cuda and not os.path.exists(obj) and source:
-                self.rescued[source] = obj
+            if not os.path.exists(obj) and source:
+                if self.with_cuda or cuda.find_cuda_home():
+                    self.rescued[source] = obj
+                else:
+                    sys.stderr.write('thffi: warning: %s (extra_objects) does not exist, as a '
+                                     'make.sh step that failed would leave it, and there is no '
+                                     'CUDA toolkit to compile %s: leaving it out\n'
+                                     % (self._display(obj), self._display(source)))
             elif not _static_cuda_runtime(self.name, obj):
                 self.user_objects.append(obj)
 
@@ -273,7 +285,8 @@ class Configured(cffi.FFI):
                 + includes + _codegen.module_source(self.functions, HERE, self.cxx_code,
                                                     bool(self.shared_library)))
 
-    def _configure_cuda(self):
+    def _configure_nvcc(self):
+        """The toolkit, nvcc and the architectures .cu files compile for."""
         home = cuda.find_cuda_home()
         if home is None:
             raise BuildError(cuda.missing_toolkit_message(
@@ -285,6 +298,11 @@ class Configured(cffi.FFI):
             self.arch_flags = cuda.arch_flags(self.arch_spec)
         except ValueError as exc:
             raise BuildError('%s (from %s)' % (exc, self.arch_source)) from None
+
+    def _configure_cuda(self):
+        """with_cuda: nvcc, THC's headers and the shared CUDA runtime."""
+        self._configure_nvcc()
+        home = self.cuda_home
         libdir = cuda.library_dir(home)
         kw = self.kwargs
         kw['include_dirs'] = kw['include_dirs'] + [os.path.join(home, 'include')]
