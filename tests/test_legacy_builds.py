@@ -172,8 +172,16 @@ def test_headers_cffi_parsed_wide_strings_and_a_hand_written_wrapper(tmp_path):
             "or None (const wchar_t *), got bytes") in out.stdout
 
 
-def test_header_errors_name_the_users_lines(tmp_path):
+def test_header_types_cffi_took_and_errors_on_the_users_lines(tmp_path):
     from thffi._parse import HeaderError, parse_header
+    fn, = parse_header('h.h', 'enum colour { RED, GREEN };\n'
+                              'typedef THFloatTensor *tensor_ptr;\n'
+                              'int paint(enum colour c, const char16_t *a, char32_t *b, '
+                              'tensor_ptr t, wchar_t w);\n')
+    assert [(p.kind, p.ctype, p.cffi_type) for p in fn.params] == [
+        ('int', 'enum colour', 'int'), ('pointer', 'const char16_t *', 'const char16_t *'),
+        ('pointer', 'char32_t *', 'char32_t *'),
+        ('tensor', 'THFloatTensor *', 'THFloatTensor *'), ('int', 'wchar_t', 'wchar_t')]
     with pytest.raises(HeaderError, match=r'w\.h:4:13: before: \*'):
         parse_header(str(tmp_path / 'w.h'), '/* a\n   comment */\n#include <x.h>\nint f(bogus *s);\n')
 
@@ -406,18 +414,17 @@ GATED_BUILD = '''\
     '''
 
 
-def test_a_build_with_every_source_gated_off_says_so(tmp_path):
+def test_a_build_with_every_source_gated_off_says_so(tmp_path, monkeypatch, capfd):
     _write(tmp_path, {'build.py': GATED_BUILD})
-    out = _run(tmp_path, '''
-        import runpy
-        import torch
-        torch.cuda.is_available = lambda: False
-        runpy.run_path('build.py', run_name='__main__')
-        ''')
-    assert out.returncode == 0, out.stderr
+    import thffi
+    import torch
+    from conftest import load_build_script
+    monkeypatch.setitem(sys.modules, 'torch.utils.ffi', thffi)  # what the hook gives
+    monkeypatch.setattr(torch.cuda, 'is_available', lambda: False)
+    load_build_script(str(tmp_path / 'build.py'), '_gated_build').ffi.build()
     assert ('thffi: warning: _ext.corr has no functions: create_extension got no header (were '
             'they added behind a condition false on this machine, such as `if '
-            'torch.cuda.is_available():`?)') in out.stderr
+            'torch.cuda.is_available():`?)') in capfd.readouterr().err
 
 
 TINY_FILES = {
