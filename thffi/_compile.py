@@ -84,7 +84,10 @@ class Compiled(Configured):
         commands of the user's sources, as legacy verbose=True did, and one
         line for thffi's own objects (and one before they start, when
         compiling them takes long)."""
-        cache = {job[1]: _cached_object(job[2], job[1]) for job in self.jobs if job[3]}
+        try:
+            cache = {job[1]: _cached_object(job[2], job[1]) for job in self.jobs if job[3]}
+        except FileNotFoundError as exc:  # the cache key reads the compiler's binary
+            raise BuildError(_missing_compiler(exc.filename)) from None
         fresh = [job for job in self.jobs if job[3] and not cache[job[1]].present()]
         if self.verbose and any(job[0].endswith('.cu') for job in fresh):
             print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '

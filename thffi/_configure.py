@@ -68,6 +68,9 @@ class BuildError(RuntimeError):
     """The extension could not be built; the message says why."""
 
 
+BuildError.__module__ = 'thffi.builder'  # where users import it from (and thffi)
+
+
 def as_list(value):
     return [value] if isinstance(value, str) else list(value or [])
 
