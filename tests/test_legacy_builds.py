@@ -135,7 +135,10 @@ DECODER_INIT = '''\
     def _import_symbols(locals):
         for symbol in dir(_lib):
             fn = getattr(_lib, symbol)
-            locals[symbol] = _wrap_function(fn, _ffi)
+            if callable(fn):
+                locals[symbol] = _wrap_function(fn, _ffi)
+            else:
+                locals[symbol] = fn
             __all__.append(symbol)
 
     _import_symbols(locals())
@@ -151,7 +154,8 @@ def test_headers_cffi_parsed_wide_strings_and_a_hand_written_wrapper(tmp_path):
         import torch
         import decoder
         assert 'decoder_decode' in decoder.__all__, decoder.__all__
-        state = decoder.decoder_new("_abc\\u00e9 ", 1)
+        assert (decoder.DECODE_GREEDY, decoder.DECODE_BEAM) == (0, 1)
+        state = decoder.decoder_new("_abc\\u00e9 ", decoder.DECODE_BEAM)
         print('size', decoder.decoder_alphabet_size(state))
         probs = torch.tensor([[0.1, 0.8, 0.1], [0.1, 0.8, 0.1], [0.9, 0.05, 0.05],
                               [0.1, 0.1, 0.8]])
@@ -165,7 +169,8 @@ def test_headers_cffi_parsed_wide_strings_and_a_hand_written_wrapper(tmp_path):
             print('error', exc)
         ''')
     assert out.returncode == 0, out.stdout + out.stderr
-    assert 'size -6\n' in out.stdout  # the str reached C as 6 wide characters; mode 1
+    # the str reached C as 6 wide characters; the enum constant as cffi's lib had it
+    assert 'size -6\n' in out.stdout
     assert 'decoded 2 [1, 2]\n' in out.stdout
     assert 'wide 2\n' in out.stdout
     assert ("error count_wide(): argument 1 (s): expected a str, a cffi pointer, an address "
@@ -173,8 +178,8 @@ def test_headers_cffi_parsed_wide_strings_and_a_hand_written_wrapper(tmp_path):
 
 
 def test_header_types_cffi_took_and_errors_on_the_users_lines(tmp_path):
-    from thffi._parse import HeaderError, parse_header
-    fn, = parse_header('h.h', 'enum colour { RED, GREEN };\n'
+    from thffi._parse import HeaderError, parse_header, read_header
+    (fn,), constants = read_header('h.h', 'enum colour { RED, GREEN = 4 };\n'
                               'typedef THFloatTensor *tensor_ptr;\n'
                               'int paint(enum colour c, const char16_t *a, char32_t *b, '
                               'tensor_ptr t, wchar_t w);\n')
@@ -182,6 +187,7 @@ def test_header_types_cffi_took_and_errors_on_the_users_lines(tmp_path):
         ('int', 'enum colour', 'int'), ('pointer', 'const char16_t *', 'const char16_t *'),
         ('pointer', 'char32_t *', 'char32_t *'),
         ('tensor', 'THFloatTensor *', 'THFloatTensor *'), ('int', 'wchar_t', 'wchar_t')]
+    assert constants == ['RED', 'GREEN']  # their values come from the compiler
     with pytest.raises(HeaderError, match=r'w\.h:4:13: before: \*'):
         parse_header(str(tmp_path / 'w.h'), '/* a\n   comment */\n#include <x.h>\nint f(bogus *s);\n')
 

@@ -49,6 +49,7 @@ _SCALARS = {'int': ('long long', 'THFFIPy_intArg'),
             'pointer': ('void *', 'THFFIPy_pointerArg')}
 
 CDEF_COMMON = '''
+long long _thffi_constant(int);
 const char *THFFI_takeError(void);
 int _thffi_install(const char *);
 long _thffi_live_tensors(void);
@@ -211,12 +212,14 @@ def _c_string(text):
     return json.dumps(text, ensure_ascii=False)
 
 
-def module_source(functions, home, cxx=False, shared=False):
+def module_source(functions, home, cxx=False, shared=False, constants=()):
     """C source of the cffi module's own part: trampolines, entry points, the
     method table and _thffi_install; and THFFI_home, the folder `home` of
     the thffi building it, which errors raised in thffi's C name.  cxx: the
     extension has C++ code, whose exceptions the trampolines catch.
-    shared: thffi's code is in its shared library, not in the module."""
+    shared: thffi's code is in its shared library, not in the module.
+    constants: the headers' enum constants, whose values the compiler
+    gives through _thffi_constant(i)."""
     visibility = '__attribute__((visibility("default")))' if shared else ''
     out = ['#include <math.h>', '#include <THFFIPython.h>',
            _CALLBACK_DECLS % (visibility, visibility),
@@ -237,16 +240,20 @@ def module_source(functions, home, cxx=False, shared=False):
             'int _thffi_install(const char *module) {',
             '  return THFFIPy_install(module, _thffi_methods, _thffi_specs);',
             '}',
-            'long _thffi_live_tensors(void) { return THFFIPy_liveTensors(); }', '']
+            'long _thffi_live_tensors(void) { return THFFIPy_liveTensors(); }',
+            'static const long long _thffi_constants[] = {%s0};' % ''.join(
+                '(long long)%s, ' % c for c in constants),
+            'long long _thffi_constant(int i) { return _thffi_constants[i]; }', '']
     return '\n'.join(out)
 
 
-def python_module(name, module, functions, with_cuda, sanitize=None):
+def python_module(name, module, functions, with_cuda, sanitize=None, constants=()):
     """Source of the extension package `name`'s __init__.py, which loads the
     cffi module `module` beside it and installs its C entry points, and
     provides the module torch.utils.ffi built, `_<name>`, with `lib` (the
-    wrapped functions) and `ffi`.  sanitize: the THFFI_SANITIZE mode it was
-    built with, or None."""
+    wrapped functions and the enum constants) and `ffi`.  sanitize: the
+    THFFI_SANITIZE mode it was built with, or None.  constants: the
+    headers' enum constants, module attributes as in cffi's lib."""
     legacy = '_' + name
     dtypes = sorted({TENSOR_TYPES[p.ctype[:-2]][0] for fn in functions
                      for p in fn.params if p.kind == 'tensor'})
@@ -293,18 +300,23 @@ def python_module(name, module, functions, with_cuda, sanitize=None):
                     'def %s(*args, **kwargs):' % fn.name,
                     '    """%s"""' % fn.prototype,
                     '    return _ffi.cast(\'void *\', %s(*args, **kwargs))' % c_name(fn)]
+    if constants:
+        out += ['', '# The headers\' enum constants, as cffi\'s lib had them.',
+                '_CONSTANTS = %r' % list(constants),
+                'for _i, _name in enumerate(_CONSTANTS):',
+                '    globals()[_name] = _lib._thffi_constant(_i)']
     out += ['', '',
             '# The compiled module by its legacy path, for package __init__.py files',
             '# written for torch.utils.ffi: `from .%s import lib as _lib, ffi as _ffi`,' % legacy,
             '# then _wrap_function(getattr(_lib, name), _ffi) for each name in dir(_lib).',
             'class _LegacyLib:',
             '    def __dir__(self):',
-            '        return list(__all__)',
+            '        return list(__all__) + %r' % list(constants),
             '',
             '',
             '_legacy = _types.ModuleType(__name__ + %r)' % ('.' + legacy),
             '_legacy.ffi, _legacy.lib = _ffi, _LegacyLib()',
-            'for _name in __all__:',
+            'for _name in dir(_legacy.lib):',
             '    setattr(_legacy.lib, _name, globals()[_name])',
             '_sys.modules[_legacy.__name__] = _legacy',
             'globals()[%r] = _legacy' % legacy]

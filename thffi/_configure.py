@@ -14,7 +14,7 @@ import sysconfig
 import cffi
 
 from . import _codegen, _link, cuda
-from ._parse import parse_header
+from ._parse import read_header
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE_DIR = os.path.join(HERE, 'include')
@@ -110,8 +110,8 @@ def _object_source(obj):
 
 
 def _read_headers(name, headers):
-    """The functions the headers declare, in order."""
-    functions = []
+    """(functions, enum constants) the headers declare, in order."""
+    functions, constants = [], []
     for header in headers:
         try:
             with open(header) as f:
@@ -119,8 +119,10 @@ def _read_headers(name, headers):
         except OSError as exc:
             raise BuildError('create_extension(%r): cannot read header %s: %s'
                              % (name, header, exc.strerror)) from None
-        functions += parse_header(header, text)
-    return functions
+        found = read_header(header, text)
+        functions += found[0]
+        constants += found[1]
+    return functions, constants
 
 
 def _static_cuda_runtime(name, obj):
@@ -159,7 +161,7 @@ class Configured(cffi.FFI):
         self.module_name = ('%s._%s' % (full, parts[-1])) if self.package else '_' + parts[-1]
         self.verbose = verbose
         self.headers = headers
-        self.functions = _read_headers(name, headers)
+        self.functions, self.constants = _read_headers(name, headers)
         for src in sources:
             if not os.path.isfile(src):
                 raise BuildError('create_extension(%r): source file %s does not exist'
@@ -286,7 +288,7 @@ class Configured(cffi.FFI):
                         + '#ifdef __cplusplus\n}\n#endif\n')
         return ('#include <TH/TH.h>\n' + ('#include <THC/THC.h>\n' if self.with_cuda else '')
                 + includes + _codegen.module_source(self.functions, HERE, self.cxx_code,
-                                                    bool(self.shared_library)))
+                                                    bool(self.shared_library), self.constants))
 
     def _configure_nvcc(self):
         """The toolkit, nvcc and the architectures .cu files compile for."""

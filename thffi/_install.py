@@ -133,7 +133,8 @@ class Installed(Linked):
             write_atomic(os.path.join(self.target_dir, '_thffi_runtime.py'), f.read())
         write_atomic(os.path.join(self.target_dir, '__init__.py'),
                       _codegen.python_module(self.name.split('.')[-1], module,
-                                             self.functions, self.with_cuda, self.sanitize))
+                                             self.functions, self.with_cuda, self.sanitize,
+                                             self.constants))
 
     def _compile_and_install(self):
         self._compile_objects()

@@ -123,21 +123,40 @@ def _classify(node, typedefs):
 
 
 def parse_header(path, text):
-    """The functions a header declares, in order.  Errors name the header's
-    own lines."""
+    """The functions a header declares, in order."""
+    return read_header(path, text)[0]
+
+
+def read_header(path, text):
+    """(functions, constants): the functions a header declares, and the
+    names of its enum constants (cffi's lib had them), in order.  Errors
+    name the header's own lines."""
     source = '%s#line 1 "%s"\n%s' % (_PRELUDE, path.replace('\\', '\\\\').replace('"', '\\"'),
                                       _strip(text))
     try:
         ast = c_parser.CParser().parse(source, filename=path)
     except Exception as exc:  # pycparser raises ParseError and plain errors
         raise HeaderError('%s: cannot parse header: %s' % (path, exc)) from None
-    typedefs, functions = {}, []
+    typedefs, functions, constants = {}, [], []
     for decl in ast.ext[len(_PRELUDE.splitlines()):]:
         if isinstance(decl, c_ast.Typedef):
             typedefs[decl.name] = decl.type
         elif isinstance(decl, c_ast.Decl) and isinstance(decl.type, c_ast.FuncDecl):
             functions.append(_function(path, decl, typedefs))
-    return functions
+        enums = _Enums()
+        enums.visit(decl)
+        constants += enums.names
+    return functions, constants
+
+
+class _Enums(c_ast.NodeVisitor):
+    """The enumerators of the enums a declaration defines."""
+
+    def __init__(self):
+        self.names = []
+
+    def visit_Enumerator(self, node):
+        self.names.append(node.name)
 
 
 def _function(path, decl, typedefs):
