@@ -139,7 +139,7 @@ class Compiled(Configured):
             print('thffi: its own TH%s code: %s%d objects from the cache (%s)%s'
                   % ('/THC' if self.with_cuda else '',
                      '%d compiled in %.1f s, ' % (len(fresh), time.perf_counter() - start)
-                     if fresh else '', len(cache) - len(fresh), _cache_root(), cuda))
+                     if fresh else '', len(cache) - len(fresh), cache_root(), cuda))
 
 
 class _CachedObject:
@@ -179,7 +179,7 @@ class _CachedObject:
             pass  # an unwritable cache only costs time
 
 
-def _cache_root():
+def cache_root():
     root = os.environ.get('THFFI_CACHE_DIR')
     if root:
         return root
@@ -201,7 +201,7 @@ def _cached_object(command, obj):
         'compiler': [compiler, stat.st_size, stat.st_mtime_ns],
         'thffi': [(os.path.relpath(p, HERE), digest(p)) for p in own if os.path.isfile(p)],
     }, sort_keys=True)
-    return _CachedObject(os.path.join(_cache_root(), 'objects',
+    return _CachedObject(os.path.join(cache_root(), 'objects',
                                       hashlib.sha256(key.encode()).hexdigest()[:32]), obj)
 
 

@@ -22,7 +22,9 @@ import tempfile
 
 from ._configure import (CSRC, CXX_GUARD, HERE, TH_SOURCES, THC_SOURCES, WRAP_FLAGS, BuildError,
                          shared_library_name)
-from ._compile import Compiled, _cache_root, write_atomic
+from . import cuda
+from ._compile import Compiled, _cached_object, cache_root, write_atomic
+
 
 def link_flags(path):
     """The linker flags for the library at `path`, for make and CMake."""
@@ -48,7 +50,7 @@ class _SharedBuild(Compiled):
     def link_command(self, output):
         libraries = ['-lgomp', '-lm', '-lstdc++']
         if self.with_cuda:
-            libdir = self.kwargs['library_dirs'][-1]  # the toolkit's (_configure_cuda)
+            libdir = cuda.library_dir(self.cuda_home)
             libraries += ['-L' + libdir, '-lcudart', '-Wl,-rpath,' + libdir]
         cc = (os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc').split()
         return (cc + ['-shared', '-o', output] + [job[1] for job in self.jobs]
@@ -61,12 +63,15 @@ def library(with_cuda, verbose=False):
     or not), built first when the cache does not hold it."""
     with tempfile.TemporaryDirectory(prefix='thffi-shared-') as tmp:
         build = _SharedBuild(tmp, with_cuda, verbose)
-        key = json.dumps({'jobs': [[a.replace(tmp, '<tmp>') for a in job[2]]
-                                   for job in build.jobs],
-                          'python': sysconfig.get_config_var('EXT_SUFFIX'),
-                          'home': HERE, 'link': build.link_command('<out>')[len(build.jobs):]},
+        # The objects' cache entries (their commands, compilers and thffi's
+        # C files), the link, the Python ABI (THPython.c) and this thffi's
+        # folder (THFFI_home).
+        key = json.dumps({'objects': [_cached_object(job[2], job[1]).folder
+                                      for job in build.jobs],
+                          'link': build.link_command('<out>'),
+                          'python': sysconfig.get_config_var('EXT_SUFFIX'), 'home': HERE},
                          sort_keys=True).replace(tmp, '<tmp>')
-        folder = os.path.join(_cache_root(), 'lib',
+        folder = os.path.join(cache_root(), 'lib',
                               hashlib.sha256(key.encode()).hexdigest()[:32])
         path = os.path.join(folder, shared_library_name())
         if os.path.isfile(path):
