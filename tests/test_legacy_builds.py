@@ -189,7 +189,8 @@ def test_header_types_cffi_took_and_errors_on_the_users_lines(tmp_path):
         ('tensor', 'THFloatTensor *', 'THFloatTensor *'), ('int', 'wchar_t', 'wchar_t')]
     assert constants == ['RED', 'GREEN']  # their values come from the compiler
     with pytest.raises(HeaderError, match=r'w\.h:4:13: before: \*'):
-        parse_header(str(tmp_path / 'w.h'), '/* a\n   comment */\n#include <x.h>\nint f(bogus *s);\n')
+        parse_header(str(tmp_path / 'w.h'),
+                     '/* a\n   comment */\n#include <x.h>\nint f(bogus *s);\n')
 
 
 def test_cc_gxx_compiles_the_users_c_as_cxx_and_thffis_as_c(tmp_path):
@@ -474,7 +475,8 @@ def test_a_failed_first_build_leaves_nothing_to_import(tmp_path):
         except ImportError as exc:
             print('import:', type(exc).__name__)
         ''')
-    assert 'failed: BuildError\nimport: ModuleNotFoundError\n' in out.stdout, out.stdout + out.stderr
+    assert 'failed: BuildError\nimport: ModuleNotFoundError\n' in out.stdout, (out.stdout
+                                                                             + out.stderr)
     _write(tmp_path, TINY_FILES)
     out = _run(tmp_path, '''
         import runpy
