@@ -81,6 +81,7 @@ def test_architectures_include_folders_and_libraries_are_rewritten():
     # The first top-level setting of CUDA_NVCC_FLAGS takes thffi's
     # architectures (in the string: blank-separated); the others drop theirs.
     assert new.count('${THFFI_ARCH_FLAGS_STRING}') == 1
+    assert 'set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS}")' not in new
     assert 'set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} ${THFFI_ARCH_FLAGS_STRING} -O2")' in new
     assert 'cuda_include_directories(${THFFI_INCLUDE_DIRS}\n)' in new
     assert 'include_directories(${THFFI_INCLUDE_DIRS})' in new
@@ -93,12 +94,17 @@ def test_architectures_include_folders_and_libraries_are_rewritten():
     for option in ('--arch-flags', '--includes', '--libs'):
         assert ' %s)' % option in block
     lines = sorted((f.line, f.message.split(':')[0]) for f in findings)
-    assert lines == [(11, 'nvcc architecture flags (lines 11, 12, 14)'),
+    assert lines == [(1, 'cmake_minimum_required(VERSION 2.8)'),
+                     (11, 'nvcc architecture flags (lines 11, 12, 14)'),
                      (18, '$TORCH/lib/include/TH(C)'), (20, '$TORCH/lib/include/TH(C)'),
                      (22, 'libATen/libTH/libTHC')]
-    assert all(f.fixed for f in findings)
+    # CMake 4's refusal of 2.8 is left for the user (-DCMAKE_POLICY_VERSION_MINIMUM=3.5
+    # needs no edit); the rest is changed.
+    assert [f.fixed for f in sorted(findings, key=lambda f: f.line)] == [False] + [True] * 4
+    assert 'write VERSION 2.8...3.5' in findings[0].message
     # A second run changes nothing.
-    assert cmake(new) == (new, [])
+    again, findings = cmake(new)
+    assert again == new and [f.line for f in findings] == [1]
 
 
 @pytest.mark.parametrize('source, expected', [
@@ -116,11 +122,36 @@ def test_architectures_include_folders_and_libraries_are_rewritten():
      'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} ${THFFI_INCLUDE_FLAGS_STRING} -O2")\n'),
     ('target_link_libraries(ctc -lATen -lTH gomp)\n',
      'target_link_libraries(ctc ${THFFI_LIBRARIES} gomp)\n'),
+    ('target_link_libraries(ctc ${TH_LIBRARIES} ${CUDA_cusparse_LIBRARY})\n',
+     'target_link_libraries(ctc ${THFFI_LIBRARIES} ${CUDA_cusparse_LIBRARY})\n'),
 ])
-def test_each_form(source, expected):
+def test_each_form(source, expected, tmp_path):
     new, findings = cmake(source)
     assert new.split('\n\n', 1)[1] == expected
     assert findings and cmake(new) == (new, [])
+    # cmake parses it (script mode, under if(FALSE): parsed, not run).
+    script = tmp_path / 'ported.cmake'
+    script.write_text('if(FALSE)\n%sendif()\n' % new)
+    parsed = subprocess.run(['cmake', '-P', str(script)], capture_output=True, text=True,
+                            timeout=60)
+    assert parsed.returncode == 0, parsed.stderr
+
+
+def test_the_block_runs_thffi_and_a_failure_stops_the_configure(tmp_path):
+    script = tmp_path / 'ported.cmake'
+    env = dict(os.environ, PYTHONPATH=ROOT, TORCH_CUDA_ARCH_LIST='7.5;8.0')
+    source = 'set(CUDA_ARCH -arch=sm_30)\nmessage(STATUS "CUDA_ARCH=${CUDA_ARCH}")\n'
+    script.write_text(cmake(source)[0])
+    ran = subprocess.run(['cmake', '-P', str(script)], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert ('CUDA_ARCH=-gencode=arch=compute_75,code=sm_75;-gencode=arch=compute_80,'
+            'code=sm_80\n') in ran.stdout
+    script.write_text(rewrite_cmake(source, 'x.cmake', NVCC13, '/bin/false')[0])
+    ran = subprocess.run(['cmake', '-P', str(script)], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert ran.returncode != 0
+    assert '/bin/false -m thffi --arch-flags failed: install thffi there, or set' in ran.stderr
 
 
 def test_what_it_leaves():

@@ -14,7 +14,8 @@ files, read by pygments' CMake lexer into commands and their arguments
   `.../include/TH`, `.../include/THC`, alone or as -I flags) become
   ${THFFI_INCLUDE_DIRS} (${THFFI_INCLUDE_FLAGS} for -I flags): those
   folders are gone from PyTorch; thffi's headers take their place.
-- libATen/libTH/libTHC (paths or -l flags) become ${THFFI_LIBRARIES}:
+- libATen/libTH/libTHC (paths or -l flags, or ${TH_LIBRARIES}-style
+  variables in target_link_libraries) become ${THFFI_LIBRARIES}:
   thffi's TH/THC layer as a shared library (`python -m thffi --libs`).
 
 Inside a quoted string the same variables end in _STRING (the flags
@@ -24,7 +25,7 @@ them by running `python -m thffi` with THFFI_PYTHON, a cache variable set
 to the Python that ran port; a configure whose thffi fails stops there,
 saying so.  Lookups of PyTorch 0.x's libraries and headers
 (find_library/find_path naming TH, THC, ATen) are reported with what to
-write.  A file lexed once more after port changes nothing."""
+write, and so is a minimum CMake version before 3.5 (CMake 4 refuses it).  A file lexed once more after port changes nothing."""
 
 import re
 
@@ -50,10 +51,16 @@ _TORCH_DIR_ARG = re.compile(r'"?%s"?$' % _TORCH_PATH)
 _TORCH_INCLUDE = re.compile(r'(?<![\w-])-I%s(?=[\s";]|$)' % _TORCH_PATH)
 _TORCH_LIB = r'(?:[^\s";]*/)?lib(?:ATen|THC?|THC?NN|THC?S)\.(?:so|dylib|a)(?:\.[\d.]+)?'
 _TORCH_LIB_ARG = re.compile(r'"?%s"?$|-l(?:ATen|THC?|THC?NN)$' % _TORCH_LIB)
+# What a link command takes from a variable named for them (a path from
+# the build script's environment, say).
+_TORCH_LIB_VARIABLE = re.compile(r'"?\$\{(?:ATEN|ATen|THC?|THC?NN)_LIBRAR(?:Y|IES)\}"?$')
+_LINKS = ('target_link_libraries', 'link_libraries')
 _TORCH_LIB_IN_STRING = re.compile(r'(?<![\w-])(?:%s|-l(?:ATen|THC?|THC?NN))(?=[\s";]|$)'
                                   % _TORCH_LIB)
 _FINDS_TORCH = re.compile(r'^(?:find_library|find_path|find_file)$', re.I)
 _TORCH_NAME = re.compile(r'^"?(?:lib)?(?:ATen|THC?|THC?NN|THC?\.h|THC?/THC?\.h)(?:\.\d+)?"?$')
+_SELF_SET = re.compile(r'set\s*\(\s*(\w+)\s+"?\$\{\1\}"?\s*\)$', re.I)
+_BEFORE_3_5 = re.compile(r'(?:[0-2]\.[\d.]*|3\.[0-4](?:\.[\d.]*)?)$')
 _BLOCK_OPENS = ('if', 'foreach', 'while', 'function', 'macro')
 _BLOCK_CLOSES = ('endif', 'endforeach', 'endwhile', 'endfunction', 'endmacro')
 _HEAD = ('cmake_minimum_required', 'project', 'cmake_policy')
@@ -151,6 +158,21 @@ def _apply(text, edits):
     return text
 
 
+def _delete(text, start, end, spans):
+    """Edits deleting the spans from the command text[start:end]; the whole
+    command, with its line, when that leaves it setting a variable to
+    itself (`set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS}")`) alone on its line."""
+    edits = [(s, e, '') for s, e, _ in spans]
+    left = _apply(text[start:end], [(s - start, e - start, r) for s, e, r in edits])
+    line_start = text.rfind('\n', 0, start) + 1
+    line_end = text.find('\n', end)
+    line_end = len(text) if line_end < 0 else line_end + 1
+    if (_SELF_SET.match(left) and not text[line_start:start].strip()
+            and not text[end:line_end].strip()):
+        return [(line_start, line_end, '')]
+    return edits
+
+
 def _block(python, options):
     """The lines defining THFFI_<variable> and THFFI_<variable>_STRING for
     each option of python -m thffi (and THFFI_INCLUDE_DIRS: the folders of
@@ -189,7 +211,7 @@ def rewrite_cmake(text, path, accepted, python):
     def line_of(offset):
         return text.count('\n', 0, offset) + 1
 
-    for name, start, _, depth, args in commands:
+    for name, start, end, depth, args in commands:
         values = [text[s:e] for s, e in args]
         if _FINDS_TORCH.match(name) and any(_TORCH_NAME.match(v) for v in values[1:]):
             findings.append(Finding(path, line_of(start), '%s of PyTorch 0.x\'s TH/THC/ATen '
@@ -197,13 +219,19 @@ def rewrite_cmake(text, path, accepted, python):
                                     '${THFFI_LIBRARIES} (python -m thffi --includes, --libs) '
                                     'where its result is used' % name, False))
             continue
+        if (name in ('cmake_minimum_required', 'cmake_policy') and len(values) > 1
+                and values[0] == 'VERSION' and _BEFORE_3_5.match(values[1])):
+            findings.append(Finding(path, line_of(start), '%s(VERSION %s): CMake 4 refuses '
+                                    'versions before 3.5; write VERSION %s...3.5, or configure '
+                                    'with -DCMAKE_POLICY_VERSION_MINIMUM=3.5'
+                                    % (name, values[1], values[1]), False))
         spans, numbers = _arch_edits(text, args)
         rejected = sorted({n for n in numbers
                            if (n not in accepted if accepted else n < OLDEST_WITHOUT_NVCC)})
         if rejected:
             target = ' '.join(values[:2] if name == 'list' else values[:1])
             if (name, target) in arch_done:
-                edits += [(s, e, '') for s, e, _ in spans]
+                edits += _delete(text, start, end, spans)
             else:
                 _replace(spans, 'THFFI_ARCH_FLAGS', edits)
                 options.add('--arch-flags')
@@ -217,6 +245,8 @@ def rewrite_cmake(text, path, accepted, python):
                 ('THFFI_LIBRARIES', _TORCH_LIB_ARG, _TORCH_LIB_IN_STRING,
                  'libATen/libTH/libTHC: gone from PyTorch')):
             spans = _spans(text, args, whole, inside)
+            if variable == 'THFFI_LIBRARIES' and name in _LINKS:
+                spans += _spans(text, args, _TORCH_LIB_VARIABLE, re.compile('$^'))
             if not spans:
                 continue
             if variable == 'THFFI_INCLUDE_DIRS':
