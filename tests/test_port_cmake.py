@@ -164,6 +164,10 @@ def test_what_it_leaves():
     assert new == source
     assert [(f.line, f.fixed) for f in findings] == [(3, False)]
     assert '${THFFI_LIBRARIES}' in findings[0].message
+    # A vendored library's CMake (nothing of torch or nvcc in it): nothing
+    # to say, not even CMake 4's refusal of its 2.6.
+    vendored = 'cmake_minimum_required(VERSION 2.6)\nadd_library(lm STATIC lm/model.cc)\n'
+    assert cmake(vendored) == (vendored, [])
 
 
 def test_ported_library_configures_and_builds(tmp_path):

@@ -91,7 +91,8 @@ def port(root, write=False, version=None):
             findings.append(Finding(rel, 0, 'not read: %s' % exc, False))
             continue
         read += 1
-        texts[rel] = text
+        if kind != 'cmake':
+            texts[rel] = text
         if kind == 'c':
             c_findings += scan_c(text, rel)
             continue
@@ -106,6 +107,8 @@ def port(root, write=False, version=None):
             new, found = rewrite_shell(text, rel, accepted)
         elif kind == 'cmake':
             new, found = rewrite_cmake(text, rel, accepted, sys.executable)
+            if found:  # a file of the torch build: the sources it names are compiled
+                texts[rel] = text
         else:
             new, found = rewrite_python(text, rel, version, built_by_nvcc)
         findings += found

@@ -25,7 +25,8 @@ them by running `python -m thffi` with THFFI_PYTHON, a cache variable set
 to the Python that ran port; a configure whose thffi fails stops there,
 saying so.  Lookups of PyTorch 0.x's libraries and headers
 (find_library/find_path naming TH, THC, ATen) are reported with what to
-write, and so is a minimum CMake version before 3.5 (CMake 4 refuses it).  A file lexed once more after port changes nothing."""
+write, and so is a minimum CMake version before 3.5 (CMake 4 refuses it)
+in a file with any of the above.  A file lexed once more after port changes nothing."""
 
 import re
 
@@ -204,6 +205,7 @@ def rewrite_cmake(text, path, accepted, python):
     capabilities of the installed nvcc (shell.nvcc_architectures()), or
     None; python: the interpreter the configure runs thffi with."""
     findings, edits, options = [], [], set()
+    versions = []  # reported for a file of the torch build only (not vendored code)
     commands = _commands(text)
     arch_done = set()  # variables given thffi's architectures at top level
     arch_lines, arch_rejected = [], set()
@@ -221,7 +223,7 @@ def rewrite_cmake(text, path, accepted, python):
             continue
         if (name in ('cmake_minimum_required', 'cmake_policy') and len(values) > 1
                 and values[0] == 'VERSION' and _BEFORE_3_5.match(values[1])):
-            findings.append(Finding(path, line_of(start), '%s(VERSION %s): CMake 4 refuses '
+            versions.append(Finding(path, line_of(start), '%s(VERSION %s): CMake 4 refuses '
                                     'versions before 3.5; write VERSION %s...3.5, or configure '
                                     'with -DCMAKE_POLICY_VERSION_MINIMUM=3.5'
                                     % (name, values[1], values[1]), False))
@@ -272,6 +274,8 @@ def rewrite_cmake(text, path, accepted, python):
                                     'rejected by the installed nvcc' if accepted else
                                     'older than sm_%d (no nvcc found to ask)'
                                     % OLDEST_WITHOUT_NVCC), True))
+    if edits or findings or MARKER in text:
+        findings = versions + findings
     if not edits:
         return text, findings
     new = _apply(text, edits)
