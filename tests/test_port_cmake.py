@@ -12,7 +12,6 @@ import textwrap
 import pytest
 
 from conftest import ROOT
-from thffi import __main__ as thffi_main
 from thffi import cuda
 from thffi.port import port
 from thffi.port.cmake import MARKER, rewrite_cmake
@@ -173,13 +172,12 @@ def test_what_it_leaves():
 def test_ported_library_configures_and_builds(tmp_path):
     """The 2018 project, ported by `python -m thffi port --write`, is
     configured by cmake (FindCUDA) and built by nvcc: THC.h is thffi's, the
-    architectures thffi's (TORCH_CUDA_ARCH_LIST of the tests)."""
+    architectures thffi's (TORCH_CUDA_ARCH_LIST of the tests), the library
+    thffi's libthffi."""
     if shutil.which('cmake') is None or cuda.find_cuda_home() is None:
         pytest.fail('cmake and a CUDA toolkit are needed (both are on the project\'s '
                     'machines)')
-    # Linking thffi's library needs python -m thffi --libs.
-    links = '--libs' in thffi_main.COMMANDS
-    (tmp_path / 'CMakeLists.txt').write_text(CMAKELISTS + (LINK if links else ''))
+    (tmp_path / 'CMakeLists.txt').write_text(CMAKELISTS + LINK)
     (tmp_path / 'src').mkdir()
     (tmp_path / 'src' / 'scale_gpu.cu').write_text(KERNEL)
     _, findings, _, changed = port(str(tmp_path), write=True)
@@ -193,7 +191,11 @@ def test_ported_library_configures_and_builds(tmp_path):
     made = subprocess.run(['make', 'VERBOSE=1'], cwd=build, env=env, capture_output=True,
                           text=True, timeout=300)
     assert made.returncode == 0, made.stdout + made.stderr
-    assert (build / 'libscale_gpu.so').exists()
+    # THCudaTensor_nElement and the rest come from thffi's library, which
+    # it links (no libATen/libTHC, no libtorch).
+    needed = subprocess.run(['readelf', '-d', str(build / 'libscale_gpu.so')],
+                            capture_output=True, text=True, check=True).stdout
+    assert 'libthffi-' in needed and 'libATen' not in needed and 'libtorch' not in needed
     nvcc = [line for line in made.stdout.splitlines() if '-c ' in line and 'nvcc' in line]
     assert nvcc and all('compute_30' not in line for line in nvcc)
     assert ' '.join(cuda.arch_flags(os.environ['TORCH_CUDA_ARCH_LIST'])).split()[0] in nvcc[0]
