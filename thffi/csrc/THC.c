@@ -151,5 +151,9 @@ void THCFFI_leaveDevice(int previous) {
 #define THFFI_NEW_DEVICE THCState_getCurrentDevice(state)
 #define THFFI_STATE_ONLY THCState *state
 #define THFFI_ST state,
+#define THFFI_THC
+#define THFFI_TYPE_NAME "torch.cuda." TH_CONCAT_STRING_2(Real, Tensor)
 #define TH_GENERIC_FILE "generic/THTensorMeta.c"
 #include "THC/THCGenerateAllTypes.h"
+#define TH_GENERIC_FILE "generic/THTensorMeta.c"
+#include "THC/THCGenerateHalfType.h"

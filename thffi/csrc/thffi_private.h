@@ -43,6 +43,7 @@ extern const char THFFI_home[];
 #define THFFI_DTYPE_Short 4
 #define THFFI_DTYPE_Int 5
 #define THFFI_DTYPE_Long 6
+#define THFFI_DTYPE_Half 7
 
 /* Sets this thread's error message (THFFI_takeError) without leaving the
  * call. */

@@ -46,6 +46,18 @@
 #define TH_FORMAT(f, a)
 #endif
 
+/* What TH's debug functions (THTensor_(desc), THLongStorage_sizeDesc)
+ * return: a description held by value. */
+typedef struct { char str[64]; } THDescBuff;
+
+/* TH's storage flags (THStorage.flag); a storage made by THStorage_new*
+ * has all three. */
+#define TH_STORAGE_REFCOUNTED 1
+#define TH_STORAGE_RESIZABLE 2
+#define TH_STORAGE_FREEMEM 4
+#define TH_STORAGE_VIEW 8
+#define TH_TENSOR_REFCOUNTED 1
+
 /* Most dimensions a tensor may have in the TH layer (PyTorch's own limit). */
 #define THFFI_MAX_DIMS 64
 /* Longest error message kept; longer ones are truncated. */
@@ -301,10 +313,15 @@ TH_API void *THFFI_handOver(THFFITensorPriv *priv);
 /* What thffi asks Python to do to a tensor (THFFI_tensorOp). */
 enum {
   THFFI_OP_RESIZE, THFFI_OP_NEW, THFFI_OP_SELECT, THFFI_OP_NARROW,
-  THFFI_OP_TRANSPOSE, THFFI_OP_CONTIGUOUS, THFFI_OP_CLONE, THFFI_OP_RELEASE
+  THFFI_OP_TRANSPOSE, THFFI_OP_CONTIGUOUS, THFFI_OP_CLONE, THFFI_OP_RELEASE,
+  THFFI_OP_UNFOLD, THFFI_OP_SQUEEZE, THFFI_OP_UNSQUEEZE, THFFI_OP_VIEW, THFFI_OP_EXPAND,
+  THFFI_OP_SET, THFFI_OP_STRIDED
 };
-/* Runs `op` on the torch tensor behind `priv` (RESIZE, SELECT, NARROW,
- * TRANSPOSE; `src` is the view's source) or makes a new one (NEW: of
+/* Runs `op` on the torch tensor behind `priv` (RESIZE; or a view of `src`:
+ * SELECT, NARROW, TRANSPOSE, UNFOLD, SQUEEZE, UNSQUEEZE, VIEW, EXPAND, the
+ * torch method of that name with `args`; SET: all of src; STRIDED: args
+ * {offset from src's first element, n, n sizes, n strides} over src's
+ * storage) or makes a new one (NEW: of
  * `dtype` on `device` with sizes `args`; CONTIGUOUS, CLONE: from `src`),
  * then describes it in priv (obj, dim, sizes, strides) and returns its data
  * pointer.  dtype numbers: THFFI_DTYPES order in thffi/_types.py. */

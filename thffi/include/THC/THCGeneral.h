@@ -2,7 +2,21 @@
 #define THFFI_THC_GENERAL_H
 
 #include <TH/THGeneral.h>
-#include <cuda_runtime_api.h>
+/* What legacy THCGeneral.h included: code after `#include <THC/THC.h>`
+ * tests CUDA_VERSION and calls the driver, runtime, cuBLAS and cuSPARSE
+ * APIs without including their headers.  cuBLAS and cuSPARSE where their
+ * headers are on the include path (a toolkit without them still builds
+ * thffi, which finds cuBLAS at run time). */
+#include <cuda.h>
+#include <cuda_runtime.h>
+#if defined(__has_include)
+#if __has_include(<cublas_v2.h>)
+#include <cublas_v2.h>
+#endif
+#if __has_include(<cusparse.h>)
+#include <cusparse.h>
+#endif
+#endif
 
 /* Legacy THC declared its API with THC_API. */
 #define THC_API TH_API

@@ -2,16 +2,10 @@
  * TH_GENERIC_FILE) once per CUDA tensor type (THCGenerateFloatTypes.h, then
  * THCGenerateIntTypes.h). */
 #if !defined(THC_GENERIC_FILE) && !defined(TH_GENERIC_FILE)
-#error "You must define THC_GENERIC_FILE (or TH_GENERIC_FILE) before including THCGenerateAllTypes.h"
+#error "You must define THC_GENERIC_FILE before including THCGenerateAllTypes.h"
 #endif
-
-#define THGenerateManyTypes
+#define THCGenerateAllTypes
 #include "THC/THCGenerateFloatTypes.h"
 #include "THC/THCGenerateIntTypes.h"
-#undef THGenerateManyTypes
-#undef THCFFI_GENERIC_IS_THC
-#ifdef THC_GENERIC_FILE
-#undef THC_GENERIC_FILE
-#else
-#undef TH_GENERIC_FILE
-#endif
+#undef THCGenerateAllTypes
+#include "THC/THCGenerateEnd.h"

@@ -2,6 +2,10 @@
 #define THFFI_THC_TENSOR_H
 
 #include "THCGeneral.h"
+#include "THCHalf.h"
+
+/* What THC's debug functions (THCTensor_(sizeDesc)) return. */
+typedef THDescBuff THCDescBuff;
 
 #define THCStorage TH_CONCAT_3(TH, CReal, Storage)
 #define THCStorage_(NAME) TH_CONCAT_4(TH, CReal, Storage_, NAME)
@@ -10,6 +14,8 @@
 
 #define TH_GENERIC_FILE "THC/generic/THCStorage.h"
 #include "THC/THCGenerateAllTypes.h"
+#define TH_GENERIC_FILE "THC/generic/THCStorage.h"
+#include "THC/THCGenerateHalfType.h"
 
 /* The functions THC shares with TH, bound to THC: a leading state. */
 #define THFFI_T THCTensor
@@ -20,6 +26,8 @@
 #define THFFI_STATE_ONLY THCState *state
 #define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
 #include "THC/THCGenerateAllTypes.h"
+#define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
+#include "THC/THCGenerateHalfType.h"
 #undef THFFI_T
 #undef THFFI_S
 #undef THFFI_F
@@ -29,5 +37,7 @@
 
 #define TH_GENERIC_FILE "THC/generic/THCTensor.h"
 #include "THC/THCGenerateAllTypes.h"
+#define TH_GENERIC_FILE "THC/generic/THCTensor.h"
+#include "THC/THCGenerateHalfType.h"
 
 #endif

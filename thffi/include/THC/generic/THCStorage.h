@@ -6,4 +6,7 @@
  * (TH/THGeneral.h).  Their data pointers are device pointers. */
 THFFI_DEFINE_TENSOR(THCTensor, THCStorage, real);
 
+/* The size of one element, in bytes. */
+TH_API int THCStorage_(elementSize)(THCState *state);
+
 #endif
