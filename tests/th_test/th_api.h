@@ -56,3 +56,13 @@ int th_single_Char_code(THCharTensor *t);
 int th_single_Short_code(THShortTensor *t);
 int th_single_Int_code(THIntTensor *t);
 int th_single_Long_code(THLongTensor *t);
+/* tests/th_test/generic/th_struct.c, one per type. */
+void th_struct_Float_tour(THFloatTensor *src, THLongTensor *geo);
+void th_struct_Double_tour(THDoubleTensor *src, THLongTensor *geo);
+void th_struct_Byte_tour(THByteTensor *src, THLongTensor *geo);
+void th_struct_Char_tour(THCharTensor *src, THLongTensor *geo);
+void th_struct_Short_tour(THShortTensor *src, THLongTensor *geo);
+void th_struct_Int_tour(THIntTensor *src, THLongTensor *geo);
+void th_struct_Long_tour(THLongTensor *src, THLongTensor *geo);
+void th_struct_bad_unfold(THFloatTensor *src);
+void th_struct_bad_storage(THFloatTensor *src);

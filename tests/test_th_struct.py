@@ -1,0 +1,57 @@
+"""TH's structure functions (views, storages) with TH's semantics: the
+generic file tests/th_test/generic/th_struct.c, built for every type,
+makes views in C; their offsets, sizes, strides and memory are those of
+the same views made by torch."""
+
+import pytest
+import torch
+
+from test_th_api import REALS
+
+
+def _geometry(view, src):
+    """A row of th_struct.c's record for a torch view of src."""
+    row = [view.storage_offset() - src.storage_offset(), view.dim()]
+    row += list(view.shape) + [-1] * (4 - view.dim())
+    row += list(view.stride()) + [-1] * (4 - view.dim())
+    return row + [1]
+
+
+@pytest.mark.parametrize('real, dtype', REALS)
+def test_views_share_memory_with_ths_offsets_sizes_strides(th_test, real, dtype):
+    base = torch.zeros(4, 5, 6, dtype=dtype)
+    src = base[1:, :4, 1:]  # 3 x 4 x 5, not contiguous, not at offset 0
+    geo = torch.empty(0, dtype=torch.int64)
+    getattr(th_test, 'th_struct_%s_tour' % real)(src, geo)
+    off = src.storage_offset()
+    expected = [
+        src.narrow(1, 1, 2), src.select(0, 2), src.transpose(0, 2), src.unfold(2, 2, 1),
+        None, src.narrow(1, 1, 2),
+        src.as_strided((2, 3), (5, 1), off + 1), src.as_strided((4,), (2,), off + 3),
+        src.narrow(0, 0, 1).expand(3, 4, 5)]
+    for row, view in enumerate(expected):
+        if view is None:  # unsqueeze1d: 5 dimensions, beyond the record's 4
+            assert geo[row, :2].tolist() == [0, 4]
+            assert geo[row, 2:6].tolist() == [3, 1, 4, 5]
+            continue
+        assert geo[row].tolist() == _geometry(view, src), row
+    # an empty tensor made in C has a storage, and no dimension
+    assert geo[9, :2].tolist() == [0, 0] and geo[9, 10] == 1
+    # the storage made in C: 6 elements, the tensor from its element 1
+    assert geo[10, :3].tolist() == [1, 1, 5] and geo[10, 6] == 1
+    assert geo[11, :4].tolist() == [9, torch.empty(0, dtype=dtype).element_size(), 1, 0]
+    # writes through the transposed and selected views reached src
+    assert src[2, 1, 4] == 7 and src[2, 3, 0] == 5
+    assert int((base != 0).sum()) == 2
+    assert th_test._rt.live_tensors() == 0
+
+
+def test_views_th_refused_raise_with_ths_message(th_test):
+    src = torch.zeros(3, 4, 5)
+    with pytest.raises(RuntimeError, match='size 6 out of range for dimension 2 of size 5'):
+        th_test.th_struct_bad_unfold(src)
+    # the storage of an argument spans its elements: 60 from element 1 do not fit
+    with pytest.raises(RuntimeError, match='a view of 60 elements from offset 1 exceeds '
+                                           'the storage of 60'):
+        th_test.th_struct_bad_storage(src)
+    assert src.shape == (3, 4, 5) and th_test._rt.live_tensors() == 0
