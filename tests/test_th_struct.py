@@ -3,6 +3,8 @@ generic file tests/th_test/generic/th_struct.c, built for every type,
 makes views in C; their offsets, sizes, strides and memory are those of
 the same views made by torch."""
 
+import os
+
 import pytest
 import torch
 
@@ -55,3 +57,32 @@ def test_views_th_refused_raise_with_ths_message(th_test):
                                            'the storage of 60'):
         th_test.th_struct_bad_storage(src)
     assert src.shape == (3, 4, 5) and th_test._rt.live_tensors() == 0
+
+
+def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_path_factory):
+    # tests/thc_legacy: generic THC code included with THCGenerateAllTypes.h,
+    # the floating and integer ones and each single-type generator (Half
+    # too), and a kernel on THCHalf.h, THCNumerics.cuh, THCAtomics.cuh and
+    # THCDeviceUtils.cuh with its own `#if CUDA_VERSION < 8000`
+    # atomicAdd(double *): it compiles and links under today's nvcc.
+    from conftest import ROOT, build_test_extension
+    from thffi import cuda
+    if not cuda.cuda_enabled():
+        pytest.skip('no CUDA toolkit')
+    ext = build_test_extension(tmp_path_factory, 'thc_legacy', ['thc_legacy.h'],
+                               ['thc_struct.c', 'thc_legacy_headers.cu'], with_cuda=True,
+                               include_dirs=[os.path.join(ROOT, 'tests', 'thc_legacy')])
+    for name in ('thc_struct_Cuda_single', 'thc_struct_CudaHalf_single',
+                 'thc_struct_CudaLong_all', 'thc_struct_CudaDouble_floating',
+                 'thc_struct_CudaByte_integer', 'thc_legacy_headers_launch'):
+        assert callable(getattr(ext, name)), name
+    if not torch.cuda.is_available():
+        return
+    src = torch.zeros(3, 4, device='cuda', dtype=torch.float16)
+    assert ext.thc_struct_CudaHalf_single(src) == 1
+    assert ext.thc_struct_Cuda_single(src.float()) == 1
+    out, hout = torch.zeros(1, device='cuda', dtype=torch.float64), torch.zeros(
+        1, device='cuda', dtype=torch.float16)
+    values = torch.arange(8, device='cuda', dtype=torch.float64)
+    assert ext.thc_legacy_headers_launch(out, values, hout, values.half()) == 8
+    assert out.item() == 28 and hout.item() == 28
