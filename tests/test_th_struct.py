@@ -3,7 +3,9 @@ generic file tests/th_test/generic/th_struct.c, built for every type,
 makes views in C; their offsets, sizes, strides and memory are those of
 the same views made by torch."""
 
+import importlib
 import os
+import sys
 
 import pytest
 import torch
@@ -65,13 +67,22 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     # too), and a kernel on THCHalf.h, THCNumerics.cuh, THCAtomics.cuh and
     # THCDeviceUtils.cuh with its own `#if CUDA_VERSION < 8000`
     # atomicAdd(double *): it compiles and links under today's nvcc.
-    from conftest import ROOT, build_test_extension
-    from thffi import cuda
+    from conftest import ROOT
+    from thffi import create_extension, cuda
     if not cuda.cuda_enabled():
         pytest.skip('no CUDA toolkit')
-    ext = build_test_extension(tmp_path_factory, 'thc_legacy', ['thc_legacy.h'],
-                               ['thc_struct.c', 'thc_legacy_headers.cu'], with_cuda=True,
-                               include_dirs=[os.path.join(ROOT, 'tests', 'thc_legacy')])
+    here = os.path.join(ROOT, 'tests', 'thc_legacy')
+    out = tmp_path_factory.mktemp('thc_legacy')
+    create_extension('_thffi_thc_legacy', headers=[os.path.join(here, 'thc_legacy.h')],
+                     sources=[os.path.join(here, 'thc_struct.c'),
+                              os.path.join(here, 'thc_legacy_headers.cu')],
+                     with_cuda=True, include_dirs=[here], relative_to=str(out / 'build.py'),
+                     verbose=False).build()
+    sys.path.insert(0, str(out))
+    try:
+        ext = importlib.import_module('_thffi_thc_legacy')
+    finally:
+        sys.path.remove(str(out))
     for name in ('thc_struct_Cuda_single', 'thc_struct_CudaHalf_single',
                  'thc_struct_CudaLong_all', 'thc_struct_CudaDouble_floating',
                  'thc_struct_CudaByte_integer', 'thc_legacy_headers_launch'):

@@ -1,6 +1,7 @@
 #ifndef THFFI_THC_TENSOR_H
 #define THFFI_THC_TENSOR_H
 
+#include <TH/TH.h>
 #include "THCGeneral.h"
 #include "THCHalf.h"
 

@@ -104,6 +104,7 @@ TH_API THFFI_T *THFFI_F(newWithTensor)(THFFI_STATE THFFI_T *tensor);
 THFFI_PUN(THFFI_F(newWithTensor));
 /* `stride` may be NULL (contiguous); sizes from a THLongStorage. */
 TH_API THFFI_T *THFFI_F(newWithSize)(THFFI_STATE THLongStorage *size, THLongStorage *stride);
+THFFI_PUN(THFFI_F(newWithSize));
 TH_API THFFI_T *THFFI_F(newWithStorage)(THFFI_STATE THFFI_S *storage, ptrdiff_t storageOffset,
                                         THLongStorage *size, THLongStorage *stride);
 THFFI_PUN(THFFI_F(newWithStorage));
@@ -146,6 +147,7 @@ TH_API void THFFI_F(expand)(THFFI_STATE THFFI_T *r, THFFI_T *tensor, THLongStora
 THFFI_PUN(THFFI_F(expand));
 /* rets[i] = ops[i] expanded to their common broadcast shape. */
 TH_API void THFFI_F(expandNd)(THFFI_STATE THFFI_T **rets, THFFI_T **ops, int count);
+THFFI_PUN(THFFI_F(expandNd));
 TH_API void THFFI_F(resize)(THFFI_STATE THFFI_T *self, THLongStorage *size,
                             THLongStorage *stride);
 THFFI_PUN(THFFI_F(resize));
