@@ -21,7 +21,7 @@ def _geometry(view, src):
     return row + [1]
 
 
-@pytest.mark.parametrize('real, dtype', REALS)
+@pytest.mark.parametrize('real, dtype', REALS + [('Half', torch.float16)])
 def test_views_share_memory_with_ths_offsets_sizes_strides(th_test, real, dtype):
     base = torch.zeros(4, 5, 6, dtype=dtype)
     src = base[1:, :4, 1:]  # 3 x 4 x 5, not contiguous, not at offset 0

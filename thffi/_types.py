@@ -11,8 +11,9 @@ TENSOR_TYPES = {}
 for _real, _dtype in _REALS:
     TENSOR_TYPES['TH%sTensor' % _real] = (_dtype, 'cpu')
     TENSOR_TYPES['THCuda%sTensor' % ('' if _real == 'Float' else _real)] = (_dtype, 'cuda')
-# THC's half tensors (legacy torch.utils.ffi took them too); TH had no half
-# tensor arguments.
+# The half tensors (legacy torch.utils.ffi took THC's; TH's THHalfTensor is
+# there for generic code built with TH/THGenerateHalfType.h).
+TENSOR_TYPES['THHalfTensor'] = ('float16', 'cpu')
 TENSOR_TYPES['THCudaHalfTensor'] = ('float16', 'cuda')
 
 # Scalar C types that pass through from Python: name -> 'int' | 'uint' | 'float'.

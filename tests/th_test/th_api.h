@@ -56,6 +56,7 @@ int th_single_Char_code(THCharTensor *t);
 int th_single_Short_code(THShortTensor *t);
 int th_single_Int_code(THIntTensor *t);
 int th_single_Long_code(THLongTensor *t);
+int th_single_Half_code(THHalfTensor *t);
 /* tests/th_test/generic/th_struct.c, one per type. */
 void th_struct_Float_tour(THFloatTensor *src, THLongTensor *geo);
 void th_struct_Double_tour(THDoubleTensor *src, THLongTensor *geo);
@@ -64,5 +65,7 @@ void th_struct_Char_tour(THCharTensor *src, THLongTensor *geo);
 void th_struct_Short_tour(THShortTensor *src, THLongTensor *geo);
 void th_struct_Int_tour(THIntTensor *src, THLongTensor *geo);
 void th_struct_Long_tour(THLongTensor *src, THLongTensor *geo);
+void th_struct_Half_tour(THHalfTensor *src, THLongTensor *geo);
 void th_struct_bad_unfold(THFloatTensor *src);
 void th_struct_bad_storage(THFloatTensor *src);
+void th_half_convert(THFloatTensor *src, THShortTensor *bits, THFloatTensor *back);

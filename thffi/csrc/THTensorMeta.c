@@ -13,3 +13,5 @@
 #define THFFI_TYPE_NAME "torch." TH_CONCAT_STRING_2(Real, Tensor)
 #define TH_GENERIC_FILE "generic/THTensorMeta.c"
 #include "TH/THGenerateAllTypes.h"
+#define TH_GENERIC_FILE "generic/THTensorMeta.c"
+#include "TH/THGenerateHalfType.h"

@@ -8,6 +8,14 @@
 #else
 
 #define STRUCT_(NAME) TH_CONCAT_4(th_struct_, Real, _, NAME)
+/* A number as real, and a real as a number (half goes through float). */
+#ifdef TH_REAL_IS_HALF
+#define STRUCT_REAL(v) TH_float2half(v)
+#define STRUCT_NUM(x) TH_half2float(x)
+#else
+#define STRUCT_REAL(v) ((real)(v))
+#define STRUCT_NUM(x) (x)
+#endif
 
 static void STRUCT_(record)(THLongTensor *geo, int row, THTensor *t, THTensor *src) {
   int d;
@@ -60,17 +68,17 @@ void STRUCT_(tour)(THTensor *src, THLongTensor *geo) {
   STRUCT_(record)(geo, 9, empty, empty);
 
   /* writes through the views reach src */
-  THTensor_(set3d)(transposed, 4, 1, 2, 7);  /* src[2][1][4] */
-  THTensor_(set2d)(selected, 3, 0, 5);        /* src[2][3][0] */
+  THTensor_(set3d)(transposed, 4, 1, 2, STRUCT_REAL(7));  /* src[2][1][4] */
+  THTensor_(set2d)(selected, 3, 0, STRUCT_REAL(5));      /* src[2][3][0] */
 
   /* a storage made in C, seen by a tensor */
   storage = THStorage_(newWithSize)(6);
-  THStorage_(fill)(storage, 2);
-  THStorage_(set)(storage, 5, 9);
+  THStorage_(fill)(storage, STRUCT_REAL(2));
+  THStorage_(set)(storage, 5, STRUCT_REAL(9));
   fresh = THTensor_(newWithStorage1d)(storage, 1, 5, 1);
   THStorage_(free)(storage);
   STRUCT_(record)(geo, 10, fresh, fresh);
-  THLongTensor_set2d(geo, 11, 0, (int64_t)THTensor_(get1d)(fresh, 4));
+  THLongTensor_set2d(geo, 11, 0, (int64_t)STRUCT_NUM(THTensor_(get1d)(fresh, 4)));
   THLongTensor_set2d(geo, 11, 1, (int64_t)THStorage_(elementSize)());
   THLongTensor_set2d(geo, 11, 2, strcmp(THTensor_(sizeDesc)(src).str, "[3 x 4 x 5]") == 0);
   THLongTensor_set2d(geo, 11, 3, THTensor_(isContiguous)(transposed));
@@ -88,5 +96,7 @@ void STRUCT_(tour)(THTensor *src, THLongTensor *geo) {
 }
 
 #undef STRUCT_
+#undef STRUCT_REAL
+#undef STRUCT_NUM
 
 #endif

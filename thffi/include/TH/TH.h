@@ -3,6 +3,7 @@
 #define THFFI_TH_H
 
 #include "THGeneral.h"
+#include "THHalf.h"
 #include "THStorage.h"
 #include "THTensor.h"
 #include "THTensorCopy.h"

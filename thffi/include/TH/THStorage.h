@@ -8,5 +8,7 @@
 
 #define TH_GENERIC_FILE "TH/generic/THStorage.h"
 #include "TH/THGenerateAllTypes.h"
+#define TH_GENERIC_FILE "TH/generic/THStorage.h"
+#include "TH/THGenerateHalfType.h"
 
 #endif
