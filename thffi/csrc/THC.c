@@ -157,3 +157,7 @@ void THCFFI_leaveDevice(int previous) {
 #include "THC/THCGenerateAllTypes.h"
 #define TH_GENERIC_FILE "generic/THTensorMeta.c"
 #include "THC/THCGenerateHalfType.h"
+#define TH_GENERIC_FILE "generic/THCTensor.c"
+#include "THC/THCGenerateAllTypes.h"
+#define TH_GENERIC_FILE "generic/THCTensor.c"
+#include "THC/THCGenerateHalfType.h"

@@ -48,7 +48,8 @@
 
 /* What TH's debug functions (THTensor_(desc), THLongStorage_sizeDesc)
  * return: a description held by value. */
-typedef struct { char str[64]; } THDescBuff;
+#define TH_DESC_BUFF_LEN 64
+typedef struct { char str[TH_DESC_BUFF_LEN]; } THDescBuff;
 
 /* TH's storage flags (THStorage.flag); a storage made by THStorage_new*
  * has all three. */

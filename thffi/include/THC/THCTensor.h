@@ -6,7 +6,13 @@
 #include "THCHalf.h"
 
 /* What THC's debug functions (THCTensor_(sizeDesc)) return. */
+#define THC_DESC_BUFF_LEN TH_DESC_BUFF_LEN
 typedef THDescBuff THCDescBuff;
+
+/* Legacy THC 0.3's direct element access (host code cannot dereference
+ * device memory: use THCStorage_(get)/(set)). */
+#define THC_STORAGE_GET(storage, idx) ((storage)->data[(idx)])
+#define THC_STORAGE_SET(storage, idx, value) ((storage)->data[(idx)] = (value))
 
 #define THCStorage TH_CONCAT_3(TH, CReal, Storage)
 #define THCStorage_(NAME) TH_CONCAT_4(TH, CReal, Storage_, NAME)
