@@ -90,8 +90,12 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     if not torch.cuda.is_available():
         return
     src = torch.zeros(3, 4, device='cuda', dtype=torch.float16)
+    src[0, 0] = 5
     assert ext.thc_struct_CudaHalf_single(src) == 1
-    assert ext.thc_struct_Cuda_single(src.float()) == 1
+    assert src[1, 2] == 5  # get2d/set2d
+    fsrc = torch.zeros(3, 4, device='cuda')
+    fsrc[0, 0] = 3
+    assert ext.thc_struct_Cuda_single(fsrc) == 1 and fsrc[1, 2] == 3
     out, hout = torch.zeros(1, device='cuda', dtype=torch.float64), torch.zeros(
         1, device='cuda', dtype=torch.float16)
     values = torch.arange(8, device='cuda', dtype=torch.float64)
