@@ -101,3 +101,28 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     values = torch.arange(8, device='cuda', dtype=torch.float64)
     assert ext.thc_legacy_headers_launch(out, values, hout, values.half()) == 8
     assert out.item() == 28 and hout.item() == 28
+
+
+def _path(path):
+    return torch.tensor(list(os.fsencode(str(path))) + [0], dtype=torch.uint8)
+
+
+def test_storages_over_memory_given_to_them(th_test, tmp_path):
+    # tests/th_test/th_api.c: newWithData, newWithAllocator (0.3's and 0.4's
+    # forms), newWithMapping; memory freed by its allocator once the last
+    # tensor viewing it is freed, and the mapping shared with the file
+    out = torch.zeros(0)
+    path = tmp_path / 'mapped.bin'
+    assert th_test.th_storage_given(out, _path(path)) == 101
+    assert out.tolist() == [[1, 2, 3], [7, 7, 7], [10, 11, 12]]
+    assert torch.frombuffer(bytearray(path.read_bytes()), dtype=torch.float32).tolist() == \
+        [10, 11, 12]
+    assert th_test._rt.live_tensors() == 0
+    # a private mapping neither creates nor grows the file
+    with pytest.raises(RuntimeError, match='unable to open file <.*none.bin> in read-only mode'):
+        th_test.th_storage_bad_mapping(_path(tmp_path / 'none.bin'))
+    assert not (tmp_path / 'none.bin').exists()
+    (tmp_path / 'short.bin').write_bytes(b'1234')
+    with pytest.raises(RuntimeError, match='size is smaller than the required mapping size <12>'):
+        th_test.th_storage_bad_mapping(_path(tmp_path / 'short.bin'))
+    assert th_test._rt.live_tensors() == 0

@@ -62,3 +62,67 @@ void th_half_convert(THFloatTensor *src, THShortTensor *bits, THFloatTensor *bac
     b[i] = TH_half2float(half);
   }
 }
+
+/* An allocator counting its calls in *ctx: 1 per malloc, 100 per free. */
+static void *counting_malloc(void *ctx, ptrdiff_t size) {
+  *(int *)ctx += 1;
+  return malloc(size);
+}
+
+static void counting_free(void *ctx, void *ptr) {
+  *(int *)ctx += 100;
+  free(ptr);
+}
+
+static THAllocator counting_allocator = {counting_malloc, NULL, counting_free};
+
+/* Storages over memory given to them: out (3 x 3) gets a row seen through
+ * each of newWithData, newWithAllocator (0.3's three arguments) and
+ * newWithMapping of the file named by path (its bytes, NUL-terminated),
+ * shared: the row is written into the file.  Returns the counting
+ * allocator's tally once every storage is freed. */
+int th_storage_given(THFloatTensor *out, THByteTensor *path) {
+  int events = 0, i;
+  float *data = (float *)THAlloc(3 * sizeof(float));
+  THFloatStorage *given, *counted, *mapped;
+  THDoubleStorage *plain;
+  THFloatTensor *view = THFloatTensor_new(), *row = THFloatTensor_new();
+  for (i = 0; i < 3; i++) data[i] = (float)(i + 1);
+  THFloatTensor_resize2d(out, 3, 3);
+
+  given = THFloatStorage_newWithData(data, 3);
+  THFloatTensor_setStorage1d(view, given, 0, 3, 1);
+  THFloatStorage_free(given);  /* view keeps the memory */
+  THFloatTensor_select(row, out, 0, 0);
+  THFloatTensor_copy(row, view);
+
+  counted = THFloatStorage_newWithAllocator(3, &counting_allocator, &events);
+  THFloatStorage_fill(counted, 7);
+  THFloatTensor_setStorage1d(view, counted, 0, 3, 1);
+  THFloatStorage_free(counted);
+  THFloatTensor_select(row, out, 0, 1);
+  THFloatTensor_copy(row, view);
+
+  mapped = THFloatStorage_newWithMapping((const char *)THByteTensor_data(path), 3,
+                                         TH_ALLOCATOR_MAPPED_SHARED);
+  for (i = 0; i < 3; i++) THFloatStorage_set(mapped, i, (float)(10 + i));
+  THFloatTensor_setStorage1d(view, mapped, 0, 3, 1);
+  THFloatStorage_free(mapped);
+  THFloatTensor_select(row, out, 0, 2);
+  THFloatTensor_copy(row, view);
+
+  /* 0.4's two arguments: TH's default allocator */
+  plain = THDoubleStorage_newWithAllocator(2, &THDefaultAllocator);
+  THAssert(THDoubleStorage_size(plain) == 2);
+  THDoubleStorage_free(plain);
+  THFloatTensor_free(view);  /* the last references: the memory is freed */
+  THFloatTensor_free(row);
+  return events;
+}
+
+/* newWithMapping of a file that is not there, without creating it. */
+void th_storage_bad_mapping(THByteTensor *path) {
+  THFloatStorage *mapped = THFloatStorage_newWithMapping((const char *)THByteTensor_data(path),
+                                                         3, 0);
+  THFloatStorage_free(mapped);
+}

@@ -69,3 +69,5 @@ void th_struct_Half_tour(THHalfTensor *src, THLongTensor *geo);
 void th_struct_bad_unfold(THFloatTensor *src);
 void th_struct_bad_storage(THFloatTensor *src);
 void th_half_convert(THFloatTensor *src, THShortTensor *bits, THFloatTensor *back);
+int th_storage_given(THFloatTensor *out, THByteTensor *path);
+void th_storage_bad_mapping(THByteTensor *path);

@@ -115,6 +115,50 @@ cudaError_t THCudaFree(THCState *s, void *ptr) {
   return cudaSuccess;
 }
 
+void THCFFI_keepAlloc(uintptr_t ptr) { thcffi_forget(ptr); }
+
+void THCFFI_releaseCudaMalloc(void *allocator, void *ctx, void *data) {
+  (void)allocator;
+  (void)ctx;
+  thcffi_release((uintptr_t)data);
+}
+
+void THCFFI_releaseWithDeviceAllocator(void *allocator, void *ctx, void *data) {
+  THCDeviceAllocator *a = (THCDeviceAllocator *)allocator;
+  if (a->free != NULL) a->free(ctx, data);
+}
+
+/* THCState_getDeviceAllocator's: PyTorch's caching allocator on the current
+ * device; what it gives is the caller's (not freed when the call fails). */
+static cudaError_t thcffi_allocator_malloc(void *ctx, void **ptr, size_t size,
+                                           cudaStream_t stream) {
+  char err[THFFI_MSG_LEN];
+  uintptr_t p = 0;
+  int device;
+  (void)ctx;
+  *ptr = NULL;
+  if (size == 0) return cudaSuccess;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      _thffi_cuda_memory_cb(device, (uintptr_t)stream, size, &p, err, sizeof err) != 0)
+    return cudaErrorMemoryAllocation;
+  *ptr = (void *)p;
+  return cudaSuccess;
+}
+
+static cudaError_t thcffi_allocator_free(void *ctx, void *ptr) {
+  (void)ctx;
+  if (ptr != NULL) thcffi_release((uintptr_t)ptr);
+  return cudaSuccess;
+}
+
+static THCDeviceAllocator thcffi_device_allocator = {
+    thcffi_allocator_malloc, NULL, thcffi_allocator_free, NULL, NULL, NULL};
+
+THCDeviceAllocator *THCState_getDeviceAllocator(THCState *state) {
+  (void)state;
+  return &thcffi_device_allocator;
+}
+
 void THCFFI_freeAllocs(THFFIFrame *frame) {
   while (frame->allocs != NULL) {
     THFFIAlloc *node = frame->allocs;

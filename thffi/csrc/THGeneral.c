@@ -1,6 +1,11 @@
 /* Errors, per-thread error frames and strided iteration for the TH layer;
  * exit(), abort() and assert() of the code linked into an extension. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "TH/THGeneral.h"
 #include "thffi_private.h"
 
@@ -100,7 +105,7 @@ uintptr_t THFFI_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *s
   char err[THFFI_MSG_LEN];
   uintptr_t data = 0;
   if (op != THFFI_OP_NEW && op != THFFI_OP_CONTIGUOUS && op != THFFI_OP_CLONE &&
-      priv->obj == NULL)
+      op != THFFI_OP_WRAP && priv->obj == NULL)
     THError("this tensor is not backed by a torch tensor");
   if (THFFIPy_tensorOp(op, priv, src, dtype, device, n, args, &data, err, sizeof err) != 0)
     THError("%s", err);
@@ -324,3 +329,66 @@ void *THRealloc(void *ptr, ptrdiff_t size) {
 }
 
 void THFree(void *ptr) { free(ptr); }
+
+/* ---- memory given to storages (THStorage_(newWith*): THFFI_OP_WRAP) ---- */
+
+static void *thffi_default_malloc(void *ctx, ptrdiff_t size) {
+  (void)ctx;
+  return THAlloc(size);
+}
+
+static void *thffi_default_realloc(void *ctx, void *ptr, ptrdiff_t size) {
+  (void)ctx;
+  return THRealloc(ptr, size);
+}
+
+static void thffi_default_free(void *ctx, void *ptr) {
+  (void)ctx;
+  THFree(ptr);
+}
+
+THAllocator THDefaultAllocator = {thffi_default_malloc, thffi_default_realloc,
+                                  thffi_default_free};
+
+void THFFI_releaseWithAllocator(void *allocator, void *ctx, void *data) {
+  THAllocator *a = (THAllocator *)allocator;
+  if (a->free != NULL) a->free(ctx, data);
+}
+
+void THFFI_releaseMapping(void *allocator, void *bytes, void *data) {
+  (void)allocator;
+  if (data != NULL) munmap(data, (size_t)(uintptr_t)bytes);
+}
+
+void *THFFI_mapFile(const char *filename, ptrdiff_t *bytes, int flags) {
+  int shared = flags & TH_ALLOCATOR_MAPPED_SHARED, fd;
+  struct stat st;
+  void *data;
+  THArgCheck(filename != NULL, 1, "expected a file name, got NULL");
+  THArgCheck((flags & ~TH_ALLOCATOR_MAPPED_SHARED) == 0, 3,
+             "only TH_ALLOCATOR_MAPPED_SHARED is supported, got flags %d", flags);
+  fd = open(filename, shared ? O_RDWR | O_CREAT : O_RDONLY, 0644);
+  if (fd < 0) THError("unable to open file <%s> in %s mode: %s", filename,
+                      shared ? "read-write" : "read-only", strerror(errno));
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    THError("unable to stat the file <%s>", filename);
+  }
+  if (*bytes == 0) *bytes = (ptrdiff_t)st.st_size;
+  if (*bytes > (ptrdiff_t)st.st_size) {
+    if (!shared || ftruncate(fd, (off_t)*bytes) != 0) {
+      close(fd);
+      THError("file <%s> size is smaller than the required mapping size <%lld>", filename,
+              (long long)*bytes);
+    }
+  }
+  if (*bytes == 0) {
+    close(fd);
+    return NULL;
+  }
+  data = mmap(NULL, (size_t)*bytes, PROT_READ | PROT_WRITE, shared ? MAP_SHARED : MAP_PRIVATE,
+              fd, 0);
+  close(fd);  /* the mapping stays */
+  if (data == MAP_FAILED) THError("$ Torch: unable to mmap memory: %s", strerror(errno));
+  return data;
+}

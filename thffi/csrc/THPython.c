@@ -78,6 +78,7 @@ static thffi_attr *const thffi_attrs[] = {&a_dtype,  &a_is_cpu,     &a_is_cuda,
                                           &a_get_device, &a_is_neg};
 static PyObject *thffi_dtypes[8];  /* THFFI_DTYPES order (thffi/_types.py) */
 static PyObject *thffi_empty;      /* torch.empty */
+static PyObject *thffi_from_dlpack; /* torch.from_dlpack */
 static PyObject *thffi_contiguous_format;
 static PyObject *s_strict, *s_resize_, *s_set_, *s_select, *s_narrow, *s_transpose,
     *s_clone, *s_contiguous, *s_is_contiguous, *s_detach, *s_memory_format, *s_device,
@@ -389,6 +390,57 @@ static PyObject *thffi_set_strided(PyObject *obj, PyObject *src, int n, const in
   return r;
 }
 
+/* DLPack 0.x's managed tensor (the "dltensor" capsule every torch 2.x takes),
+ * over memory given to a storage (THFFI_OP_WRAP): torch calls the deleter
+ * when its storage dies, which frees the memory as the storage's allocator
+ * says. */
+typedef struct thffi_DLManagedTensor {
+  thffi_DLTensor dl_tensor;
+  void *manager_ctx;
+  void (*deleter)(struct thffi_DLManagedTensor *self);
+} thffi_DLManagedTensor;
+typedef struct {
+  thffi_DLManagedTensor managed;
+  int64_t shape[1];
+  THFFIRelease release;
+  void *allocator, *ctx;
+} thffi_wrapped;
+
+static void thffi_wrapped_delete(thffi_DLManagedTensor *self) {
+  thffi_wrapped *w = (thffi_wrapped *)self;
+  if (w->release != NULL) w->release(w->allocator, w->ctx, self->dl_tensor.data);
+  free(w);
+}
+
+/* A 1-d torch tensor of args[1] elements over the memory at args[0], which
+ * it owns once made: args {data, numel, release, allocator, ctx}.  Made by
+ * torch.from_dlpack; when that fails the memory stays the caller's. */
+static PyObject *thffi_wrap(int dtype, int device, const int64_t *args) {
+  thffi_wrapped *w = (thffi_wrapped *)calloc(1, sizeof *w);
+  PyObject *capsule, *r;
+  if (w == NULL) return PyErr_NoMemory();
+  w->managed.dl_tensor.data = (void *)(uintptr_t)args[0];
+  w->managed.dl_tensor.device.device_type = device < 0 ? THFFI_DL_CPU : THFFI_DL_CUDA;
+  w->managed.dl_tensor.device.device_id = device < 0 ? 0 : device;
+  w->managed.dl_tensor.ndim = 1;
+  w->managed.dl_tensor.dtype = thffi_dl_dtypes[dtype];
+  w->shape[0] = args[1];
+  w->managed.dl_tensor.shape = w->shape;
+  w->managed.deleter = thffi_wrapped_delete;
+  w->release = (THFFIRelease)(uintptr_t)args[2];
+  w->allocator = (void *)(uintptr_t)args[3];
+  w->ctx = (void *)(uintptr_t)args[4];
+  capsule = PyCapsule_New(&w->managed, "dltensor", NULL);
+  if (capsule == NULL) {
+    free(w);
+    return NULL;
+  }
+  r = PyObject_CallOneArg(thffi_from_dlpack, capsule);
+  if (r == NULL && strcmp(PyCapsule_GetName(capsule), "dltensor") == 0) free(w);  /* unused */
+  Py_DECREF(capsule);
+  return r;
+}
+
 /* The torch tensor `op` yields (a new reference), NULL with an exception. */
 static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, int device,
                              PyObject *sizes, int n, const int64_t *args) {
@@ -410,6 +462,12 @@ static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, in
       Py_XDECREF(pos);
       Py_DECREF(kw);
       return r;
+    case THFFI_OP_WRAP:
+      if (n != 5) {
+        PyErr_SetString(PyExc_SystemError, "WRAP: malformed arguments");
+        return NULL;
+      }
+      return thffi_wrap(dtype, device, args);
     case THFFI_OP_CLONE:
       kw = Py_BuildValue("{OO}", s_memory_format, thffi_contiguous_format);
       if (kw == NULL) return NULL;
@@ -470,14 +528,15 @@ static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, in
 
 static const char *const thffi_op_names[] = {
     "resize", "create", "select on", "narrow", "transpose", "make contiguous", "clone",
-    "release", "unfold", "squeeze", "unsqueeze", "view", "expand", "set", "view the storage of"};
+    "release", "unfold", "squeeze", "unsqueeze", "view", "expand", "set", "view the storage of", "wrap memory as"};
 
 /* "cannot <op> <what>[ to <sizes>]: <exception>" into err; clears the error. */
 static void thffi_report(int op, const THFFITensorPriv *priv, PyObject *sizes, char *err,
                          size_t errlen) {
   PyObject *type, *value, *tb, *text = NULL, *shape = NULL;
   char what[48];
-  int creates = op == THFFI_OP_NEW || op == THFFI_OP_CLONE || op == THFFI_OP_CONTIGUOUS;
+  int creates = op == THFFI_OP_NEW || op == THFFI_OP_CLONE || op == THFFI_OP_CONTIGUOUS ||
+                op == THFFI_OP_WRAP;
   PyErr_Fetch(&type, &value, &tb);
   if (creates)
     snprintf(what, sizeof what, "a tensor");
@@ -595,8 +654,10 @@ static int thffi_init(void) {
     if (thffi_dtypes[i] == NULL) goto fail;
   }
   thffi_empty = PyObject_GetAttrString(torch, "empty");
+  thffi_from_dlpack = PyObject_GetAttrString(torch, "from_dlpack");
   thffi_contiguous_format = PyObject_GetAttrString(torch, "contiguous_format");
-  if (thffi_empty == NULL || thffi_contiguous_format == NULL) goto fail;
+  if (thffi_empty == NULL || thffi_from_dlpack == NULL || thffi_contiguous_format == NULL)
+    goto fail;
   type = PyObject_GetAttrString(torch, "Tensor");
   if (type == NULL || !thffi_find_dlpack(torch, type)) goto fail;
   for (i = 0; i < sizeof thffi_attrs / sizeof thffi_attrs[0]; i++) {

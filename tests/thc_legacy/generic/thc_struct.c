@@ -21,6 +21,16 @@ int64_t TH_CONCAT_4(thc_struct_, CReal, _, SUFFIX)(THCTensor *src) {
   THAssert(THCTypeIdx_(Real) >= THCTypeIdxByte && THCTypeIdx_(Real) <= THCTypeIdxHalf);
   THCTensor_(set2d)(state, src, 1, 2, THCTensor_(get2d)(state, src, 0, 0));
   THCudaCheck(cudaDestroyTextureObject(texture));
+  {  /* storages over memory given to them, freed with them */
+    real *data;
+    THCStorage *given, *allocated;
+    THCudaCheck(THCudaMalloc(state, (void **)&data, 4 * sizeof(real)));
+    given = THCStorage_(newWithData)(state, data, 4);
+    allocated = THCStorage_(newWithAllocator)(state, 4, THCState_getDeviceAllocator(state), NULL);
+    THAssert(THCStorage_(size)(state, given) == 4 && THCStorage_(size)(state, allocated) == 4);
+    THCStorage_(free)(state, given);
+    THCStorage_(free)(state, allocated);
+  }
   THCTensor_(free)(state, folded);
   THCTensor_(free)(state, narrowed);
   THCTensor_(free)(state, transposed);

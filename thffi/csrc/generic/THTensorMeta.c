@@ -94,7 +94,8 @@ static void THFFI_F(apply)(THFFI_T *self, int op, const THFFI_T *src, int n,
   ptrdiff_t base_size = base != NULL ? base->size : 0;
   uintptr_t data = THFFI_tensorOp(op, &self->priv, src ? &src->priv : NULL, THFFI_DTYPE,
                                   self->priv.device, n, args);
-  if (op == THFFI_OP_NEW || op == THFFI_OP_CLONE || op == THFFI_OP_CONTIGUOUS)
+  if (op == THFFI_OP_NEW || op == THFFI_OP_CLONE || op == THFFI_OP_CONTIGUOUS ||
+      op == THFFI_OP_WRAP)
     base_data = NULL;  /* new memory */
   THFFI_F(setView)(self, (real *)data, self->priv.dim, self->priv.size_buf,
                    self->priv.stride_buf, base_data, base_size);
@@ -828,6 +829,102 @@ THFFI_S *THFFI_SF(newWithSize4)(THFFI_STATE real data0, real data1, real data2, 
   THFFI_SF(set)(THFFI_ST self, 3, data3);
   return self;
 }
+
+/* ---- storages over memory given to them (TH's generic/THStorage.c) ---- */
+
+/* A storage of `size` elements at `data`, which it owns from now on: once
+ * the storage and every torch tensor viewing it are gone, release(allocator,
+ * ctx, data) frees the memory, as TH's allocator did.  Not resizable. */
+static THFFI_S *THFFI_SF(wrap)(THFFI_STATE real *data, ptrdiff_t size, THFFIRelease release,
+                               void *allocator, void *ctx) {
+  int64_t args[5];
+  THFFI_T *holder;
+  THArgCheck(size >= 0, 2, "negative storage size %lld", (long long)size);
+  THArgCheck(data != NULL || size == 0, 1, "expected memory for %lld elements, got NULL",
+             (long long)size);
+  args[0] = (int64_t)(uintptr_t)data;
+  args[1] = size;
+  args[2] = (int64_t)(uintptr_t)release;
+  args[3] = (int64_t)(uintptr_t)allocator;
+  args[4] = (int64_t)(uintptr_t)ctx;
+  holder = THFFI_F(create)(THFFI_OP_WRAP, NULL, THFFI_NEW_DEVICE, 5, args);
+  holder->refcount = 0;
+  holder->storage_.flag = TH_STORAGE_REFCOUNTED | TH_STORAGE_FREEMEM;
+  return &holder->storage_;
+}
+
+#ifdef THFFI_THC
+/* `data` from THCudaMalloc (legacy THC's default allocator), freed into
+ * PyTorch's caching allocator with the storage. */
+THFFI_S *THFFI_SF(newWithData)(THCState *state, real *data, ptrdiff_t size) {
+  THFFI_S *self = THFFI_SF(wrap)(state, data, size, THCFFI_releaseCudaMalloc, NULL, NULL);
+  THCFFI_keepAlloc((uintptr_t)data);  /* the storage's now, also if the call fails */
+  return self;
+}
+
+THFFI_S *THFFI_SF(newWithDataAndAllocator)(THCState *state, real *data, ptrdiff_t size,
+                                           THCDeviceAllocator *allocator, void *ctx) {
+  THArgCheck(allocator != NULL, 4, "expected an allocator, got NULL");
+  return THFFI_SF(wrap)(state, data, size, THCFFI_releaseWithDeviceAllocator, allocator, ctx);
+}
+
+THFFI_S *THFFI_SF(newWithAllocator)(THCState *state, ptrdiff_t size,
+                                    THCDeviceAllocator *allocator, void *ctx) {
+  void *data = NULL;
+  THArgCheck(allocator != NULL, 3, "expected an allocator, got NULL");
+  THArgCheck(size >= 0, 2, "negative storage size %lld", (long long)size);
+  if (size > 0)
+    THCudaCheck(allocator->malloc(ctx, &data, (size_t)size * sizeof(real),
+                                  THCState_getCurrentStream(state)));
+  return THFFI_SF(wrap)(state, (real *)data, size, THCFFI_releaseWithDeviceAllocator, allocator,
+                        ctx);
+}
+
+THFFI_S *THFFI_SF(newWithMapping)(THCState *state, const char *filename, ptrdiff_t size,
+                                  int shared) {
+  (void)state; (void)filename; (void)size; (void)shared;
+  THError("not available yet for THCStorage");  /* as legacy THC */
+  return NULL;
+}
+#else
+/* `data` from malloc or THAlloc, freed with the storage (TH's default
+ * allocator). */
+THFFI_S *THFFI_SF(newWithData)(real *data, ptrdiff_t size) {
+  return THFFI_SF(wrap)(data, size, THFFI_releaseWithAllocator, &THDefaultAllocator, NULL);
+}
+
+THFFI_S *THFFI_SF(newWithDataAndAllocator)(real *data, ptrdiff_t size, THAllocator *allocator,
+                                           void *allocatorContext) {
+  THArgCheck(allocator != NULL, 3, "expected an allocator, got NULL");
+  return THFFI_SF(wrap)(data, size, THFFI_releaseWithAllocator, allocator, allocatorContext);
+}
+
+THFFI_S *THFFI_SF(newWithAllocator)(ptrdiff_t size, THAllocator *allocator,
+                                    void *allocatorContext) {
+  real *data;
+  THArgCheck(allocator != NULL, 2, "expected an allocator, got NULL");
+  THArgCheck(size >= 0, 1, "negative storage size %lld", (long long)size);
+  data = (real *)allocator->malloc(allocatorContext, size * (ptrdiff_t)sizeof(real));
+  THArgCheck(data != NULL || size == 0, 2, "the allocator returned NULL for %lld bytes",
+             (long long)(size * (ptrdiff_t)sizeof(real)));
+  return THFFI_SF(wrap)(data, size, THFFI_releaseWithAllocator, allocator, allocatorContext);
+}
+
+THFFI_S *THFFI_SF(thffiNewWithAllocator2)(ptrdiff_t size, THAllocator *allocator) {
+  return THFFI_SF(newWithAllocator)(size, allocator, NULL);
+}
+
+/* The file's bytes as elements, shared with the file or a private copy. */
+THFFI_S *THFFI_SF(newWithMapping)(const char *filename, ptrdiff_t size, int flags) {
+  ptrdiff_t bytes;
+  void *data;
+  THArgCheck(size >= 0, 2, "negative storage size %lld", (long long)size);
+  bytes = size * (ptrdiff_t)sizeof(real);
+  data = THFFI_mapFile(filename, &bytes, flags);
+  return THFFI_SF(wrap)((real *)data, bytes / (ptrdiff_t)sizeof(real), THFFI_releaseMapping,
+                        NULL, (void *)(uintptr_t)bytes);
+}
+#endif
 
 void THFFI_SF(setFlag)(THFFI_STATE THFFI_S *self, const char flag) {
   THArgCheck(self != NULL, 1, "expected a storage, got NULL");

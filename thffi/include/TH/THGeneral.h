@@ -49,6 +49,28 @@
 /* What TH's debug functions (THTensor_(desc), THLongStorage_sizeDesc)
  * return: a description held by value. */
 #define TH_DESC_BUFF_LEN 64
+/* The fourth of its arguments: picks one of three functions by the number
+ * of arguments a call gives (THCudaMalloc, THStorage_(newWithAllocator)). */
+#define THFFI_FOURTH_ARG(a, b, c, d, ...) d
+/* Legacy TH 0.3's allocator (TH/THAllocator.h), for storages made over
+ * memory it gives (THStorage_(newWithAllocator)) or frees
+ * (THStorage_(newWithDataAndAllocator)): malloc(ctx, bytes), free(ctx, ptr).
+ * THDefaultAllocator is malloc and free, as TH's. */
+typedef struct THAllocator {
+  void *(*malloc)(void *ctx, ptrdiff_t size);
+  void *(*realloc)(void *ctx, void *ptr, ptrdiff_t size);
+  void (*free)(void *ctx, void *ptr);
+} THAllocator;
+TH_EXTERNC THAllocator THDefaultAllocator;
+/* THStorage_(newWithMapping)'s flags (TH's THMapAllocator): SHARED maps the
+ * file read-write, creating or growing it; without, a private copy of it. */
+#define TH_ALLOCATOR_MAPPED_SHARED 1
+#define TH_ALLOCATOR_MAPPED_SHAREDMEM 2
+#define TH_ALLOCATOR_MAPPED_EXCLUSIVE 4
+#define TH_ALLOCATOR_MAPPED_NOCREATE 8
+#define TH_ALLOCATOR_MAPPED_KEEPFD 16
+#define TH_ALLOCATOR_MAPPED_FROMFD 32
+#define TH_ALLOCATOR_MAPPED_UNLINK 64
 typedef struct { char str[TH_DESC_BUFF_LEN]; } THDescBuff;
 
 /* TH's storage flags (THStorage.flag); a storage made by THStorage_new*
@@ -316,14 +338,19 @@ enum {
   THFFI_OP_RESIZE, THFFI_OP_NEW, THFFI_OP_SELECT, THFFI_OP_NARROW,
   THFFI_OP_TRANSPOSE, THFFI_OP_CONTIGUOUS, THFFI_OP_CLONE, THFFI_OP_RELEASE,
   THFFI_OP_UNFOLD, THFFI_OP_SQUEEZE, THFFI_OP_UNSQUEEZE, THFFI_OP_VIEW, THFFI_OP_EXPAND,
-  THFFI_OP_SET, THFFI_OP_STRIDED
+  THFFI_OP_SET, THFFI_OP_STRIDED, THFFI_OP_WRAP
 };
+/* How memory given to a storage (THFFI_OP_WRAP) is freed: release(allocator,
+ * ctx, data), called once torch drops its last reference to it. */
+typedef void (*THFFIRelease)(void *allocator, void *ctx, void *data);
 /* Runs `op` on the torch tensor behind `priv` (RESIZE; or a view of `src`:
  * SELECT, NARROW, TRANSPOSE, UNFOLD, SQUEEZE, UNSQUEEZE, VIEW, EXPAND, the
  * torch method of that name with `args`; SET: all of src; STRIDED: args
  * {offset from src's first element, n, n sizes, n strides} over src's
  * storage) or makes a new one (NEW: of
- * `dtype` on `device` with sizes `args`; CONTIGUOUS, CLONE: from `src`),
+ * `dtype` on `device` with sizes `args`; CONTIGUOUS, CLONE: from `src`;
+ * WRAP: over the memory args {data, numel, THFFIRelease, allocator, ctx},
+ * which it owns from then on: released as args say when torch drops it),
  * then describes it in priv (obj, dim, sizes, strides) and returns its data
  * pointer.  dtype numbers: THFFI_DTYPES order in thffi/_types.py. */
 TH_API uintptr_t THFFI_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src,

@@ -55,7 +55,21 @@ TH_API cudaError_t THCudaFree(THCState *state, void *ptr);
 #define THCudaMalloc(...)                                                     \
   THFFI_FOURTH_ARG(__VA_ARGS__, THCudaMalloc, THFFI_cudaMallocPtr,           \
                    THCudaMalloc_takes_2_or_3_arguments, 0)(__VA_ARGS__)
-#define THFFI_FOURTH_ARG(a, b, c, d, ...) d
+
+/* Legacy THC 0.3's device allocator (THCStorage_(newWithAllocator),
+ * _newWithDataAndAllocator): malloc(ctx, &ptr, bytes, stream),
+ * free(ctx, ptr).  THCState_getDeviceAllocator's is PyTorch's caching
+ * allocator, as THCudaMalloc and THCudaFree. */
+typedef struct _THCDeviceAllocator {
+  cudaError_t (*malloc)(void *ctx, void **ptr, size_t size, cudaStream_t stream);
+  cudaError_t (*realloc)(void *ctx, void **ptr, size_t old_size, size_t size,
+                         cudaStream_t stream);
+  cudaError_t (*free)(void *ctx, void *ptr);
+  cudaError_t (*emptyCache)(void *ctx);
+  cudaError_t (*cacheInfo)(void *ctx, int device, size_t *total, size_t *largest);
+  void *state;
+} THCDeviceAllocator;
+TH_API THCDeviceAllocator *THCState_getDeviceAllocator(THCState *state);
 
 #define THCAssertSameGPU(expr)                                                  \
   THAssertMsg(expr, "Some of weight/gradient/input tensors are located on "   \
