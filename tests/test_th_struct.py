@@ -126,3 +126,18 @@ def test_storages_over_memory_given_to_them(th_test, tmp_path):
     with pytest.raises(RuntimeError, match='size is smaller than the required mapping size <12>'):
         th_test.th_storage_bad_mapping(_path(tmp_path / 'short.bin'))
     assert th_test._rt.live_tensors() == 0
+
+
+def test_shape_functions_of_size_storages(th_test):
+    # TH's inferSize2/N, inferExpandGeometry, newInferSize and sizeDesc
+    # against torch's broadcasting, expand and view(-1)
+    out = torch.zeros(0, dtype=torch.int64)
+    assert th_test.th_storage_shapes(out) == 1
+    assert out[:3].tolist() == list(torch.broadcast_shapes((3, 1, 5), (4, 1)))
+    expanded = torch.zeros(3, 1).expand(2, 3, 4)
+    assert out[3:6].tolist() == list(expanded.shape)
+    assert out[6:9].tolist() == list(expanded.stride())
+    assert out[9:11].tolist() == list(torch.zeros(12).view(4, -1).shape)
+    with pytest.raises(RuntimeError, match=r"size '\[4 x -1\]' is invalid for input with 10 "
+                                           r"elements"):
+        th_test.th_storage_bad_infer()

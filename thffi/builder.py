@@ -47,7 +47,7 @@ _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopen
                ('THPython.c', '-O2'), ('THGeneral.c', '-O1'), ('THTensor.c', '-O1'),
                ('THCrash.c', '-O1'), ('THMathGen.c', '-O1'), ('THMath.c', '-O2'),
                ('THVector.c', '-O2'), ('THRandom.c', '-O1'), ('THLogAdd.c', '-O2'),
-               ('THHalf.c', '-O2')]
+               ('THHalf.c', '-O2'), ('THStorageFunctions.c', '-O1')]
 _THC_SOURCES = [('THCTensor.cu', None), ('THCHalf.cu', None), ('THCTensorCopy.cu', None), ('THC.c', '-O2'),
                 ('THCBlas.c', '-O2'), ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1')]
 # thffi's own objects are cached and shared by every copy of thffi: their

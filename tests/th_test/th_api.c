@@ -126,3 +126,58 @@ void th_storage_bad_mapping(THByteTensor *path) {
                                                          3, 0);
   THFloatStorage_free(mapped);
 }
+
+/* TH's shape functions on size storages: writes into out the broadcast of
+ * 3 x 1 x 5 with 4 x 1, the expansion of a 3 x 1 tensor (strides 1, 1) to
+ * 2 x 3 x 4 as sizes then strides, and 12 elements inferred into 4 x -1;
+ * returns 1 when each refusal gives TH's message and "[4 x 3]" describes
+ * the inferred size. */
+int th_storage_shapes(THLongTensor *out) {
+  char error[128];
+  int64_t a[3] = {3, 1, 5}, b[2] = {4, 1}, t_sizes[2] = {3, 1}, t_strides[2] = {1, 1};
+  int64_t *e_sizes, *e_strides, *both[2];
+  int64_t dims[2] = {3, 2};
+  int i, ok = 1;
+  THLongStorage *output = THLongStorage_new(), *target = THLongStorage_newWithSize3(2, 3, 4);
+  THLongStorage *wanted = THLongStorage_newWithSize2(4, -1), *inferred;
+  THLongTensor_resize1d(out, 12);
+  THAssert(THLongStorage_inferSize2(output, a, 3, b, 2, error, sizeof error) == 0);
+  for (i = 0; i < 3; i++) THLongTensor_set1d(out, i, output->data[i]);
+  THAssert(THLongStorage_inferExpandGeometry(t_sizes, t_strides, 2, target, &e_sizes,
+                                             &e_strides, error, sizeof error) == 0);
+  for (i = 0; i < 3; i++) {
+    THLongTensor_set1d(out, 3 + i, e_sizes[i]);
+    THLongTensor_set1d(out, 6 + i, e_strides[i]);
+  }
+  THFree(e_sizes);
+  THFree(e_strides);
+  inferred = THLongStorage_newInferSize(wanted, 12);
+  THLongTensor_set1d(out, 9, inferred->data[0]);
+  THLongTensor_set1d(out, 10, inferred->data[1]);
+  ok &= strcmp(THLongStorage_sizeDesc(inferred).str, "[4 x 3]") == 0;
+  b[1] = 2;
+  both[0] = a;
+  both[1] = b;
+  ok &= THLongStorage_inferSizeN(output, 2, both, dims, error, sizeof error) == -1 &&
+        strcmp(error, "The size of tensor a (5) must match the size of tensor b (2) at "
+                      "non-singleton dimension 2.") == 0;
+  t_sizes[1] = 2;
+  ok &= THLongStorage_inferExpandGeometry(t_sizes, t_strides, 2, target, &e_sizes, &e_strides,
+                                          error, sizeof error) == -1 &&
+        strcmp(error, "The expanded size of the tensor (4) must match the existing size (2) "
+                      "at non-singleton dimension 2.") == 0;
+  THLongTensor_set1d(out, 11, ok);
+  THLongStorage_free(output);
+  THLongStorage_free(target);
+  THLongStorage_free(wanted);
+  THStorage_free(inferred);
+  return ok;
+}
+
+/* newInferSize refused: 4 x -1 cannot hold 10 elements. */
+void th_storage_bad_infer(void) {
+  THLongStorage *wanted = THLongStorage_newWithSize2(4, -1);
+  THLongStorage *inferred = THLongStorage_newInferSize(wanted, 10);
+  THLongStorage_free(inferred);
+  THLongStorage_free(wanted);
+}

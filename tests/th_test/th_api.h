@@ -71,3 +71,5 @@ void th_struct_bad_storage(THFloatTensor *src);
 void th_half_convert(THFloatTensor *src, THShortTensor *bits, THFloatTensor *back);
 int th_storage_given(THFloatTensor *out, THByteTensor *path);
 void th_storage_bad_mapping(THByteTensor *path);
+int th_storage_shapes(THLongTensor *out);
+void th_storage_bad_infer(void);
