@@ -141,3 +141,33 @@ def test_shape_functions_of_size_storages(th_test):
     with pytest.raises(RuntimeError, match=r"size '\[4 x -1\]' is invalid for input with 10 "
                                            r"elements"):
         th_test.th_storage_bad_infer()
+
+
+@pytest.mark.parametrize('dtype', [torch.float32, torch.float64, torch.int64])
+@pytest.mark.parametrize('layout', ['contiguous', 'transposed', 'sliced'])
+def test_th_tensor_apply_loops_against_torch(th_test, dtype, layout):
+    # tests/th_test/generic/th_apply.c: TH_TENSOR_APPLY, APPLY2, APPLY3 and
+    # APPLY2_D over views whose dimensions merge or not
+    real = {torch.float32: 'Float', torch.float64: 'Double', torch.int64: 'Long'}[dtype]
+
+    def view(t):
+        if layout == 'transposed':
+            return t.permute(2, 0, 1).contiguous().permute(1, 2, 0)
+        if layout == 'sliced':
+            return torch.zeros(5, 7, 9, dtype=dtype)[1:4, ::2, 2:7].copy_(t)
+        return t.clone()
+    torch.manual_seed(0)
+    a0 = torch.randint(-5, 5, (3, 4, 5)).to(dtype)
+    c0 = torch.randint(-5, 5, (3, 4, 5)).to(dtype)
+    a, b, c, idx = view(a0), view(torch.zeros(3, 4, 5, dtype=dtype)), view(c0), view(
+        torch.zeros(3, 4, 5, dtype=dtype))
+    assert getattr(th_test, 'th_apply_%s_tour' % real)(a, b, c, idx, 1) == 60
+    assert torch.equal(a, a0 * 2) and torch.equal(b, a0 * 2 + 1)
+    assert torch.equal(c, (a0 * 2) * (a0 * 2 + 1) + c0)
+    assert torch.equal(idx, torch.arange(4, dtype=dtype).view(1, 4, 1).expand(3, 4, 5))
+    # DIM the innermost dimension
+    getattr(th_test, 'th_apply_%s_tour' % real)(a, b, c, idx, 2)
+    assert torch.equal(idx, torch.arange(5, dtype=dtype).expand(3, 4, 5))
+    with pytest.raises(RuntimeError, match=r'inconsistent tensor size, expected a \[3 x 4 x 5\] '
+                                           r'and b \[2\] to have the same number of elements'):
+        getattr(th_test, 'th_apply_%s_mismatch' % real)(a, torch.zeros(2, dtype=dtype))

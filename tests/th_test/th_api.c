@@ -12,6 +12,9 @@
 #define TH_GENERIC_FILE "generic/th_dimapply.c"
 #include "TH/THGenerateAllTypes.h"
 
+#define TH_GENERIC_FILE "generic/th_apply.c"
+#include "TH/THGenerateAllTypes.h"
+
 #define TH_GENERIC_FILE "generic/th_single.c"
 #include "TH/THGenerateByteType.h"
 #define TH_GENERIC_FILE "generic/th_single.c"

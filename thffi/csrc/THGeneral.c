@@ -392,3 +392,15 @@ void *THFFI_mapFile(const char *filename, ptrdiff_t *bytes, int flags) {
   if (data == MAP_FAILED) THError("$ Torch: unable to mmap memory: %s", strerror(errno));
   return data;
 }
+
+THDescBuff _THSizeDesc(const int64_t *size, const int64_t ndim) {
+  THDescBuff buf;
+  size_t n = (size_t)snprintf(buf.str, sizeof buf.str, "[");
+  int64_t d;
+  for (d = 0; d < ndim && n < sizeof buf.str; d++)
+    n += (size_t)snprintf(buf.str + n, sizeof buf.str - n, "%s%lld", d ? " x " : "",
+                          (long long)size[d]);
+  if (n < sizeof buf.str) snprintf(buf.str + n, sizeof buf.str - n, "]");
+  if (n >= sizeof buf.str - 1) memcpy(buf.str + sizeof buf.str - 4, "...", 4);
+  return buf;
+}

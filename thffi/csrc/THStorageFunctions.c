@@ -5,17 +5,8 @@
 #include "thffi_private.h"
 
 THDescBuff THLongStorage_sizeDesc(const THLongStorage *size) {
-  THDescBuff buf;
-  size_t n;
-  ptrdiff_t d;
   THArgCheck(size != NULL, 1, "expected a size storage, got NULL");
-  n = (size_t)snprintf(buf.str, sizeof buf.str, "[");
-  for (d = 0; d < size->size && n < sizeof buf.str; d++)
-    n += (size_t)snprintf(buf.str + n, sizeof buf.str - n, "%s%lld", d ? " x " : "",
-                          (long long)size->data[d]);
-  if (n < sizeof buf.str) snprintf(buf.str + n, sizeof buf.str - n, "]");
-  if (n >= sizeof buf.str - 1) memcpy(buf.str + sizeof buf.str - 4, "...", 4);
-  return buf;
+  return _THSizeDesc(size->data, size->size);
 }
 
 /* A copy of size with its one -1 (if any) replaced so that it holds

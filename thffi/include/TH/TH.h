@@ -7,6 +7,7 @@
 #include "THStorage.h"
 #include "THTensor.h"
 #include "THTensorCopy.h"
+#include "THTensorApply.h"
 #include "THTensorDimApply.h"
 #include "THLogAdd.h"
 #include "THRandom.h"

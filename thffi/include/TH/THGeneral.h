@@ -72,6 +72,8 @@ TH_EXTERNC THAllocator THDefaultAllocator;
 #define TH_ALLOCATOR_MAPPED_FROMFD 32
 #define TH_ALLOCATOR_MAPPED_UNLINK 64
 typedef struct { char str[TH_DESC_BUFF_LEN]; } THDescBuff;
+/* "[a x b x c]" for the ndim sizes given (TH_TENSOR_APPLY2's messages). */
+TH_API THDescBuff _THSizeDesc(const int64_t *size, const int64_t ndim);
 
 /* TH's storage flags (THStorage.flag); a storage made by THStorage_new*
  * has all three. */
