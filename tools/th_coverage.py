@@ -98,6 +98,11 @@ def header_text(header):
     return None
 
 
+def _tight(text):
+    """text without the blanks next to punctuation."""
+    return re.sub(r'\s*([^\w\s])\s*', r'\1', text)
+
+
 def provided(entries, symbols):
     """{key: bool} for the entries."""
     names, macros = check_legacy_api.thffi_provides(tuple(EXTRA_HEADERS))
@@ -109,10 +114,14 @@ def provided(entries, symbols):
             ok = header_text(name) is not None
         elif e['header'].endswith('.cuh'):
             text = texts.setdefault(e['header'], header_text(e['header']))
-            scope, _, member = name.rpartition('::')
-            ok = text is not None and re.search(r'\b%s\b' % re.escape(member), text) is not None
+            # compared without blanks next to punctuation (AtomicAddIntegerImpl<T, 4>);
+            # a name ending in '>' has no word boundary after it
+            scope, _, member = _tight(name).rpartition('::')
+            flat = _tight(text) if text is not None else None
+            ok = flat is not None and re.search(
+                r'(?<!\w)%s(?!\w)' % re.escape(member), flat) is not None
             if ok and scope:
-                ok = scope.replace(' ', '') in text.replace(' ', '')
+                ok = scope in flat
         elif kind == 'function':
             ok = name in macros or (name in names and name in symbols)
         else:

@@ -11,7 +11,8 @@
 #include "THC/THCHalf.h"
 
 // The byte (n == 1) or short (n == 2) at `address`, updated by a CAS loop on
-// the aligned 32-bit word holding it.
+// the aligned 32-bit word holding it; 4 and 8 bytes through CUDA's unsigned
+// atomicAdd (two's complement: the same bits as a signed add).
 template <typename T, size_t n>
 struct AtomicAddIntegerImpl;
 
@@ -42,6 +43,13 @@ struct AtomicAddIntegerImpl<T, 2> {
       uint16_t sum = (uint16_t)(cur + (uint16_t)val);
       old = atomicCAS(base, assumed, (old & ~(0xffffu << shift)) | ((uint32_t)sum << shift));
     } while (assumed != old);
+  }
+};
+
+template <typename T>
+struct AtomicAddIntegerImpl<T, 4> {
+  __device__ void operator()(T *address, T val) {
+    atomicAdd((unsigned int *)address, (unsigned int)val);
   }
 };
 

@@ -6,6 +6,9 @@
 
 #include "THC/THCGeneral.h"
 
+// The largest integer n such that every integer up to n is a float.
+#define FLOAT32_MAX_CONSECUTIVE_INT 16777216.0f
+
 template <typename T>
 __host__ __device__ __forceinline__ T THCCeilDiv(T a, T b) {
   return (a + b - 1) / b;

@@ -32,15 +32,24 @@ struct THCFFINumericsBase {
   static inline __host__ __device__ bool isinf(T) { return false; }
 };
 
+// a to the integer power b, by squaring (PyTorch 0.4.1's); a negative b
+// gives 1 / a^-b truncated, as integer division would.
+template <typename scalar_t>
+static inline __host__ __device__ scalar_t powi(scalar_t a, scalar_t b) {
+  scalar_t r = 1;
+  if (b < 0) return a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0);
+  while (b) {
+    if (b & 1) r *= a;
+    b /= 2;
+    a *= a;
+  }
+  return r;
+}
+
 template <typename T>
 struct THCFFIIntegerNumerics : THCFFINumericsBase<T> {
   static inline __host__ __device__ T mod(T a, T b) { return a % b; }
-  static inline __host__ __device__ T pow(T a, T b) {
-    T r = 1;
-    if (b < 0) return a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0);
-    while (b-- > 0) r *= a;
-    return r;
-  }
+  static inline __host__ __device__ T pow(T a, T b) { return powi<T>(a, b); }
 };
 
 template <>
@@ -71,10 +80,9 @@ struct THCNumerics<int64_t> : THCFFIIntegerNumerics<int64_t> {
   static inline __host__ __device__ int64_t max() { return INT64_MAX; }
 };
 
-// float and double: CUDA's math functions of that precision.
+// float and double: CUDA's math functions of that precision (F: their
+// suffix).
 #define THCFFI_FLOATING_NUMERICS(T, F, MIN, MAX)                                        \
-  template <>                                                                          \
-  struct THCNumerics<T> : THCFFINumericsBase<T> {                                       \
     static inline __host__ __device__ T min() { return MIN; }                          \
     static inline __host__ __device__ T max() { return MAX; }                          \
     static inline __host__ __device__ bool isnan(T a) { return ::isnan(a); }           \
@@ -112,10 +120,15 @@ struct THCNumerics<int64_t> : THCFFIIntegerNumerics<int64_t> {
     static inline __host__ __device__ T cinv(T a) { return 1 / a; }                    \
     static inline __host__ __device__ T mod(T a, T b) { return ::fmod##F(a, b); }      \
     static inline __host__ __device__ T pow(T a, T b) { return ::pow##F(a, b); }       \
-    static inline __host__ __device__ T atan2(T a, T b) { return ::atan2##F(a, b); }   \
-  }
-THCFFI_FLOATING_NUMERICS(float, f, -FLT_MAX, FLT_MAX);
-THCFFI_FLOATING_NUMERICS(double, , -DBL_MAX, DBL_MAX);
+    static inline __host__ __device__ T atan2(T a, T b) { return ::atan2##F(a, b); }
+template <>
+struct THCNumerics<float> : THCFFINumericsBase<float> {
+  THCFFI_FLOATING_NUMERICS(float, f, -FLT_MAX, FLT_MAX)
+};
+template <>
+struct THCNumerics<double> : THCFFINumericsBase<double> {
+  THCFFI_FLOATING_NUMERICS(double, , -DBL_MAX, DBL_MAX)
+};
 #undef THCFFI_FLOATING_NUMERICS
 
 // half: every function computes in float and rounds back.
