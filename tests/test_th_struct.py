@@ -66,7 +66,8 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     # the floating and integer ones and each single-type generator (Half
     # too), and a kernel on THCHalf.h, THCNumerics.cuh, THCAtomics.cuh and
     # THCDeviceUtils.cuh with its own `#if CUDA_VERSION < 8000`
-    # atomicAdd(double *): it compiles and links under today's nvcc.
+    # atomicAdd(double *), and THCDeviceTensor made by toDeviceTensor: it
+    # compiles and links under today's nvcc.
     from conftest import ROOT
     from thffi import create_extension, cuda
     if not cuda.cuda_enabled():
@@ -75,7 +76,8 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     out = tmp_path_factory.mktemp('thc_legacy')
     create_extension('_thffi_thc_legacy', headers=[os.path.join(here, 'thc_legacy.h')],
                      sources=[os.path.join(here, 'thc_struct.c'),
-                              os.path.join(here, 'thc_legacy_headers.cu')],
+                              os.path.join(here, 'thc_legacy_headers.cu'),
+                              os.path.join(here, 'thc_device_tensor.cu')],
                      with_cuda=True, include_dirs=[here], relative_to=str(out / 'build.py'),
                      verbose=False).build()
     sys.path.insert(0, str(out))
@@ -85,7 +87,8 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
         sys.path.remove(str(out))
     for name in ('thc_struct_Cuda_single', 'thc_struct_CudaHalf_single',
                  'thc_struct_CudaLong_all', 'thc_struct_CudaDouble_floating',
-                 'thc_struct_CudaByte_integer', 'thc_legacy_headers_launch'):
+                 'thc_struct_CudaByte_integer', 'thc_legacy_headers_launch',
+                 'thc_device_tensor_launch'):
         assert callable(getattr(ext, name)), name
     if not torch.cuda.is_available():
         return
@@ -101,6 +104,12 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     values = torch.arange(8, device='cuda', dtype=torch.float64)
     assert ext.thc_legacy_headers_launch(out, values, hout, values.half()) == 8
     assert out.item() == 28 and hout.item() == 28
+    # THCDeviceTensor from toDeviceTensor, over a transposed view
+    src = torch.arange(12, device='cuda', dtype=torch.float32).view(4, 3).t()
+    dst = torch.zeros(0, device='cuda')
+    assert ext.thc_device_tensor_launch(dst, src) == 12
+    expected = 2 * src.t() + torch.arange(4, device='cuda').view(4, 1) ** 2
+    assert torch.equal(dst, expected)
 
 
 def _path(path):

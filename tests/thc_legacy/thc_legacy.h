@@ -7,3 +7,4 @@ int64_t thc_struct_CudaDouble_floating(THCudaDoubleTensor *src);
 int64_t thc_struct_CudaByte_integer(THCudaByteTensor *src);
 int thc_legacy_headers_launch(THCudaDoubleTensor *out, THCudaDoubleTensor *in,
                               THCudaHalfTensor *hout, THCudaHalfTensor *hin);
+int thc_device_tensor_launch(THCudaTensor *out, THCudaTensor *in);
