@@ -264,3 +264,24 @@ def test_th_half_conversions_round_as_torch(th_test):
     assert torch.equal(bits[:-1], src[:-1].half().view(torch.int16))
     assert torch.equal(back[:-1], src[:-1].half().float())
     assert torch.isnan(back[-1])
+
+
+def test_error_handlers_see_ths_messages(th_test):
+    # THSetErrorHandler / THSetArgErrorHandler: a handler that returns sees
+    # the message, and the error still reaches Python
+    out = torch.zeros(0, dtype=torch.uint8)
+
+    def seen():
+        code = th_test.th_handled_seen(out)
+        return code, bytes(out.tolist()[:-1]).decode()
+    with pytest.raises(RuntimeError, match='boom 5'):
+        th_test.th_handled_error(0)
+    code, text = seen()
+    assert text.startswith('mine: boom 5 at ')
+    with pytest.raises(RuntimeError, match='invalid argument 3: bad 7'):
+        th_test.th_handled_error(1)
+    code, text = seen()
+    assert text.startswith('bad 7 at ') and code == 3
+    with pytest.raises(RuntimeError, match='invalid argument 2: dirty'):
+        th_test.th_handled_error(2)
+    assert seen()[0] == 2 + 10

@@ -44,7 +44,7 @@ _CSRC = os.path.join(_HERE, 'csrc')
 # Longest first: the jobs run on a pool as wide as the machine.
 _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenmp'),
                ('THTensorMeta.c', '-O1'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
-               ('THPython.c', '-O2'), ('THGeneral.c', '-O1'), ('THTensor.c', '-O1'),
+               ('THPython.c', '-O2'), ('THGeneral.c', '-O1 -fopenmp'), ('THTensor.c', '-O1'),
                ('THCrash.c', '-O1'), ('THMathGen.c', '-O1'), ('THMath.c', '-O2'),
                ('THVector.c', '-O2'), ('THRandom.c', '-O1'), ('THLogAdd.c', '-O2'),
                ('THHalf.c', '-O2'), ('THStorageFunctions.c', '-O1')]

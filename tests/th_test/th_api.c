@@ -184,3 +184,44 @@ void th_storage_bad_infer(void) {
   THLongStorage_free(inferred);
   THLongStorage_free(wanted);
 }
+
+/* Error handlers (THSetErrorHandler, THSetArgErrorHandler) that record
+ * the message and return, leaving the error to thffi. */
+static char handled[256];
+static int handled_arg, cleaned;
+
+static void record_error(const char *msg, void *data) {
+  snprintf(handled, sizeof handled, "%s: %s", (const char *)data, msg);
+}
+
+static void record_arg_error(int argNumber, const char *msg, void *data) {
+  (void)data;
+  handled_arg = argNumber;
+  snprintf(handled, sizeof handled, "%s", msg);
+}
+
+/* which 0: THError; 1: THArgCheck; 2: THArgCheckWithCleanup, whose cleanup
+ * counts. */
+void th_handled_error(int which) {
+  THSetErrorHandler(record_error, (void *)"mine");
+  THSetArgErrorHandler(record_arg_error, NULL);
+  if (which == 0) THError("boom %d", 5);
+  if (which == 1) THArgCheck(0, 3, "bad %d", 7);
+  THArgCheckWithCleanup(0, THCleanup(cleaned++;), 2, "dirty");
+}
+
+/* What the handlers saw into out (bytes, NUL-terminated), handlers reset;
+ * returns the argument number + 10 * the cleanups run, 0 when TH's general
+ * helpers (THLog1p, THExpm1, THLog2, THGetNumThreads, THGetNumCores) are
+ * wrong. */
+int th_handled_seen(THByteTensor *out) {
+  size_t n = strlen(handled) + 1;
+  THSetErrorHandler(NULL, NULL);
+  THSetArgErrorHandler(NULL, NULL);
+  THByteTensor_resize1d(out, (int64_t)n);
+  memcpy(THByteTensor_data(out), handled, n);
+  if (fabs(THLog1p(1e-10) - 1e-10) > 1e-20 || fabs(THExpm1(1e-10) - 1e-10) > 1e-20 ||
+      THLog2(8.0) != 3.0 || THGetNumThreads() < 1 || THGetNumCores() < 1)
+    return 0;
+  return handled_arg + 10 * cleaned;
+}

@@ -79,3 +79,5 @@ int64_t th_apply_Double_tour(THDoubleTensor *a, THDoubleTensor *b, THDoubleTenso
 void th_apply_Double_mismatch(THDoubleTensor *a, THDoubleTensor *b);
 int64_t th_apply_Long_tour(THLongTensor *a, THLongTensor *b, THLongTensor *c, THLongTensor *idx, int dim);
 void th_apply_Long_mismatch(THLongTensor *a, THLongTensor *b);
+void th_handled_error(int which);
+int th_handled_seen(THByteTensor *out);

@@ -92,6 +92,8 @@ TH_API THDescBuff _THSizeDesc(const int64_t *size, const int64_t ndim);
 #define TH_CONCAT_STRING_2_EXPAND(x, y) #x #y
 #define TH_CONCAT_STRING_3(x, y, z) TH_CONCAT_STRING_3_EXPAND(x, y, z)
 #define TH_CONCAT_STRING_3_EXPAND(x, y, z) #x #y #z
+#define TH_CONCAT_STRING_4(x, y, z, w) TH_CONCAT_STRING_4_EXPAND(x, y, z, w)
+#define TH_CONCAT_STRING_4_EXPAND(x, y, z, w) #x #y #z #w
 #define TH_CONCAT_2(x, y) TH_CONCAT_2_EXPAND(x, y)
 #define TH_CONCAT_2_EXPAND(x, y) x##y
 #define TH_CONCAT_3(x, y, z) TH_CONCAT_3_EXPAND(x, y, z)
@@ -111,6 +113,49 @@ TH_API THDescBuff _THSizeDesc(const int64_t *size, const int64_t ndim);
 #define M_PI 3.14159265358979323846
 #endif
 
+
+/* Attributes legacy TH named. */
+#define TH_NO_RETURN __attribute__((noreturn))
+#define TH_UNREACHABLE __builtin_unreachable()
+#define TH_UNUSED __attribute__((unused))
+#if defined(__clang__)
+#define __ubsan_ignore_float_divide_by_zero__ __attribute__((no_sanitize("float-divide-by-zero")))
+#else
+#define __ubsan_ignore_float_divide_by_zero__
+#endif
+
+/* Handlers of THError and THArgCheck, as legacy TH's: THSetErrorHandler
+ * for this thread, THSetDefaultErrorHandler for threads without one (NULL:
+ * none).  A handler gets the message ("... at file:line"; for THArgCheck
+ * without its "invalid argument N: ") and may leave the call itself
+ * (longjmp, a C++ throw); when it returns, thffi raises the error in Python
+ * as it does without one. */
+typedef void (*THErrorHandlerFunction)(const char *msg, void *data);
+typedef void (*THArgErrorHandlerFunction)(int argNumber, const char *msg, void *data);
+TH_API void THSetErrorHandler(THErrorHandlerFunction new_handler, void *data);
+TH_API void THSetDefaultErrorHandler(THErrorHandlerFunction new_handler, void *data);
+TH_API void THSetArgErrorHandler(THArgErrorHandlerFunction new_handler, void *data);
+TH_API void THSetDefaultArgErrorHandler(THArgErrorHandlerFunction new_handler, void *data);
+
+/* Legacy TH's garbage-collection hook: THHeapUpdate(bytes) counts memory
+ * code says it allocated (negative: freed); whenever the count grows past
+ * the soft limit (1 GiB, then twice what it was), the handler set by
+ * THSetGCHandler runs.  PyTorch's memory never goes through it. */
+TH_API void THSetGCHandler(void (*torchGCHandlerFunction)(void *data), void *data);
+TH_API void THHeapUpdate(ptrdiff_t size);
+
+/* OpenMP threads of TH's loops (those of PyTorch's runtime thffi links):
+ * set, get, the number of cores, and a count that leaves the caller's
+ * setting alone (THInferNumThreads: the current number). */
+TH_API void THSetNumThreads(int num_threads);
+TH_API int THGetNumThreads(void);
+TH_API int THGetNumCores(void);
+TH_API int THInferNumThreads(void);
+
+/* Math helpers of TH's: log1p, log2 and expm1 of a double. */
+TH_API double THLog1p(const double x);
+TH_API double THLog2(const double x);
+TH_API double THExpm1(const double x);
 
 /* Message of the last error on this thread, or NULL; clears it. */
 TH_API const char *THFFI_takeError(void);
@@ -132,6 +177,12 @@ TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
 #define THError(...) _THError(THFFI_FILE, __LINE__, __VA_ARGS__)
 #define THArgCheck(COND, ARG, ...) \
   do { if (!(COND)) _THArgCheck(THFFI_FILE, __LINE__, 0, ARG, __VA_ARGS__); } while (0)
+/* THArgCheck running `cleanup` (THCleanup(statements)) before failing. */
+#define THCleanup(...) __VA_ARGS__
+#define THArgCheckWithCleanup(COND, CLEANUP, ARG, ...) \
+  do { if (!(COND)) { CLEANUP _THArgCheck(THFFI_FILE, __LINE__, 0, ARG, __VA_ARGS__); } } while (0)
+/* THArgCheck's failure, unconditionally. */
+#define THArgError(ARG, ...) _THArgCheck(THFFI_FILE, __LINE__, 0, ARG, __VA_ARGS__)
 #define THAssert(exp) \
   do { if (!(exp)) _THAssertionFailed(THFFI_FILE, __LINE__, #exp, "%s", ""); } while (0)
 #define THAssertMsg(exp, ...) \
