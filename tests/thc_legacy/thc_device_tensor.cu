@@ -33,6 +33,20 @@ extern "C" int thc_device_tensor_launch(THCudaTensor *out, THCudaTensor *in) {
   THAssert(flat.numElements() == dout.numElements() && dout.isContiguous());
   THAssert(dout.transpose(0, 1).getStride(0) == 1 && dout.upcastOuter<3>().getSize(0) == 1);
   cudaStream_t stream = THCState_getCurrentStream(state);
+  {  // the rest of legacy THCGeneral.h, as set-up code used it
+    size_t free_bytes, total_bytes;
+    void *pinned = THCudaHostAlloc(state, 64);
+    int device = THCState_getCurrentDevice(state);
+    THAssert(THCState_getNumDevices(state) > device && THCState_isCachingAllocatorEnabled(state));
+    THAssert(THCState_getDeviceProperties(state, device)->major >= 1);
+    THAssert(THCState_getCurrentStreamOnDevice(state, device) == stream);
+    THCudaCheck(THCudaMemGetInfo(state, &free_bytes, &total_bytes));
+    THAssert(free_bytes <= total_bytes && THCState_getPeerToPeerAccess(state, device, device));
+    THCudaHostRecord(state, pinned);
+    THCudaHostFree(state, pinned);
+    THCublasCheck(0);
+    THCudaCheckWarn(cudaSuccess);
+  }
   count = (int *)THCudaMalloc(state, sizeof(int));
   THCudaCheck(cudaMemsetAsync(count, 0, sizeof(int), stream));
   transpose_twice<<<dout.getSize(0), dout.getSize(1), 0, stream>>>(dout, din, count);
