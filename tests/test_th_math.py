@@ -4,6 +4,7 @@ bridge (csrc/THMath.c, thffi/_thmath.py), called from legacy generic C
 PyTorch; THError from what PyTorch refuses; calls from OpenMP threads; the
 generated entry points in step with their table (tools/gen_thmath.py)."""
 
+import importlib
 import os
 import subprocess
 import sys
@@ -11,18 +12,32 @@ import sys
 import pytest
 import torch
 
-from conftest import build_test_extension
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = [('Float', torch.float32), ('Double', torch.float64), ('Long', torch.int64)]
 LAYOUTS = ['contiguous', 'transposed', 'sliced']
 
 
+def build(tmp_path_factory, folder, **kwargs):
+    """tests/<folder> built as the extension _thffi_<folder>.<folder> and
+    imported: a package of its own, apart from the _thffi_test_ext that
+    conftest's session fixtures import from their own folders."""
+    from thffi import create_extension
+    here, out = os.path.join(ROOT, 'tests', folder), tmp_path_factory.mktemp(folder)
+    name = '_thffi_%s.%s' % (folder, folder)
+    create_extension(name, headers=[os.path.join(here, folder + '.h')],
+                     sources=[os.path.join(here, folder + '.c')],
+                     relative_to=str(out / 'build.py'), verbose=False, **kwargs).build()
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(out))
+
+
 @pytest.fixture(scope='module')
 def th_math(tmp_path_factory):
-    return build_test_extension(tmp_path_factory, 'th_math', ['th_math.h'], ['th_math.c'],
-                                include_dirs=[os.path.join(ROOT, 'tests', 'th_math')],
-                                extra_compile_args=['-fopenmp'])
+    return build(tmp_path_factory, 'th_math', extra_compile_args=['-fopenmp'],
+                 include_dirs=[os.path.join(ROOT, 'tests', 'th_math')])
 
 
 def view(values, layout):
@@ -79,7 +94,7 @@ def test_reductions(th_math, real, dtype, layout):
     r_argmax = empty(torch.int64)
     total = getattr(th_math, 'th_math_%s_reduce' % real)(a, r_sum, r_max, r_argmax, r_cumsum,
                                                           r_mean)
-    close(r_sum, a.sum(1))
+    close(r_sum, a.sum(1, keepdim=True))
     values, indices = a.max(0, keepdim=True)
     close(r_max, values)
     assert torch.equal(r_argmax, indices)
@@ -106,10 +121,10 @@ def test_index_and_sort(th_math, real, dtype, layout):
     a = view(sample(dtype), layout)
     idx = torch.tensor([3, 0, 2])
     mask = (a > 2).to(torch.uint8)
-    r_sel, r_masked, r_sort, r_topk, r_cat = (empty(dtype) for _ in range(5))
+    r_sel, r_masked, r_sort, r_topk, r_cat, r_catarray = (empty(dtype) for _ in range(6))
     r_sorti, r_topki = empty(torch.int64), empty(torch.int64)
     getattr(th_math, 'th_math_%s_index' % real)(a, idx, mask, r_sel, r_masked, r_sort, r_sorti,
-                                                 r_topk, r_topki, r_cat)
+                                                 r_topk, r_topki, r_cat, r_catarray)
     close(r_sel, a[:, idx])
     close(r_masked, a[a > 2])
     values, indices = a.sort(1, descending=True)
@@ -118,6 +133,7 @@ def test_index_and_sort(th_math, real, dtype, layout):
     close(r_topk, a.topk(2, 1).values)
     assert torch.equal(a.gather(1, r_topki), a.topk(2, 1).values)
     close(r_cat, torch.cat([a, a]))
+    close(r_catarray, torch.cat([a, a[:, idx]], 1))
 
 
 @pytest.mark.parametrize('real, dtype', TYPES)
@@ -148,12 +164,19 @@ def test_lapack(th_math, real, dtype, layout):
     a = view(torch.randn(4, 4, generator=g, dtype=dtype) + 4 * torch.eye(4, dtype=dtype), layout)
     b = view(torch.randn(4, 2, generator=g, dtype=dtype), layout)
     spd = a @ a.t() + torch.eye(4, dtype=dtype)
-    r_x, r_lu, r_inv, r_chol = (empty(dtype) for _ in range(4))
-    getattr(th_math, 'th_math_%s_lapack' % real)(a, b, spd, r_x, r_lu, r_inv, r_chol)
+    r_x, r_lu, r_inv, r_chol, r_pchol = (empty(dtype) for _ in range(5))
+    r_piv = empty(torch.int32)
+    getattr(th_math, 'th_math_%s_lapack' % real)(a, b, spd, r_x, r_lu, r_inv, r_chol, r_pchol,
+                                                  r_piv)
     close(r_x, torch.linalg.solve(a, b))
     close(r_lu, torch.linalg.lu_factor(a).LU)
     close(r_inv, torch.linalg.inv(a))
     close(r_chol, torch.linalg.cholesky(spd, upper=True))
+    p = r_piv.long()
+    assert sorted(p.tolist()) == [0, 1, 2, 3] and torch.equal(r_pchol, r_pchol.triu())
+    close(r_pchol.t() @ r_pchol, spd[p][:, p])
+    # complete pivoting: the first pivot is the largest diagonal element
+    assert p[0] == spd.diagonal().argmax()
 
 
 @pytest.mark.parametrize('real, dtype', TYPES)
@@ -173,11 +196,35 @@ def test_what_torch_refuses_is_a_th_error(th_math, real, dtype):
     close(r, a @ a.t())
 
 
+def test_vector_loops_and_logadd_in_c(th_math):
+    x = torch.tensor([-3.7, -0.5, 0.25, 1.0, 2.5, 3.9], dtype=torch.float64)
+    dig, trig, erfinv, sq = (empty(torch.float64) for _ in range(4))
+    assert th_math.th_math_vector(x, dig, trig, erfinv, sq) == pytest.approx(0, abs=1e-12)
+    close(dig, torch.digamma(x))
+    close(trig, torch.polygamma(1, x))
+    close(erfinv, torch.erfinv(x / 4))
+    close(sq, x * x)
+
+
 def test_openmp_threads_call_the_bridge(th_math):
     a = torch.arange(48, dtype=torch.float32).reshape(12, 4)
     sums = torch.empty(0, dtype=torch.float64)
     th_math.th_math_omp_row_sums(a, sums)
     assert sums.tolist() == a.sum(1).double().tolist()
+
+
+def test_an_error_on_an_openmp_thread_of_ours_ends_the_process_with_the_message(th_math):
+    # Nothing can take the error to Python from that thread: thffi prints it
+    # and aborts, in a child here; the test's timeout catches a deadlock.
+    child = subprocess.run(
+        [sys.executable, '-c', 'import sys, torch; sys.path.insert(0, sys.argv[1]); '
+         'import _thffi_th_math.th_math as m; '
+         'm.th_math_omp_bad_row(torch.ones(4, 3))',
+         os.path.dirname(os.path.dirname(os.path.dirname(th_math.__file__)))],
+        capture_output=True, text=True, timeout=120)
+    assert child.returncode != 0
+    assert ('thffi: error outside a wrapped call: THFloatTensor_addmm: '
+            'mat1 and mat2 shapes cannot be multiplied') in child.stderr, child.stderr
 
 
 def test_generated_entry_points_are_in_step_with_the_table():
@@ -193,8 +240,7 @@ needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason='needs a CU
 
 @pytest.fixture(scope='module')
 def thc_math(tmp_path_factory):
-    return build_test_extension(tmp_path_factory, 'thc_math', ['thc_math.h'], ['thc_math.c'],
-                                with_cuda=True)
+    return build(tmp_path_factory, 'thc_math', with_cuda=True)
 
 
 @needs_toolkit
@@ -213,7 +259,7 @@ def test_thc_math_on_the_gpu(thc_math, layout):
         thc_math.thc_math_mul_sum(a, r_mul, r_sum)
     stream.synchronize()
     close(r_mul, 2 * a)
-    close(r_sum, a.sum(1))
+    close(r_sum, a.sum(1, keepdim=True))
     b = view(sample(torch.int64), layout).cuda()
     r_topk, r_idx = (torch.empty(0, dtype=torch.int64, device='cuda') for _ in range(2))
     thc_math.thc_math_long_topk(b, r_topk, r_idx)

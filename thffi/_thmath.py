@@ -333,6 +333,16 @@ def _bhistc(hist, t, nbins, lo, hi):
          .to(t.dtype))
 
 
+@op('preserveReduceDimSemantics')
+def _preserve_reduce_dim(r, in_dims, dim, keepdim):
+    """TH 0.4's helper: a result reduced without keepdim gets its reduced
+    dimension back (size 1) where it has in_dims - 1 dimensions (counted as
+    TH did: 0 for a tensor without elements)."""
+    dims = r.dim() if r is not None and r.numel() else 0
+    if r is not None and not keepdim and dims == in_dims - 1 and dims != 0:
+        r.unsqueeze_(dim)
+
+
 # -- shape, construction, selection --------------------------------------------------------
 
 @op('cross')
@@ -459,6 +469,14 @@ def _index_add(t, dim, index, src):
 @op('indexFill', 'indexFill_long')
 def _index_fill(t, dim, index, value):
     t.index_fill_(dim, _on(index, t).reshape(-1), value)
+
+
+@op('calculateAdvancedIndexingOffsets')
+def _advanced_indexing_offsets(out, indexed, base, indexers):
+    """THC's helper: the element offsets into indexed that one index tensor
+    per dimension selects, from base."""
+    offsets = base + sum(i.to(torch.int64) * indexed.stride(d) for d, i in enumerate(indexers))
+    _out(out, torch.as_tensor(offsets, device=out.device).reshape(-1))
 
 
 @op('take')
@@ -657,6 +675,34 @@ def _getri(ra, a):
     _out(ra, torch.linalg.inv(a))
 
 
+@op('pstrf')
+def _pstrf(ra, rpiv, a, uplo, tol):
+    """Cholesky with complete pivoting (LAPACK's ?pstrf, as TH called it):
+    a[piv][:, piv] = U^T U ('U') or L L^T ('L'); pivots 0-based; a
+    rank-deficient matrix is an error, as in TH."""
+    n = a.shape[0]
+    work = a.to(torch.float64).clone()
+    low = torch.zeros_like(work)
+    piv = list(range(n))
+    if tol < 0:
+        tol = n * torch.finfo(a.dtype).eps * float(work.diagonal().max())
+    for k in range(n):
+        j = k + int(torch.argmax(work.diagonal()[k:]))
+        if float(work[j, j]) <= tol:
+            raise RuntimeError('Lapack Error pstrf : matrix is rank deficient or not positive '
+                               'semidefinite')
+        if j != k:
+            work[[k, j]] = work[[j, k]]
+            work[:, [k, j]] = work[:, [j, k]]
+            low[[k, j]] = low[[j, k]]
+            piv[k], piv[j] = piv[j], piv[k]
+        low[k, k] = work[k, k].sqrt()
+        low[k + 1:, k] = work[k + 1:, k] / low[k, k]
+        work[k + 1:, k + 1:] -= torch.outer(low[k + 1:, k], low[k + 1:, k])
+    _out(ra, (low.t() if _upper(uplo) else low).to(a.dtype))
+    _out(rpiv, torch.tensor(piv, dtype=rpiv.dtype))
+
+
 @op('potrf')
 def _potrf(ra, a, uplo):
     _out(ra, torch.linalg.cholesky(a, upper=_upper(uplo)))
@@ -719,9 +765,6 @@ def _btrisolve(rb, b, lu, pivots):
 # lists them with this reason in tools/th_surface/math_out.tsv).
 OUT = {
     'dirichlet_grad': 'PyTorch has no public operator for it (torch._dirichlet_grad is private)',
-    'pstrf': 'pivoted Cholesky: PyTorch has no public operator for it',
-    'preserveReduceDimSemantics': "TH's internal helper (0.4.1 declared it without TH_API)",
-    'calculateAdvancedIndexingOffsets': "THC's internal helper for ATen's advanced indexing",
     'generatorStates': "legacy THC's cuRAND MTGP32 states: PyTorch keeps its own generator",
 }
 OPS.update({

@@ -81,7 +81,14 @@ _GUARD = {'TH/THTensorMath.h': 'THFFI_TH_TENSOR_MATH_H',
           'TH/THRandomGen.h': 'THFFI_TH_RANDOM_GEN_H',
           'THC/THCTensorMath.h': 'THFFI_THC_TENSOR_MATH_H',
           'THC/THCTensorRandom.h': 'THFFI_THC_TENSOR_RANDOM_H'}
-_INCLUDES = {'TH/THRandomGen.h': '', 'TH/THTensorRandom.h': '#include "THRandom.h"\n'}
+_INCLUDES = {
+    'TH/THRandomGen.h': '', 'TH/THTensorRandom.h': '#include "THRandom.h"\n',
+    'THC/THCTensorRandom.h': (
+        '/* Legacy THC 0.4\'s generator types: PyTorch keeps the generators\n'
+        ' * (THCRandom_getGenerator and _generatorStates are not provided). */\n'
+        'typedef struct THCGenerator THCGenerator;\n'
+        'typedef struct THCRNGState {\n  THCGenerator *gen;\n  int num_devices;\n} '
+        'THCRNGState;\n')}
 
 
 class Unsupported(Exception):
@@ -137,11 +144,19 @@ def call_of(entry):
         base = ctype.replace('struct ', '')
         if base in ('THCState*', 'THGenerator*'):
             continue
-        if base.endswith('Tensor**'):
+        if base.endswith('Tensor**') and i + 1 < len(params):
+            # catArray(result, inputs, numInputs, dim): the array, its length
             count = params[i + 1][1]
             letters.append('Ai')
             values += ['(void **)%s' % pname, '(int)%s' % count, '(int64_t)%s' % count]
             skip, punned = 1, True
+        elif base.endswith('Tensor**'):
+            # calculateAdvancedIndexingOffsets(..., indexed, base, indexers):
+            # one tensor per dimension of the tensor argument before it
+            before = [p for t, p in params[:i] if t.replace('struct ', '').endswith('Tensor*')]
+            letters.append('A')
+            values += ['(void **)%s' % pname, '%s->nDimension' % before[-1]]
+            punned = True
         elif base.endswith('Tensor*'):
             letters.append('T')
             values.append('(void *)%s' % pname)

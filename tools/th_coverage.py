@@ -124,8 +124,8 @@ def provided(entries, symbols):
                 ok = scope in flat
         elif kind == 'function':
             ok = name in macros or (name in names and name in symbols)
-        else:
-            ok = name in names
+        else:  # 'struct THGenerator': the tag
+            ok = name.split()[-1] in names
         result[key(e)] = ok
     return result
 

@@ -77,6 +77,10 @@ void THCRandom_shutdown(struct THCState *state) {
   THFFI_math("THCRandom_shutdown", "shutdown", "THCRandom", "", NULL);
 }
 
+void THCudaByteTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaByteTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers) {
+  THFFI_math("THCudaByteTensor_calculateAdvancedIndexingOffsets", "calculateAdvancedIndexingOffsets", "THC", "TTiA", NULL, (void *)output, (void *)indexed, (int64_t)baseOffset, (void **)indexers, indexed->nDimension);
+}
+
 void THCudaByteTensor_indexAdd(THCState *state, THCudaByteTensor *res_, int dim, THCudaLongTensor *indices, THCudaByteTensor *src) {
   THFFI_math("THCudaByteTensor_indexAdd", "indexAdd", "THC", "TiTT", NULL, (void *)res_, (int64_t)dim, (void *)indices, (void *)src);
 }
@@ -115,6 +119,10 @@ void THCudaByteTensor_put(THCState *state, THCudaByteTensor *res_, THCudaLongTen
 
 void THCudaByteTensor_take(THCState *state, THCudaByteTensor *res_, THCudaByteTensor *src, THCudaLongTensor *index) {
   THFFI_math("THCudaByteTensor_take", "take", "THC", "TTT", NULL, (void *)res_, (void *)src, (void *)index);
+}
+
+void THCudaCharTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaCharTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers) {
+  THFFI_math("THCudaCharTensor_calculateAdvancedIndexingOffsets", "calculateAdvancedIndexingOffsets", "THC", "TTiA", NULL, (void *)output, (void *)indexed, (int64_t)baseOffset, (void **)indexers, indexed->nDimension);
 }
 
 void THCudaCharTensor_indexAdd(THCState *state, THCudaCharTensor *res_, int dim, THCudaLongTensor *indices, THCudaCharTensor *src) {
@@ -157,6 +165,10 @@ void THCudaCharTensor_take(THCState *state, THCudaCharTensor *res_, THCudaCharTe
   THFFI_math("THCudaCharTensor_take", "take", "THC", "TTT", NULL, (void *)res_, (void *)src, (void *)index);
 }
 
+void THCudaDoubleTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaDoubleTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers) {
+  THFFI_math("THCudaDoubleTensor_calculateAdvancedIndexingOffsets", "calculateAdvancedIndexingOffsets", "THC", "TTiA", NULL, (void *)output, (void *)indexed, (int64_t)baseOffset, (void **)indexers, indexed->nDimension);
+}
+
 void THCudaDoubleTensor_indexAdd(THCState *state, THCudaDoubleTensor *res_, int dim, THCudaLongTensor *indices, THCudaDoubleTensor *src) {
   THFFI_math("THCudaDoubleTensor_indexAdd", "indexAdd", "THC", "TiTT", NULL, (void *)res_, (int64_t)dim, (void *)indices, (void *)src);
 }
@@ -196,6 +208,12 @@ void THCudaDoubleTensor_put(THCState *state, THCudaDoubleTensor *res_, THCudaLon
 void THCudaDoubleTensor_take(THCState *state, THCudaDoubleTensor *res_, THCudaDoubleTensor *src, THCudaLongTensor *index) {
   THFFI_math("THCudaDoubleTensor_take", "take", "THC", "TTT", NULL, (void *)res_, (void *)src, (void *)index);
 }
+
+#ifdef CUDA_HALF_TENSOR
+void THCudaHalfTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaHalfTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers) {
+  THFFI_math("THCudaHalfTensor_calculateAdvancedIndexingOffsets", "calculateAdvancedIndexingOffsets", "THC", "TTiA", NULL, (void *)output, (void *)indexed, (int64_t)baseOffset, (void **)indexers, indexed->nDimension);
+}
+#endif
 
 #ifdef CUDA_HALF_TENSOR
 void THCudaHalfTensor_indexAdd(THCState *state, THCudaHalfTensor *res_, int dim, THCudaLongTensor *indices, THCudaHalfTensor *src) {
@@ -257,6 +275,10 @@ void THCudaHalfTensor_take(THCState *state, THCudaHalfTensor *res_, THCudaHalfTe
 }
 #endif
 
+void THCudaIntTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaIntTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers) {
+  THFFI_math("THCudaIntTensor_calculateAdvancedIndexingOffsets", "calculateAdvancedIndexingOffsets", "THC", "TTiA", NULL, (void *)output, (void *)indexed, (int64_t)baseOffset, (void **)indexers, indexed->nDimension);
+}
+
 void THCudaIntTensor_indexAdd(THCState *state, THCudaIntTensor *res_, int dim, THCudaLongTensor *indices, THCudaIntTensor *src) {
   THFFI_math("THCudaIntTensor_indexAdd", "indexAdd", "THC", "TiTT", NULL, (void *)res_, (int64_t)dim, (void *)indices, (void *)src);
 }
@@ -295,6 +317,10 @@ void THCudaIntTensor_put(THCState *state, THCudaIntTensor *res_, THCudaLongTenso
 
 void THCudaIntTensor_take(THCState *state, THCudaIntTensor *res_, THCudaIntTensor *src, THCudaLongTensor *index) {
   THFFI_math("THCudaIntTensor_take", "take", "THC", "TTT", NULL, (void *)res_, (void *)src, (void *)index);
+}
+
+void THCudaLongTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaLongTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers) {
+  THFFI_math("THCudaLongTensor_calculateAdvancedIndexingOffsets", "calculateAdvancedIndexingOffsets", "THC", "TTiA", NULL, (void *)output, (void *)indexed, (int64_t)baseOffset, (void **)indexers, indexed->nDimension);
 }
 
 void THCudaLongTensor_indexAdd(THCState *state, THCudaLongTensor *res_, int dim, THCudaLongTensor *indices, THCudaLongTensor *src) {
@@ -337,6 +363,10 @@ void THCudaLongTensor_take(THCState *state, THCudaLongTensor *res_, THCudaLongTe
   THFFI_math("THCudaLongTensor_take", "take", "THC", "TTT", NULL, (void *)res_, (void *)src, (void *)index);
 }
 
+void THCudaShortTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaShortTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers) {
+  THFFI_math("THCudaShortTensor_calculateAdvancedIndexingOffsets", "calculateAdvancedIndexingOffsets", "THC", "TTiA", NULL, (void *)output, (void *)indexed, (int64_t)baseOffset, (void **)indexers, indexed->nDimension);
+}
+
 void THCudaShortTensor_indexAdd(THCState *state, THCudaShortTensor *res_, int dim, THCudaLongTensor *indices, THCudaShortTensor *src) {
   THFFI_math("THCudaShortTensor_indexAdd", "indexAdd", "THC", "TiTT", NULL, (void *)res_, (int64_t)dim, (void *)indices, (void *)src);
 }
@@ -375,6 +405,10 @@ void THCudaShortTensor_put(THCState *state, THCudaShortTensor *res_, THCudaLongT
 
 void THCudaShortTensor_take(THCState *state, THCudaShortTensor *res_, THCudaShortTensor *src, THCudaLongTensor *index) {
   THFFI_math("THCudaShortTensor_take", "take", "THC", "TTT", NULL, (void *)res_, (void *)src, (void *)index);
+}
+
+void THCudaTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers) {
+  THFFI_math("THCudaTensor_calculateAdvancedIndexingOffsets", "calculateAdvancedIndexingOffsets", "THC", "TTiA", NULL, (void *)output, (void *)indexed, (int64_t)baseOffset, (void **)indexers, indexed->nDimension);
 }
 
 void THCudaTensor_indexAdd(THCState *state, THCudaTensor *res_, int dim, THCudaLongTensor *indices, THCudaTensor *src) {

@@ -141,6 +141,10 @@ void THDoubleTensor_potrs(THDoubleTensor *rb_, THDoubleTensor *b_, THDoubleTenso
   THFFI_math("THDoubleTensor_potrs", "potrs", "TH", "TTTs", NULL, (void *)rb_, (void *)b_, (void *)a_, uplo);
 }
 
+void THDoubleTensor_pstrf(THDoubleTensor *ra_, THIntTensor *rpiv_, THDoubleTensor *a, const char *uplo, double tol) {
+  THFFI_math("THDoubleTensor_pstrf", "pstrf", "TH", "TTTsd", NULL, (void *)ra_, (void *)rpiv_, (void *)a, uplo, (double)tol);
+}
+
 void THDoubleTensor_qr(THDoubleTensor *rq_, THDoubleTensor *rr_, THDoubleTensor *a) {
   THFFI_math("THDoubleTensor_qr", "qr", "TH", "TTT", NULL, (void *)rq_, (void *)rr_, (void *)a);
 }
@@ -207,6 +211,10 @@ void THFloatTensor_potri(THFloatTensor *ra_, THFloatTensor *a, const char *uplo)
 
 void THFloatTensor_potrs(THFloatTensor *rb_, THFloatTensor *b_, THFloatTensor *a_, const char *uplo) {
   THFFI_math("THFloatTensor_potrs", "potrs", "TH", "TTTs", NULL, (void *)rb_, (void *)b_, (void *)a_, uplo);
+}
+
+void THFloatTensor_pstrf(THFloatTensor *ra_, THIntTensor *rpiv_, THFloatTensor *a, const char *uplo, float tol) {
+  THFFI_math("THFloatTensor_pstrf", "pstrf", "TH", "TTTsd", NULL, (void *)ra_, (void *)rpiv_, (void *)a, uplo, (double)tol);
 }
 
 void THFloatTensor_qr(THFloatTensor *rq_, THFloatTensor *rr_, THFloatTensor *a) {
@@ -623,6 +631,10 @@ void THByteTensor_onesLike(THByteTensor *r_, THByteTensor *input) {
 
 void THByteTensor_pow(THByteTensor *r_, THByteTensor *t, uint8_t value) {
   THFFI_math("THByteTensor_pow", "pow", "TH", "TTi", NULL, (void *)r_, (void *)t, (int64_t)value);
+}
+
+void THByteTensor_preserveReduceDimSemantics(THByteTensor *r_, int in_dims, int reduce_dimension, int keepdim) {
+  THFFI_math("THByteTensor_preserveReduceDimSemantics", "preserveReduceDimSemantics", "TH", "Tiii", NULL, (void *)r_, (int64_t)in_dims, (int64_t)reduce_dimension, (int64_t)keepdim);
 }
 
 void THByteTensor_prod(THByteTensor *r_, THByteTensor *t, int dimension, int keepdim) {
@@ -1101,6 +1113,10 @@ void THCharTensor_onesLike(THCharTensor *r_, THCharTensor *input) {
 
 void THCharTensor_pow(THCharTensor *r_, THCharTensor *t, int8_t value) {
   THFFI_math("THCharTensor_pow", "pow", "TH", "TTi", NULL, (void *)r_, (void *)t, (int64_t)value);
+}
+
+void THCharTensor_preserveReduceDimSemantics(THCharTensor *r_, int in_dims, int reduce_dimension, int keepdim) {
+  THFFI_math("THCharTensor_preserveReduceDimSemantics", "preserveReduceDimSemantics", "TH", "Tiii", NULL, (void *)r_, (int64_t)in_dims, (int64_t)reduce_dimension, (int64_t)keepdim);
 }
 
 void THCharTensor_prod(THCharTensor *r_, THCharTensor *t, int dimension, int keepdim) {
@@ -1713,6 +1729,10 @@ void THDoubleTensor_polygamma(THDoubleTensor *r_, int64_t n, THDoubleTensor *t) 
 
 void THDoubleTensor_pow(THDoubleTensor *r_, THDoubleTensor *t, double value) {
   THFFI_math("THDoubleTensor_pow", "pow", "TH", "TTd", NULL, (void *)r_, (void *)t, (double)value);
+}
+
+void THDoubleTensor_preserveReduceDimSemantics(THDoubleTensor *r_, int in_dims, int reduce_dimension, int keepdim) {
+  THFFI_math("THDoubleTensor_preserveReduceDimSemantics", "preserveReduceDimSemantics", "TH", "Tiii", NULL, (void *)r_, (int64_t)in_dims, (int64_t)reduce_dimension, (int64_t)keepdim);
 }
 
 void THDoubleTensor_prod(THDoubleTensor *r_, THDoubleTensor *t, int dimension, int keepdim) {
@@ -2399,6 +2419,10 @@ void THFloatTensor_pow(THFloatTensor *r_, THFloatTensor *t, float value) {
   THFFI_math("THFloatTensor_pow", "pow", "TH", "TTd", NULL, (void *)r_, (void *)t, (double)value);
 }
 
+void THFloatTensor_preserveReduceDimSemantics(THFloatTensor *r_, int in_dims, int reduce_dimension, int keepdim) {
+  THFFI_math("THFloatTensor_preserveReduceDimSemantics", "preserveReduceDimSemantics", "TH", "Tiii", NULL, (void *)r_, (int64_t)in_dims, (int64_t)reduce_dimension, (int64_t)keepdim);
+}
+
 void THFloatTensor_prod(THFloatTensor *r_, THFloatTensor *t, int dimension, int keepdim) {
   THFFI_math("THFloatTensor_prod", "prod", "TH", "TTii", NULL, (void *)r_, (void *)t, (int64_t)dimension, (int64_t)keepdim);
 }
@@ -2953,6 +2977,10 @@ void THIntTensor_pow(THIntTensor *r_, THIntTensor *t, int32_t value) {
   THFFI_math("THIntTensor_pow", "pow", "TH", "TTi", NULL, (void *)r_, (void *)t, (int64_t)value);
 }
 
+void THIntTensor_preserveReduceDimSemantics(THIntTensor *r_, int in_dims, int reduce_dimension, int keepdim) {
+  THFFI_math("THIntTensor_preserveReduceDimSemantics", "preserveReduceDimSemantics", "TH", "Tiii", NULL, (void *)r_, (int64_t)in_dims, (int64_t)reduce_dimension, (int64_t)keepdim);
+}
+
 void THIntTensor_prod(THIntTensor *r_, THIntTensor *t, int dimension, int keepdim) {
   THFFI_math("THIntTensor_prod", "prod", "TH", "TTii", NULL, (void *)r_, (void *)t, (int64_t)dimension, (int64_t)keepdim);
 }
@@ -3435,6 +3463,10 @@ void THLongTensor_pow(THLongTensor *r_, THLongTensor *t, int64_t value) {
   THFFI_math("THLongTensor_pow", "pow", "TH", "TTi", NULL, (void *)r_, (void *)t, (int64_t)value);
 }
 
+void THLongTensor_preserveReduceDimSemantics(THLongTensor *r_, int in_dims, int reduce_dimension, int keepdim) {
+  THFFI_math("THLongTensor_preserveReduceDimSemantics", "preserveReduceDimSemantics", "TH", "Tiii", NULL, (void *)r_, (int64_t)in_dims, (int64_t)reduce_dimension, (int64_t)keepdim);
+}
+
 void THLongTensor_prod(THLongTensor *r_, THLongTensor *t, int dimension, int keepdim) {
   THFFI_math("THLongTensor_prod", "prod", "TH", "TTii", NULL, (void *)r_, (void *)t, (int64_t)dimension, (int64_t)keepdim);
 }
@@ -3915,6 +3947,10 @@ void THShortTensor_onesLike(THShortTensor *r_, THShortTensor *input) {
 
 void THShortTensor_pow(THShortTensor *r_, THShortTensor *t, int16_t value) {
   THFFI_math("THShortTensor_pow", "pow", "TH", "TTi", NULL, (void *)r_, (void *)t, (int64_t)value);
+}
+
+void THShortTensor_preserveReduceDimSemantics(THShortTensor *r_, int in_dims, int reduce_dimension, int keepdim) {
+  THFFI_math("THShortTensor_preserveReduceDimSemantics", "preserveReduceDimSemantics", "TH", "Tiii", NULL, (void *)r_, (int64_t)in_dims, (int64_t)reduce_dimension, (int64_t)keepdim);
 }
 
 void THShortTensor_prod(THShortTensor *r_, THShortTensor *t, int dimension, int keepdim) {

@@ -25,12 +25,15 @@ void TH_MATH(pointwise)(THTensor *a, THTensor *b, THTensor *r_add, THTensor *r_c
 #endif
 }
 
-/* Reductions over a 2-D a; returns sumall(a) + prodall of its first row. */
+/* Reductions over a 2-D a (r_sum keeps its reduced dimension, as 0.4's
+ * preserveReduceDimSemantics restores it); returns sumall(a) + prodall of
+ * its first row. */
 accreal TH_MATH(reduce)(THTensor *a, THTensor *r_sum, THTensor *r_max, THLongTensor *r_argmax,
                         THTensor *r_cumsum, THTensor *r_mean) {
   THTensor *row = THTensor_(new)();
   accreal total;
   THTensor_(sum)(r_sum, a, 1, 0);
+  THTensor_(preserveReduceDimSemantics)(r_sum, 2, 1, 0);
   THTensor_(max)(r_max, r_argmax, a, 0, 1);
   THTensor_(cumsum)(r_cumsum, a, 1);
 #if defined(TH_REAL_IS_FLOAT) || defined(TH_REAL_IS_DOUBLE)
@@ -58,15 +61,20 @@ void TH_MATH(blas)(THTensor *m, THTensor *n, THTensor *v, THTensor *r_mm, THTens
 }
 
 /* Selections of a 2-D a: columns idx, the elements where mask, each row
- * sorted descending, its top 2, a above a. */
+ * sorted descending, its top 2, a above a, a beside r_sel. */
 void TH_MATH(index)(THTensor *a, THLongTensor *idx, THByteTensor *mask, THTensor *r_sel,
                     THTensor *r_masked, THTensor *r_sort, THLongTensor *r_sorti,
-                    THTensor *r_topk, THLongTensor *r_topki, THTensor *r_cat) {
+                    THTensor *r_topk, THLongTensor *r_topki, THTensor *r_cat,
+                    THTensor *r_catarray) {
+  THTensor *parts[2];
   THTensor_(indexSelect)(r_sel, a, 1, idx);
   THTensor_(maskedSelect)(r_masked, a, mask);
   THTensor_(sort)(r_sort, r_sorti, a, 1, 1);
   THTensor_(topk)(r_topk, r_topki, a, 2, 1, 1, 1);
   THTensor_(cat)(r_cat, a, a, 0);
+  parts[0] = a;
+  parts[1] = r_sel;
+  THTensor_(catArray)(r_catarray, parts, 2, 1);
 }
 
 /* Random fills from a generator of our own (legacy code made one). */
@@ -89,12 +97,14 @@ void TH_MATH(bad_addmm)(THTensor *a) {
 
 #if defined(TH_REAL_IS_FLOAT) || defined(TH_REAL_IS_DOUBLE)
 /* a x = b (a square, b a matrix), a's inverse, the upper Cholesky factor
- * of spd. */
+ * of spd, and its pivoted one with the pivots. */
 void TH_MATH(lapack)(THTensor *a, THTensor *b, THTensor *spd, THTensor *r_x, THTensor *r_lu,
-                     THTensor *r_inv, THTensor *r_chol) {
+                     THTensor *r_inv, THTensor *r_chol, THTensor *r_pchol,
+                     THIntTensor *r_piv) {
   THTensor_(gesv)(r_x, r_lu, b, a);
   THTensor_(getri)(r_inv, a);
   THTensor_(potrf)(r_chol, spd, "U");
+  THTensor_(pstrf)(r_pchol, r_piv, spd, "U", -1);
 }
 #endif
 

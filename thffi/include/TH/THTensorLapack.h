@@ -36,6 +36,8 @@ TH_API void THDoubleTensor_potri(THDoubleTensor *ra_, THDoubleTensor *a, const c
 THFFI_PUN(THDoubleTensor_potri);
 TH_API void THDoubleTensor_potrs(THDoubleTensor *rb_, THDoubleTensor *b_, THDoubleTensor *a_, const char *uplo);
 THFFI_PUN(THDoubleTensor_potrs);
+TH_API void THDoubleTensor_pstrf(THDoubleTensor *ra_, THIntTensor *rpiv_, THDoubleTensor *a, const char *uplo, double tol);
+THFFI_PUN(THDoubleTensor_pstrf);
 TH_API void THDoubleTensor_qr(THDoubleTensor *rq_, THDoubleTensor *rr_, THDoubleTensor *a);
 THFFI_PUN(THDoubleTensor_qr);
 TH_API void THDoubleTensor_syev(THDoubleTensor *re_, THDoubleTensor *rv_, THDoubleTensor *a_, const char *jobz, const char *uplo);
@@ -70,6 +72,8 @@ TH_API void THFloatTensor_potri(THFloatTensor *ra_, THFloatTensor *a, const char
 THFFI_PUN(THFloatTensor_potri);
 TH_API void THFloatTensor_potrs(THFloatTensor *rb_, THFloatTensor *b_, THFloatTensor *a_, const char *uplo);
 THFFI_PUN(THFloatTensor_potrs);
+TH_API void THFloatTensor_pstrf(THFloatTensor *ra_, THIntTensor *rpiv_, THFloatTensor *a, const char *uplo, float tol);
+THFFI_PUN(THFloatTensor_pstrf);
 TH_API void THFloatTensor_qr(THFloatTensor *rq_, THFloatTensor *rr_, THFloatTensor *a);
 THFFI_PUN(THFloatTensor_qr);
 TH_API void THFloatTensor_syev(THFloatTensor *re_, THFloatTensor *rv_, THFloatTensor *a_, const char *jobz, const char *uplo);

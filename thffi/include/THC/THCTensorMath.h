@@ -20,6 +20,8 @@ TH_API int THCudaByteTensor_logicalall(THCState *state, THCudaByteTensor *self);
 THFFI_PUN(THCudaByteTensor_logicalall);
 TH_API int THCudaByteTensor_logicalany(THCState *state, THCudaByteTensor *self);
 THFFI_PUN(THCudaByteTensor_logicalany);
+TH_API void THCudaByteTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaByteTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers);
+THFFI_PUN(THCudaByteTensor_calculateAdvancedIndexingOffsets);
 TH_API void THCudaByteTensor_indexAdd(THCState *state, THCudaByteTensor *res_, int dim, THCudaLongTensor *indices, THCudaByteTensor *src);
 THFFI_PUN(THCudaByteTensor_indexAdd);
 TH_API void THCudaByteTensor_indexAdd_long(THCState *state, THCudaByteTensor *res_, int dim, THLongTensor *indices, THCudaByteTensor *src);
@@ -40,6 +42,8 @@ TH_API void THCudaByteTensor_put(THCState *state, THCudaByteTensor *res_, THCuda
 THFFI_PUN(THCudaByteTensor_put);
 TH_API void THCudaByteTensor_take(THCState *state, THCudaByteTensor *res_, THCudaByteTensor *src, THCudaLongTensor *index);
 THFFI_PUN(THCudaByteTensor_take);
+TH_API void THCudaCharTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaCharTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers);
+THFFI_PUN(THCudaCharTensor_calculateAdvancedIndexingOffsets);
 TH_API void THCudaCharTensor_indexAdd(THCState *state, THCudaCharTensor *res_, int dim, THCudaLongTensor *indices, THCudaCharTensor *src);
 THFFI_PUN(THCudaCharTensor_indexAdd);
 TH_API void THCudaCharTensor_indexAdd_long(THCState *state, THCudaCharTensor *res_, int dim, THLongTensor *indices, THCudaCharTensor *src);
@@ -60,6 +64,8 @@ TH_API void THCudaCharTensor_put(THCState *state, THCudaCharTensor *res_, THCuda
 THFFI_PUN(THCudaCharTensor_put);
 TH_API void THCudaCharTensor_take(THCState *state, THCudaCharTensor *res_, THCudaCharTensor *src, THCudaLongTensor *index);
 THFFI_PUN(THCudaCharTensor_take);
+TH_API void THCudaDoubleTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaDoubleTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers);
+THFFI_PUN(THCudaDoubleTensor_calculateAdvancedIndexingOffsets);
 TH_API void THCudaDoubleTensor_indexAdd(THCState *state, THCudaDoubleTensor *res_, int dim, THCudaLongTensor *indices, THCudaDoubleTensor *src);
 THFFI_PUN(THCudaDoubleTensor_indexAdd);
 TH_API void THCudaDoubleTensor_indexAdd_long(THCState *state, THCudaDoubleTensor *res_, int dim, THLongTensor *indices, THCudaDoubleTensor *src);
@@ -80,6 +86,10 @@ TH_API void THCudaDoubleTensor_put(THCState *state, THCudaDoubleTensor *res_, TH
 THFFI_PUN(THCudaDoubleTensor_put);
 TH_API void THCudaDoubleTensor_take(THCState *state, THCudaDoubleTensor *res_, THCudaDoubleTensor *src, THCudaLongTensor *index);
 THFFI_PUN(THCudaDoubleTensor_take);
+#ifdef CUDA_HALF_TENSOR
+TH_API void THCudaHalfTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaHalfTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers);
+THFFI_PUN(THCudaHalfTensor_calculateAdvancedIndexingOffsets);
+#endif
 #ifdef CUDA_HALF_TENSOR
 TH_API void THCudaHalfTensor_indexAdd(THCState *state, THCudaHalfTensor *res_, int dim, THCudaLongTensor *indices, THCudaHalfTensor *src);
 THFFI_PUN(THCudaHalfTensor_indexAdd);
@@ -120,6 +130,8 @@ THFFI_PUN(THCudaHalfTensor_put);
 TH_API void THCudaHalfTensor_take(THCState *state, THCudaHalfTensor *res_, THCudaHalfTensor *src, THCudaLongTensor *index);
 THFFI_PUN(THCudaHalfTensor_take);
 #endif
+TH_API void THCudaIntTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaIntTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers);
+THFFI_PUN(THCudaIntTensor_calculateAdvancedIndexingOffsets);
 TH_API void THCudaIntTensor_indexAdd(THCState *state, THCudaIntTensor *res_, int dim, THCudaLongTensor *indices, THCudaIntTensor *src);
 THFFI_PUN(THCudaIntTensor_indexAdd);
 TH_API void THCudaIntTensor_indexAdd_long(THCState *state, THCudaIntTensor *res_, int dim, THLongTensor *indices, THCudaIntTensor *src);
@@ -140,6 +152,8 @@ TH_API void THCudaIntTensor_put(THCState *state, THCudaIntTensor *res_, THCudaLo
 THFFI_PUN(THCudaIntTensor_put);
 TH_API void THCudaIntTensor_take(THCState *state, THCudaIntTensor *res_, THCudaIntTensor *src, THCudaLongTensor *index);
 THFFI_PUN(THCudaIntTensor_take);
+TH_API void THCudaLongTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaLongTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers);
+THFFI_PUN(THCudaLongTensor_calculateAdvancedIndexingOffsets);
 TH_API void THCudaLongTensor_indexAdd(THCState *state, THCudaLongTensor *res_, int dim, THCudaLongTensor *indices, THCudaLongTensor *src);
 THFFI_PUN(THCudaLongTensor_indexAdd);
 TH_API void THCudaLongTensor_indexAdd_long(THCState *state, THCudaLongTensor *res_, int dim, THLongTensor *indices, THCudaLongTensor *src);
@@ -160,6 +174,8 @@ TH_API void THCudaLongTensor_put(THCState *state, THCudaLongTensor *res_, THCuda
 THFFI_PUN(THCudaLongTensor_put);
 TH_API void THCudaLongTensor_take(THCState *state, THCudaLongTensor *res_, THCudaLongTensor *src, THCudaLongTensor *index);
 THFFI_PUN(THCudaLongTensor_take);
+TH_API void THCudaShortTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaShortTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers);
+THFFI_PUN(THCudaShortTensor_calculateAdvancedIndexingOffsets);
 TH_API void THCudaShortTensor_indexAdd(THCState *state, THCudaShortTensor *res_, int dim, THCudaLongTensor *indices, THCudaShortTensor *src);
 THFFI_PUN(THCudaShortTensor_indexAdd);
 TH_API void THCudaShortTensor_indexAdd_long(THCState *state, THCudaShortTensor *res_, int dim, THLongTensor *indices, THCudaShortTensor *src);
@@ -180,6 +196,8 @@ TH_API void THCudaShortTensor_put(THCState *state, THCudaShortTensor *res_, THCu
 THFFI_PUN(THCudaShortTensor_put);
 TH_API void THCudaShortTensor_take(THCState *state, THCudaShortTensor *res_, THCudaShortTensor *src, THCudaLongTensor *index);
 THFFI_PUN(THCudaShortTensor_take);
+TH_API void THCudaTensor_calculateAdvancedIndexingOffsets(THCState *state, THCudaLongTensor *output, THCudaTensor *indexed, ptrdiff_t baseOffset, THCudaLongTensor **indexers);
+THFFI_PUN(THCudaTensor_calculateAdvancedIndexingOffsets);
 TH_API void THCudaTensor_indexAdd(THCState *state, THCudaTensor *res_, int dim, THCudaLongTensor *indices, THCudaTensor *src);
 THFFI_PUN(THCudaTensor_indexAdd);
 TH_API void THCudaTensor_indexAdd_long(THCState *state, THCudaTensor *res_, int dim, THLongTensor *indices, THCudaTensor *src);

@@ -7,6 +7,13 @@
 #include "TH/TH.h"
 #include "THCGeneral.h"
 #include "THCTensor.h"
+/* Legacy THC 0.4's generator types: PyTorch keeps the generators
+ * (THCRandom_getGenerator and _generatorStates are not provided). */
+typedef struct THCGenerator THCGenerator;
+typedef struct THCRNGState {
+  THCGenerator *gen;
+  int num_devices;
+} THCRNGState;
 
 TH_API void THCRandom_getRNGState(struct THCState *state, THByteTensor *rng_state);
 THFFI_PUN(THCRandom_getRNGState);
