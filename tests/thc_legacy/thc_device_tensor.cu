@@ -45,6 +45,8 @@ extern "C" int thc_device_tensor_launch(THCudaTensor *out, THCudaTensor *in) {
     THCudaHostRecord(state, pinned);
     THCudaHostFree(state, pinned);
     THCublasCheck(0);
+    THCusparseCheck(0);
+    THAssert(THCState_getCurrentBlasHandle(state) != NULL);
     THCudaCheckWarn(cudaSuccess);
   }
   count = (int *)THCudaMalloc(state, sizeof(int));

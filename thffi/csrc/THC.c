@@ -390,3 +390,20 @@ void __THCublasCheck(int status, const char *file, const int line) {
   }
   _THError(file, line, "cublas runtime error : %s", text);
 }
+
+void __THCusparseCheck(int status, const char *file, const int line) {
+  const char *text;
+  if (status == 0) return;
+  switch (status) {  /* cusparseStatus_t's values */
+    case 1: text = "library not initialized"; break;
+    case 2: text = "resource allocation failed"; break;
+    case 3: text = "an invalid numeric value was used as an argument"; break;
+    case 4: text = "an absent device architectural feature is required"; break;
+    case 5: text = "an access to GPU memory space failed"; break;
+    case 6: text = "the GPU program failed to execute"; break;
+    case 7: text = "an internal operation failed"; break;
+    case 8: text = "the matrix type is not supported by this function"; break;
+    default: text = "unknown error"; break;
+  }
+  _THError(file, line, "cusparse runtime error : %s", text);
+}

@@ -85,6 +85,12 @@ TH_API void __THCudaCheckWarn(cudaError_t err, const char *file, const int line)
  * be absent (thffi finds cuBLAS at run time). */
 TH_API void __THCublasCheck(int status, const char *file, const int line);
 #define THCublasCheck(err) __THCublasCheck(err, THFFI_FILE, __LINE__)
+/* The same for a cusparseStatus_t (as int). */
+TH_API void __THCusparseCheck(int status, const char *file, const int line);
+#define THCusparseCheck(err) __THCusparseCheck(err, THFFI_FILE, __LINE__)
+/* This thread's cuBLAS handle for the call's device, set to the call's
+ * stream (a cublasHandle_t: cuBLAS's own calls may use it). */
+TH_API struct cublasContext *THCState_getCurrentBlasHandle(THCState *state);
 
 /* Device memory from PyTorch's caching allocator, on the call's device and
  * stream.  Blocks a failing call leaves allocated are freed.  Both API
