@@ -41,3 +41,9 @@ int cuda_same_size(THCudaTensor *a, THCudaTensor *b) {
 int pointers_match(THCudaTensor *t) {
   return THCudaTensor_data(state, t) == t->storage->data + t->storageOffset;
 }
+/* THCublasCheck, then THCusparseCheck, on a status (t: the call's device). */
+void library_checks(THCudaTensor *t, int cublas, int cusparse) {
+  (void)t;
+  THCublasCheck(cublas);
+  THCusparseCheck(cusparse);
+}
