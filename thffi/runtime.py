@@ -67,6 +67,18 @@ def _names(names):
 _MISSING = object()
 
 
+def _accept_legacy_functions():
+    """thffi.legacy.accept_legacy_functions(), where thffi is installed (a
+    built extension may have been copied where it is not)."""
+    try:
+        from thffi.legacy import accept_legacy_functions
+    except ModuleNotFoundError as exc:
+        if exc.name != 'thffi':
+            raise
+        return
+    accept_legacy_functions()
+
+
 def check_sanitizer(extension):
     """Raises ImportError unless AddressSanitizer's runtime is in the
     process: a library built with THFFI_SANITIZE=address cannot be loaded
@@ -112,6 +124,11 @@ class Runtime:
         if self.lib._thffi_install(module.encode('utf-8')) != 0:
             raise ImportError(self.ffi.string(self.lib.THFFI_takeError()).decode(
                 'utf-8', 'replace'))
+        # 2018 scripts call their legacy autograd Functions (subclasses of
+        # torch.autograd.Function with an instance forward) the legacy way:
+        # a process that loads a thffi extension runs them as thffi.legacy
+        # does (THFFI_LEGACY_FUNCTIONS=0 turns it off; see thffi/legacy.py).
+        _accept_legacy_functions()
 
     def live_tensors(self):
         """Tensors created in C and neither released nor returned yet."""
