@@ -48,8 +48,9 @@ _TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopen
                ('THCrash.c', '-O1'), ('THMathGen.c', '-O1'), ('THMath.c', '-O2'),
                ('THVector.c', '-O2'), ('THRandom.c', '-O1'), ('THLogAdd.c', '-O2'),
                ('THHalf.c', '-O2'), ('THStorageFunctions.c', '-O1')]
-_THC_SOURCES = [('THCTensor.cu', None), ('THCHalf.cu', None), ('THCTensorCopy.cu', None), ('THC.c', '-O2'),
-                ('THCBlas.c', '-O2'), ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1')]
+_THC_SOURCES = [('THCTensor.cu', None), ('THCHalf.cu', None), ('THCTensorCopy.cu', None),
+                ('THC.c', '-O2'), ('THCBlas.c', '-O2'), ('THCTensorCopy.c', '-O2'),
+                ('THCMathGen.c', '-O1'), ('THCSparse.c', '-O2')]
 # thffi's own objects are cached and shared by every copy of thffi: their
 # __FILE__ is relative to csrc/, and their messages name the file in the
 # thffi that built the extension (csrc/thffi_private.h).

@@ -47,6 +47,7 @@ extern "C" int thc_device_tensor_launch(THCudaTensor *out, THCudaTensor *in) {
     THCublasCheck(0);
     THCusparseCheck(0);
     THAssert(THCState_getCurrentBlasHandle(state) != NULL);
+    THAssert(THCState_getCurrentSparseHandle(state) != NULL);
     THCudaCheckWarn(cudaSuccess);
   }
   count = (int *)THCudaMalloc(state, sizeof(int));

@@ -91,6 +91,8 @@ TH_API void __THCusparseCheck(int status, const char *file, const int line);
 /* This thread's cuBLAS handle for the call's device, set to the call's
  * stream (a cublasHandle_t: cuBLAS's own calls may use it). */
 TH_API struct cublasContext *THCState_getCurrentBlasHandle(THCState *state);
+/* The same for cuSPARSE (a cusparseHandle_t). */
+TH_API struct cusparseContext *THCState_getCurrentSparseHandle(THCState *state);
 
 /* Device memory from PyTorch's caching allocator, on the call's device and
  * stream.  Blocks a failing call leaves allocated are freed.  Both API
