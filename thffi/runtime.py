@@ -21,6 +21,8 @@ _MAX_DIMS = 64  # THFFI_MAX_DIMS
 # code, and for const char * a str too (what Python 2's str was).
 # (The parser spells them 'char *' and 'const char *'.)
 _CHAR_POINTER = re.compile(r'^(const )?char \*$')
+# Wide-character string parameters take a str, as cffi converted it.
+_WIDE_POINTER = re.compile(r'^(?:const )?(wchar_t|char16_t|char32_t) \*$')
 
 
 @dataclass(frozen=True)
@@ -216,14 +218,18 @@ class Runtime:
                     # until the call returns.
                     value = ffi.new('char[]', value)
                     strings.append(value)
+                wide = _WIDE_POINTER.match(param.ctype)
+                if wide and isinstance(value, str):
+                    value = ffi.new('%s[]' % wide.group(1), value)
+                    strings.append(value)
                 if isinstance(value, ffi.CData) and ffi.typeof(value).kind in ('pointer',
                                                                                'array'):
                     address = int(ffi.cast('uintptr_t', value))
                 elif isinstance(value, int):
                     address = self._integer(what, 'uintptr_t', value)
                 else:
-                    accepted = ('' if not string else 'a str, bytes, ' if string.group(1)
-                                else 'bytes, ')
+                    accepted = ('a str, ' if wide else '' if not string
+                                else 'a str, bytes, ' if string.group(1) else 'bytes, ')
                     raise TypeError('%s: expected %sa cffi pointer, an address or None '
                                     '(%s), got %s' % (what, accepted, param.ctype,
                                                       _describe(value)))
