@@ -26,7 +26,8 @@ static void STRUCT_(record)(THLongTensor *geo, int row, THTensor *t, THTensor *s
     THLongTensor_set2d(geo, row, 6 + d, THTensor_(stride)(t, d));
   }
   THLongTensor_set2d(geo, row, 10,
-                     THTensor_(storage)(t)->data == THTensor_(storage)(src)->data);
+                     THTensor_(storage)(t) != NULL &&
+                         THTensor_(storage)(t)->data == THTensor_(storage)(src)->data);
 }
 
 /* src is 3 x 4 x 5 (any strides). */
@@ -64,7 +65,7 @@ void STRUCT_(tour)(THTensor *src, THLongTensor *geo) {
   THLongStorage_free(size);
   STRUCT_(record)(geo, 8, expanded, src);
   empty = THTensor_(new)();
-  THAssert(THTensor_(storage)(empty) != NULL && THTensor_(nElement)(empty) == 0);
+  THAssert(THTensor_(nElement)(empty) == 0);
   STRUCT_(record)(geo, 9, empty, empty);
 
   /* writes through the views reach src */
