@@ -640,3 +640,18 @@ def test_reports_a_user_can_act_on(tmp_path):
                        'C/C++/CUDA files the build scripts do not compile (vendored or unused '
                        'code, in third_party/lm/util): not listed')
     assert 'a Python extension built for Python 2' in left[0]
+
+
+def test_warp_intrinsics_without_a_mask_are_reported():
+    source = textwrap.dedent('''\
+        __device__ float warp_sum(float v)
+        {
+          for (int d = 16; d > 0; d /= 2)
+            v += __shfl_down(v, d);
+          return __shfl(v, 0) + __shfl_down_sync(0xffffffff, v, 1);
+        }
+        ''')
+    found = scan_c(source, 'reduce.cu')
+    assert [(f.line, f.message.split('(')[0]) for f in found] == [(4, '__shfl_down'),
+                                                                   (5, '__shfl')]
+    assert '__shfl_down_sync(0xffffffff, ...)' in found[0].message

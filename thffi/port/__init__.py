@@ -7,7 +7,9 @@ gates, legacy autograd Functions, torch.range, Variable, x.data[0];
 behaviours.py: the 0.x behaviours that changed silently, kept as the
 version the code was written for had them, from --from or read from the
 repository by version.py), shell script (shell.py: nvcc architecture and
-$TORCH include flags, word by word) and C/C++/CUDA source (c.py: read
+$TORCH include flags, word by word), CMake file (cmake.py:
+CMakeLists.txt and *.cmake: nvcc architectures, TH/THC include folders and
+libraries taken from torch, argument by argument) and C/C++/CUDA source (c.py: read
 only, reported; compiled.py: only what the build scripts compile is
 listed, and committed Python 2 binaries are reported) under PATH, prints a
 unified diff of what it would change on stdout and a report of what it
@@ -47,6 +49,7 @@ def port(root, write=False, version=None):
     With write=True the changes are written."""
     from . import version as versions
     from .c import scan_c
+    from .cmake import rewrite_cmake
     from .compiled import compiled_files, python2_binaries, summarise
     from .python import is_legacy_generated, rewrite_python
     from .shell import nvcc_architectures, nvcc_outputs, rewrite_shell
@@ -73,7 +76,8 @@ def port(root, write=False, version=None):
     for path in _files(root):
         rel = os.path.relpath(path, base)
         kind = ('py' if path.endswith('.py') else 'sh' if path.endswith('.sh')
-                else 'c' if path.endswith(_C_SOURCES) else None)
+                else 'cmake' if os.path.basename(path) == 'CMakeLists.txt'
+                or path.endswith('.cmake') else 'c' if path.endswith(_C_SOURCES) else None)
         if path.endswith('.so'):
             binaries.append(rel)
         if kind is None:
@@ -87,7 +91,8 @@ def port(root, write=False, version=None):
             findings.append(Finding(rel, 0, 'not read: %s' % exc, False))
             continue
         read += 1
-        texts[rel] = text
+        if kind != 'cmake':
+            texts[rel] = text
         if kind == 'c':
             c_findings += scan_c(text, rel)
             continue
@@ -96,10 +101,14 @@ def port(root, write=False, version=None):
                                     'torch.utils.ffi build; delete it, the build script '
                                     'writes it anew', False))
             continue
+        if kind in ('sh', 'cmake') and not asked_nvcc:
+            accepted, asked_nvcc = nvcc_architectures(), True
         if kind == 'sh':
-            if not asked_nvcc:
-                accepted, asked_nvcc = nvcc_architectures(), True
             new, found = rewrite_shell(text, rel, accepted)
+        elif kind == 'cmake':
+            new, found = rewrite_cmake(text, rel, accepted, sys.executable)
+            if found:  # a file of the torch build: the sources it names are compiled
+                texts[rel] = text
         else:
             new, found = rewrite_python(text, rel, version, built_by_nvcc)
         findings += found

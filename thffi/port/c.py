@@ -10,6 +10,11 @@ never changed; what legacy code commonly gets wrong is reported.
   isContiguous, isSameSizeAs, stride): its loops index as if every tensor
   had the shape and contiguous layout it expects.
 
+- Warp intrinsics without a mask (`__shfl_down(v, d)`, `__shfl`,
+  `__shfl_up`, `__shfl_xor`, `__ballot`, `__any`, `__all`): deprecated in
+  CUDA 9, undefined in CUDA 13 (`identifier "__shfl_down" is undefined`);
+  the _sync form with the full mask is what they did for a whole warp.
+
 These are heuristics over the text (comments and strings removed), not a
 C parser: a check made in a helper function is not seen."""
 
@@ -23,6 +28,7 @@ _EXIT = re.compile(r'(?<![\w.>])(exit|abort|_exit)\s*\(')
 _READS_MEMORY = re.compile(r'_data\s*\(|->storage->data\b|\bstorage->data\b')
 _CHECK = re.compile(r'THArgCheck|THAssert|THError|nDimension|isContiguous|newContiguous'
                     r'|isSameSizeAs|_size\s*\(|->size\s*\[|_stride\s*\(|->stride\s*\[')
+_WARP = re.compile(r'(?<![\w.>])(__shfl(?:_up|_down|_xor)?|__ballot|__any|__all)\s*\(')
 _KEYWORDS = ('if', 'for', 'while', 'switch', 'catch', 'sizeof', 'defined')
 _FUNCTION_HEAD = re.compile(r'(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*$')
 
@@ -65,6 +71,12 @@ def scan_c(text, path):
         findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
                                 '%s: report the error with THError/THArgCheck (a RuntimeError '
                                 'in Python) or return an error code' % what, False))
+    for match in _WARP.finditer(code):
+        call = match.group(1)
+        findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
+                                '%s() is gone from CUDA 13 (deprecated since CUDA 9): write '
+                                '%s_sync(0xffffffff, ...), its mask naming the lanes that '
+                                'take part (all of a full warp)' % (call, call), False))
     for name, start, end in _functions(code):
         body = code[start:end]
         if _READS_MEMORY.search(body) and not _CHECK.search(body):

@@ -4,10 +4,11 @@ report: findings in C/C++/CUDA files the build scripts do not compile
 listed one by one; and committed Python 2 extension binaries.
 
 A file is compiled when a build script names it: a string in a Python
-build script (one that calls create_extension, setup or an Extension) or a
-word of a shell script ending in a C/C++/CUDA suffix, glob patterns
-(src/*.cpp) included, relative to the script's folder or, where the script
-builds paths by hand, by the end of the path; and a header such a file
+build script (one that calls create_extension, setup or an Extension), a
+word of a shell script or of a CMake file of the torch build (port.cmake
+found TH/THC or nvcc architectures in it) ending in a C/C++/CUDA suffix,
+glob patterns (src/*.cpp) included, relative to the script's folder or,
+where the script builds paths by hand, by the end of the path; and a header such a file
 includes ("x.h", transitively).  When no build script names any file,
 every file counts as compiled (nothing is summarised)."""
 
@@ -51,7 +52,8 @@ def compiled_files(texts):
     script names a source."""
     patterns = []
     for path, text in texts.items():
-        if path.endswith('.sh') or path.endswith('.py') and _PYTHON_BUILD.search(text):
+        if (path.endswith(('.sh', 'CMakeLists.txt', '.cmake'))
+                or path.endswith('.py') and _PYTHON_BUILD.search(text)):
             patterns += _patterns(path, text)
     sources = [p for p in texts if p.endswith(SOURCES)]
     compiled = {p for p in sources if any(_matches(p, pattern) for pattern in patterns)}
