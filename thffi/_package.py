@@ -20,6 +20,7 @@ check the library.  With `ffi.distutils_extension()` build.py runs before
 setup(), which then finds the written packages itself (find_packages()
 after create_extension) and links unchecked."""
 
+import inspect
 import os
 import shutil
 import sys
@@ -33,7 +34,7 @@ def running_distribution():
     dist = sys.modules.get('setuptools.dist')
     if dist is None:
         return None
-    frame = sys._getframe(1)
+    frame = inspect.currentframe()
     while frame is not None:
         for value in frame.f_locals.values():
             if isinstance(value, dist.Distribution):
@@ -67,9 +68,10 @@ def _setuptools_build_ext():
 def _checking_build_ext(base, extension):
     """A build_ext command class (subclassing `base`) that checks the
     library it links for `extension` as thffi's own builds are checked.
-    When the check fails the library is removed, or the previous one put
-    back (build_ext --inplace, develop)."""
-
+    When the check fails the new library is removed, or the previous one
+    put back, before setuptools installs it or copies it in place
+    (build_ext --inplace keeps the previous one in the source tree)."""
+    # Imported here: distutils is there once setuptools is (Python 3.12).
     from distutils.errors import DistutilsError
 
     class _SetupBuildError(BuildError, DistutilsError):
