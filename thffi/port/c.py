@@ -1,5 +1,6 @@
-"""The C side of `python -m thffi port`: C, C++ and CUDA sources are read,
-never changed; what legacy code commonly gets wrong is reported.
+"""The C side of `python -m thffi port`: C, C++ and CUDA sources are read
+(only warp.py rewrites them); what legacy code commonly gets wrong is
+reported.
 
 - exit() / abort(): thffi ends the wrapped call with a RuntimeError when
   they run on the thread that made it, but they still end the process on
@@ -9,11 +10,6 @@ never changed; what legacy code commonly gets wrong is reported.
   shape or layout check in it (THArgCheck, THAssert, nDimension,
   isContiguous, isSameSizeAs, stride): its loops index as if every tensor
   had the shape and contiguous layout it expects.
-
-- Warp intrinsics without a mask (`__shfl_down(v, d)`, `__shfl`,
-  `__shfl_up`, `__shfl_xor`, `__ballot`, `__any`, `__all`): deprecated in
-  CUDA 9, undefined in CUDA 13 (`identifier "__shfl_down" is undefined`);
-  the _sync form with the full mask is what they did for a whole warp.
 
 These are heuristics over the text (comments and strings removed), not a
 C parser: a check made in a helper function is not seen."""
@@ -28,7 +24,6 @@ _EXIT = re.compile(r'(?<![\w.>])(exit|abort|_exit)\s*\(')
 _READS_MEMORY = re.compile(r'_data\s*\(|->storage->data\b|\bstorage->data\b')
 _CHECK = re.compile(r'THArgCheck|THAssert|THError|nDimension|isContiguous|newContiguous'
                     r'|isSameSizeAs|_size\s*\(|->size\s*\[|_stride\s*\(|->stride\s*\[')
-_WARP = re.compile(r'(?<![\w.>])(__shfl(?:_up|_down|_xor)?|__ballot|__any|__all)\s*\(')
 _KEYWORDS = ('if', 'for', 'while', 'switch', 'catch', 'sizeof', 'defined')
 _FUNCTION_HEAD = re.compile(r'(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*$')
 
@@ -58,9 +53,14 @@ def _functions(code):
                 yield function[0], function[1], i + 1
 
 
+def blank_comments_and_strings(text):
+    """text with its comments and string and char literals blanked."""
+    return _COMMENT_OR_STRING.sub(_blank, text)
+
+
 def scan_c(text, path):
     """[Finding] for one C/C++/CUDA source."""
-    code = _COMMENT_OR_STRING.sub(_blank, text)
+    code = blank_comments_and_strings(text)
     findings = []
     for match in _EXIT.finditer(code):
         call = match.group(1)
@@ -71,12 +71,6 @@ def scan_c(text, path):
         findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
                                 '%s: report the error with THError/THArgCheck (a RuntimeError '
                                 'in Python) or return an error code' % what, False))
-    for match in _WARP.finditer(code):
-        call = match.group(1)
-        findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
-                                '%s() is gone from CUDA 13 (deprecated since CUDA 9): write '
-                                '%s_sync(0xffffffff, ...), its mask naming the lanes that '
-                                'take part (all of a full warp)' % (call, call), False))
     for name, start, end in _functions(code):
         body = code[start:end]
         if _READS_MEMORY.search(body) and not _CHECK.search(body):
