@@ -5,6 +5,7 @@ the same views made by torch."""
 
 import importlib
 import os
+import subprocess
 import sys
 
 import pytest
@@ -67,10 +68,13 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     # the floating and integer ones and each single-type generator (Half
     # too), and a kernel on THCHalf.h, THCNumerics.cuh, THCAtomics.cuh and
     # THCDeviceUtils.cuh with its own `#if CUDA_VERSION < 8000`
-    # atomicAdd(double *), and THCDeviceTensor made by toDeviceTensor: it
-    # compiles and links under today's nvcc.
+    # atomicAdd(double *), THCDeviceTensor made by toDeviceTensor, and
+    # generic kernels on an extension's own 2018 copy of THCAtomics.cuh (its
+    # atomicAdd(half *, half) beside CUDA 10+'s __half one): it compiles and
+    # links under today's nvcc.
     from conftest import ROOT
     from thffi import create_extension, cuda
+    from thffi.builder import include_dirs
     if not cuda.cuda_enabled():
         pytest.skip('no CUDA toolkit')
     here = os.path.join(ROOT, 'tests', 'thc_legacy')
@@ -78,9 +82,19 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     create_extension('_thffi_thc_legacy', headers=[os.path.join(here, 'thc_legacy.h')],
                      sources=[os.path.join(here, 'thc_struct.c'),
                               os.path.join(here, 'thc_legacy_headers.cu'),
-                              os.path.join(here, 'thc_device_tensor.cu')],
+                              os.path.join(here, 'thc_device_tensor.cu'),
+                              os.path.join(here, 'thc_atomics.cu'),
+                              os.path.join(here, 'thc_atomics_thffi_first.cu')],
                      with_cuda=True, include_dirs=[here], relative_to=str(out / 'build.py'),
                      verbose=False).build()
+    # The extension's own THCAtomics.cuh in both orders with thffi's, for
+    # sm_80 too (CUDA's atomicAdd(__half *) exists from sm_70 on; the build
+    # above is for one architecture)
+    nvcc = os.path.join(cuda.find_cuda_home(), 'bin', 'nvcc')
+    for source in ('thc_atomics.cu', 'thc_atomics_thffi_first.cu'):
+        subprocess.run([nvcc, '-c', '-std=c++17', '-arch=sm_80', '-o', str(out / 'sm80.o'),
+                        os.path.join(here, source), '-I' + here]
+                       + ['-I' + d for d in include_dirs()], check=True)
     sys.path.insert(0, str(out))
     try:
         ext = importlib.import_module('_thffi_thc_legacy')
@@ -89,7 +103,8 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     for name in ('thc_struct_Cuda_single', 'thc_struct_CudaHalf_single',
                  'thc_struct_CudaLong_all', 'thc_struct_CudaDouble_floating',
                  'thc_struct_CudaByte_integer', 'thc_legacy_headers_launch',
-                 'thc_device_tensor_launch'):
+                 'thc_device_tensor_launch', 'thc_atomics_CudaHalf_sum_own',
+                 'thc_atomics_CudaHalf_sum_thffi'):
         assert callable(getattr(ext, name)), name
     if not torch.cuda.is_available():
         return
@@ -105,6 +120,14 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     values = torch.arange(8, device='cuda', dtype=torch.float64)
     assert ext.thc_legacy_headers_launch(out, values, hout, values.half()) == 8
     assert out.item() == 28 and hout.item() == 28
+    # atomicAdd through the extension's own THCAtomics.cuh (half: its CAS
+    # loop; the other order: CUDA's)
+    for name, dtype in (('CudaHalf_sum_own', torch.float16), ('Cuda_sum_own', torch.float32),
+                        ('CudaDouble_sum_own', torch.float64), ('CudaLong_sum_own', torch.int64),
+                        ('CudaHalf_sum_thffi', torch.float16)):
+        total = torch.zeros(1, device='cuda', dtype=dtype)
+        assert getattr(ext, 'thc_atomics_' + name)(total, values.to(dtype)) == 8
+        assert total.item() == 28, name
     # THCDeviceTensor from toDeviceTensor, over a transposed view
     src = torch.arange(12, device='cuda', dtype=torch.float32).view(4, 3).t()
     dst = torch.zeros(0, device='cuda')

@@ -4,9 +4,12 @@
 // (int, unsigned, float, unsigned long long, double since sm_60, __half
 // since sm_70) are never redefined, so code that adds its own
 // `#if CUDA_VERSION < 8000` atomicAdd(double *, double) still compiles:
-// CUDA_VERSION comes with THC.h.
-#ifndef THFFI_THC_ATOMICS_CUH
-#define THFFI_THC_ATOMICS_CUH
+// CUDA_VERSION comes with THC.h.  The include guard is legacy THC's: 2018
+// extensions carried their own copy of this file under it, with their own
+// atomicAdd(half *, half) (THCHalf.h makes half a type distinct from __half
+// for it); whichever copy comes first is the one compiled.
+#ifndef THC_ATOMICS_INC
+#define THC_ATOMICS_INC
 
 #include "THC/THCHalf.h"
 
@@ -81,8 +84,10 @@ static inline __device__ void atomicAdd(bool *address, bool val) {
   *address = *address || val;
 }
 
+// On __half, as CUDA's own from sm_70 on: half arguments reach it too, and a
+// legacy atomicAdd(half *, half) stays a different function.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
-static inline __device__ void atomicAdd(half *address, half val) {
+static inline __device__ void atomicAdd(__half *address, __half val) {
   size_t offset = (size_t)address & 2;
   uint32_t *base = (uint32_t *)((char *)address - offset);
   uint32_t shift = offset * 8, old = *base, assumed;
