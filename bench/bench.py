@@ -27,6 +27,9 @@ timed in the same rounds).
                                      # bench/results.md and bench/latency.png
     python bench/bench.py --quick    # fewer sizes, no build timing, peers built
                                      # in torch's extension cache: a smoke run
+    python bench/bench.py --call-row # only the wrapped C call against
+                                     # torch.add(out=) at N=1 (no peer built;
+                                     # tools/version_matrix.py's column)
 
 Times are medians of torch.utils.benchmark's blocked_autorange (CPU) or of
 CUDA events after a warm-up (GPU).  Compare ratios: the machine is shared."""
@@ -242,6 +245,21 @@ def cpu_rows(sizes, peer, stable):
                                                if k != 'n')), flush=True)
         del a, b, o, ag, bg, env
     return rows
+
+
+def call_row(rounds=7):
+    """The per-call row alone: the wrapped C call and torch.add(out=) at
+    N=1, in alternating rounds, medians of the rounds, in µs."""
+    from _ext import my_lib
+    a, b, o = torch.rand(1), torch.rand(1), torch.empty(1)
+    env = dict(torch=torch, a=a, b=b, o=o, my_lib=my_lib)
+    cases = {'torch.add(out=)': 'torch.add(a, b, out=o)',
+             'ours: wrapped C call': 'my_lib.my_lib_add_forward(a, b, o)'}
+    samples = {name: [] for name in cases}
+    for r in range(rounds):
+        for name in (list(cases) if r % 2 == 0 else reversed(list(cases))):
+            samples[name].append(median_us(cases[name], env, 0.2))
+    return {name: statistics.median(v) for name, v in samples.items()}
 
 
 def gpu_rows(sizes, stable):
@@ -569,7 +587,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--quick', action='store_true',
                         help='small sizes, no build timing, peers built in torch\'s cache')
+    parser.add_argument('--call-row', action='store_true',
+                        help='only the wrapped C call against torch.add(out=) at N=1')
     args = parser.parse_args()
+    if args.call_row:
+        row = call_row()
+        print('N=1, torch %s: torch.add(out=) %.2f us, wrapped C call %.2f us, ratio %.2fx'
+              % (torch.__version__, row['torch.add(out=)'], row['ours: wrapped C call'],
+                 row['ours: wrapped C call'] / row['torch.add(out=)']))
+        return
     sizes = SIZES[:3] if args.quick else SIZES
     print('machine: %s, %d cores, torch %s, %d threads' % (
         platform.processor() or platform.machine(), os.cpu_count(), torch.__version__,
