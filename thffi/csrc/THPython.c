@@ -60,14 +60,21 @@ static const thffi_DLDataType thffi_dl_dtypes[7] = {  /* THFFI_DTYPES order */
     {2, 32, 1}, {2, 64, 1}, {1, 8, 1}, {0, 8, 1}, {0, 16, 1}, {0, 32, 1}, {0, 64, 1}};
 enum { THFFI_DL_CPU = 1, THFFI_DL_CUDA = 2 };
 /* The attributes read per argument.  On an object of type exactly
- * torch.Tensor the descriptor found on the type at install is used directly,
- * as Python's attribute lookup would, without the lookup (generic attribute
- * access when it is neither a getset nor a method descriptor, and on
- * subclasses). */
+ * torch.Tensor the C function behind the attribute, found at install through
+ * the descriptor on the type (CPython's public PyGetSetDescrObject and
+ * PyMethodDescrObject), is called directly, as the descriptor would call it
+ * after its own checks: the type is checked here, and the lookup, the
+ * descriptor's dispatch and its argument checks are skipped (~25% of a call
+ * on a torch without DLPack's exchange API).  Other descriptors and
+ * subclasses get Python's attribute lookup. */
 typedef struct {
   const char *text;
   PyObject *name;
-  PyObject *descr;  /* a getset or a method descriptor, or NULL */
+  getter get;        /* a getset's getter, or NULL */
+  void *closure;
+  PyCFunction meth;  /* a method without arguments: METH_NOARGS, or
+                        METH_VARARGS (| METH_KEYWORDS) called with () */
+  int flags;
 } thffi_attr;
 static thffi_attr a_dtype = {"dtype"}, a_is_cpu = {"is_cpu"}, a_is_cuda = {"is_cuda"},
                   a_shape = {"shape"}, a_data_ptr = {"data_ptr"}, a_stride = {"stride"},
@@ -78,6 +85,7 @@ static thffi_attr *const thffi_attrs[] = {&a_dtype,  &a_is_cpu,     &a_is_cuda,
 static PyObject *thffi_dtypes[7];  /* THFFI_DTYPES order (thffi/_types.py) */
 static PyObject *thffi_empty;      /* torch.empty */
 static PyObject *thffi_contiguous_format;
+static PyObject *thffi_no_args;    /* () */
 static PyObject *s_strict, *s_resize_, *s_set_, *s_select, *s_narrow, *s_transpose,
     *s_clone, *s_contiguous, *s_is_contiguous, *s_detach, *s_memory_format, *s_device;
 static long thffi_live;
@@ -88,16 +96,34 @@ static const char *const thffi_dtype_names[7] = {"float32", "float64", "uint8", 
 
 /* obj.<attr> (a new reference), NULL with an exception. */
 static PyObject *thffi_get(PyObject *obj, const thffi_attr *a) {
-  if (a->descr != NULL && Py_TYPE(obj) == thffi_tensor_type)
-    return Py_TYPE(a->descr)->tp_descr_get(a->descr, obj, (PyObject *)thffi_tensor_type);
+  if (a->get != NULL && Py_TYPE(obj) == thffi_tensor_type) return a->get(obj, a->closure);
   return PyObject_GetAttr(obj, a->name);
 }
 
 /* obj.<attr>() */
 static PyObject *thffi_call(PyObject *obj, const thffi_attr *a) {
-  if (a->descr != NULL && Py_TYPE(obj) == thffi_tensor_type)
-    return PyObject_Vectorcall(a->descr, &obj, 1, NULL);
+  if (a->meth != NULL && Py_TYPE(obj) == thffi_tensor_type) {
+    if (a->flags == METH_NOARGS) return a->meth(obj, NULL);
+    if (a->flags == METH_VARARGS) return a->meth(obj, thffi_no_args);
+    return ((PyCFunctionWithKeywords)(void (*)(void))a->meth)(obj, thffi_no_args, NULL);
+  }
   return PyObject_VectorcallMethod(a->name, &obj, 1, NULL);
+}
+
+/* Fills a's direct route from d, the descriptor found on torch.Tensor. */
+static void thffi_direct(thffi_attr *a, PyObject *d) {
+  if (Py_IS_TYPE(d, &PyGetSetDescr_Type)) {
+    PyGetSetDef *g = ((PyGetSetDescrObject *)d)->d_getset;
+    a->get = g->get;
+    a->closure = g->closure;
+  } else if (Py_IS_TYPE(d, &PyMethodDescr_Type)) {
+    PyMethodDef *m = ((PyMethodDescrObject *)d)->d_method;
+    int flags = m->ml_flags & ~(METH_COEXIST);
+    if (flags == METH_NOARGS || flags == METH_VARARGS || flags == (METH_VARARGS | METH_KEYWORDS)) {
+      a->meth = m->ml_meth;
+      a->flags = flags;
+    }
+  }
 }
 
 /* Reads a tuple of ints into out[0..n); 0 on failure (exception set or not). */
@@ -533,6 +559,8 @@ static int thffi_init(void) {
     thffi_dtypes[i] = PyObject_GetAttrString(torch, thffi_dtype_names[i]);
     if (thffi_dtypes[i] == NULL) goto fail;
   }
+  thffi_no_args = PyTuple_New(0);
+  if (thffi_no_args == NULL) goto fail;
   thffi_empty = PyObject_GetAttrString(torch, "empty");
   thffi_contiguous_format = PyObject_GetAttrString(torch, "contiguous_format");
   if (thffi_empty == NULL || thffi_contiguous_format == NULL) goto fail;
@@ -544,10 +572,8 @@ static int thffi_init(void) {
     if (!thffi_intern(&a->name, a->text)) goto fail;
     d = PyObject_GetAttr(type, a->name);
     if (d == NULL) goto fail;
-    if (Py_IS_TYPE(d, &PyGetSetDescr_Type) || Py_IS_TYPE(d, &PyMethodDescr_Type))
-      a->descr = d;
-    else
-      Py_DECREF(d);
+    thffi_direct(a, d);
+    Py_DECREF(d);  /* the type keeps its descriptors, and what they point to */
   }
   Py_DECREF(torch);
   thffi_tensor_type = (PyTypeObject *)type;  /* set last: initialised */
