@@ -277,6 +277,10 @@ def register_function(qualname, function):
             raise TypeError('%s: forward may not have a parameter named %s' % (where, reserved))
     names = [p.name for p in params]
     other_names = [p.name for p in others]
+    if _CUSTOM_OP is None:  # no op to trace: neither this one nor its backward
+        call = _eager_only(qualname, function.apply)
+        call.__doc__ = function.__doc__
+        return call
 
     def impl(*args):
         ctx = _Context()
@@ -372,7 +376,9 @@ def register_op(qualname, impl, fake, *, backward=None, setup_context=None, eage
     torch.library.opcheck.
     """
     if _CUSTOM_OP is None:
-        return _eager_only(qualname, impl, eager)
+        call = _eager_only(qualname, eager if eager is not None else impl)
+        call.__doc__ = impl.__doc__
+        return call
     op = _CUSTOM_OP(qualname, mutates_args=mutates_args)(impl)
     op.register_fake(fake)
     if backward is not None:
@@ -409,11 +415,12 @@ def _autocast_args(args, autocast_to):
                  and _autocast_enabled(a.device.type) else a for a in args)
 
 
-def _eager_only(qualname, impl, eager):
-    """register_op on a torch without torch.library.custom_op (before 2.4):
-    calls run `eager` (or impl); torch.compile does not trace into them (a
-    graph break where torch.compiler.disable exists) and torch.export cannot
-    export them.  Said once per process, naming the release; `.op` is None."""
+def _eager_only(qualname, fast):
+    """register_op and register_function on a torch without
+    torch.library.custom_op (before 2.4): calls run `fast`; torch.compile
+    does not trace into it (a graph break where torch.compiler.disable
+    exists) and torch.export cannot export it.  Said once per process,
+    naming the release; `.op` is None."""
     global _warned_no_custom_op
     if not _warned_no_custom_op:
         _warned_no_custom_op = True
@@ -421,13 +428,11 @@ def _eager_only(qualname, impl, eager):
                       'and the other ops registered by thffi run eagerly; torch.compile breaks '
                       'the graph at them and torch.export cannot export them'
                       % (torch.__version__, qualname), stacklevel=3)
-    fast = eager if eager is not None else impl
-    call = _DISABLE(fast) if _DISABLE is not None else fast
+    run = _DISABLE(fast) if _DISABLE is not None else fast
 
-    def call_op(*args):
-        return call(*args)
+    def call(*args):
+        return run(*args)
 
-    call_op.op = None
-    call_op.__name__ = qualname.split('::')[-1]
-    call_op.__doc__ = impl.__doc__
-    return call_op
+    call.op = None
+    call.__name__ = qualname.split('::')[-1]
+    return call
