@@ -66,6 +66,8 @@ def test_register_function_states_its_contract():
             return output
 
     op = register_function('thffi_test::keeps_shape', KeepsShape)
+    if not hasattr(torch.library, 'custom_op'):  # no op: nothing runs forward in an op
+        return
     with pytest.raises(TypeError, match=r'forward stored shape on ctx, which backward could not '
                                         r'read in compiled code'):
         op.op(torch.ones(2), torch.ones(2))
@@ -103,13 +105,16 @@ def test_without_custom_op_calls_run_eagerly_and_a_warning_names_the_release(mon
     with warnings.catch_warnings():
         warnings.simplefilter('error')  # said once per process
         register_function('thffi_test::eager_only_again', Twice)
-    compiled = torch.compile(lambda a, b: twice(a, b) * 2, backend='eager')
-    assert torch.equal(compiled(x.detach(), x.detach()), 4 * x.detach())
+    if hasattr(torch, 'compiler'):  # torch.compile around it breaks the graph there
+        compiled = torch.compile(lambda a, b: twice(a, b) * 2, backend='eager')
+        assert torch.equal(compiled(x.detach(), x.detach()), 4 * x.detach())
 
 
 def test_without_register_autocast_the_traced_call_casts(monkeypatch):
     # As on torch 2.4: custom_op without register_autocast.
     from thffi import ops
+    if ops._CUSTOM_OP is None:
+        pytest.skip('torch %s has no torch.library.custom_op' % torch.__version__)
     monkeypatch.setattr(ops, '_REGISTER_AUTOCAST', None)
     twice = register_function('thffi_test::cast_in_call', Twice)
     x = torch.randn(4)
