@@ -247,12 +247,15 @@ def test_a_torch_without_the_dlpack_exchange_api_is_read_through_attributes():
             assert 'negative view' in str(exc), exc
         else:
             raise AssertionError('a negative view was taken')
-        try:
-            add(view.double(), view, out)
-        except TypeError as exc:
-            assert 'expected THFloatTensor' in str(exc), exc
-        else:
-            raise AssertionError('a float64 tensor was taken')
+        for wrong in (view.double(), view.to_sparse(), torch.empty(2, device='meta')):
+            try:
+                add(wrong, view, out)
+            except TypeError as exc:
+                assert 'expected THFloatTensor' in str(exc), exc
+            else:
+                raise AssertionError('a %s tensor was taken' % wrong.layout)
+        weight = torch.nn.Parameter(torch.ones(3))  # not exactly torch.Tensor
+        assert add(weight, torch.ones(3), torch.empty(3)) == 1
         print('read through attributes')
     ''')
     done = subprocess.run([sys.executable, '-c', script], cwd=ROOT, capture_output=True,

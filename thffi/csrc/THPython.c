@@ -82,6 +82,18 @@ static thffi_attr a_dtype = {"dtype"}, a_is_cpu = {"is_cpu"}, a_is_cuda = {"is_c
 static thffi_attr *const thffi_attrs[] = {&a_dtype,  &a_is_cpu,     &a_is_cuda,
                                           &a_shape,  &a_data_ptr,   &a_stride,
                                           &a_get_device, &a_is_neg};
+/* torch's legacy tensor types (torch.FloatTensor..., torch.cuda.FloatTensor...;
+ * [cuda][THFFI_DTYPES order]) and the C function of their metaclass's
+ * __instancecheck__ (METH_O): isinstance(t, torch.FloatTensor) checks the
+ * dtype and the device of a tensor in one call, where reading dtype and
+ * is_cpu takes two.  It also says no to what carries a key besides its
+ * device's (negative views, vmap's and functorch's wrappers, sparse, meta):
+ * the slow path names those.  NULL where this torch has none of it. */
+static PyObject *thffi_legacy_types[2][7];
+static PyCFunction thffi_instancecheck;
+static const char *const thffi_legacy_names[7] = {"FloatTensor", "DoubleTensor", "ByteTensor",
+                                                   "CharTensor", "ShortTensor", "IntTensor",
+                                                   "LongTensor"};
 static PyObject *thffi_dtypes[7];  /* THFFI_DTYPES order (thffi/_types.py) */
 static PyObject *thffi_empty;      /* torch.empty */
 static PyObject *thffi_contiguous_format;
@@ -223,10 +235,17 @@ int THFFIPy_tensorArg(PyObject *obj, int dtype, int cuda, THFFIArg *arg) {
     if (!thffi_dlpack_arg(obj, dtype, cuda, arg)) return 0;
   } else {
     if (!PyObject_TypeCheck(obj, thffi_tensor_type)) return 0;
-    if (!thffi_attr_is(obj, &a_dtype, thffi_dtypes[dtype]) ||
-        !thffi_attr_is(obj, cuda ? &a_is_cuda : &a_is_cpu, Py_True) ||
-        !thffi_describe(obj, &arg->data, &arg->dim, arg->size, arg->stride))
+    if (thffi_instancecheck != NULL && Py_TYPE(obj) == thffi_tensor_type &&
+        thffi_legacy_types[cuda][dtype] != NULL) {
+      v = thffi_instancecheck(thffi_legacy_types[cuda][dtype], obj);
+      if (v == NULL) goto no;
+      Py_DECREF(v);
+      if (v != Py_True) return 0;
+    } else if (!thffi_attr_is(obj, &a_dtype, thffi_dtypes[dtype]) ||
+               !thffi_attr_is(obj, cuda ? &a_is_cuda : &a_is_cpu, Py_True)) {
       goto no;
+    }
+    if (!thffi_describe(obj, &arg->data, &arg->dim, arg->size, arg->stride)) goto no;
     if (cuda) {
       v = thffi_call(obj, &a_get_device);
       if (v == NULL) goto no;
@@ -542,6 +561,34 @@ static int thffi_find_dlpack(PyObject *torch, PyObject *tensor_type) {
   return 1;
 }
 
+/* thffi_legacy_types and thffi_instancecheck, where torch has them (their
+ * absence is no error). */
+static void thffi_find_legacy_types(PyObject *torch) {
+  PyObject *cuda = PyObject_GetAttrString(torch, "cuda"), *meta = NULL, *d;
+  int i, c;
+  for (c = 0; c < 2; c++) {
+    PyObject *module = c ? cuda : torch;
+    for (i = 0; i < 7 && module != NULL; i++) {
+      PyObject *t = PyObject_GetAttrString(module, thffi_legacy_names[i]);
+      if (t != NULL && PyType_Check(t) && (meta == NULL || Py_TYPE(t) == (PyTypeObject *)meta)) {
+        meta = (PyObject *)Py_TYPE(t);
+        thffi_legacy_types[c][i] = t;  /* the module keeps it too */
+      } else {
+        Py_XDECREF(t);
+      }
+    }
+  }
+  Py_XDECREF(cuda);
+  PyErr_Clear();
+  d = meta == NULL ? NULL : PyObject_GetAttrString(meta, "__instancecheck__");
+  if (d != NULL && Py_IS_TYPE(d, &PyMethodDescr_Type) &&
+      ((PyMethodDescrObject *)d)->d_method->ml_flags == METH_O &&
+      PyType_IsSubtype((PyTypeObject *)meta, PyDescr_TYPE(d)))
+    thffi_instancecheck = ((PyMethodDescrObject *)d)->d_method->ml_meth;
+  Py_XDECREF(d);
+  PyErr_Clear();
+}
+
 static int thffi_init(void) {
   PyObject *torch, *type = NULL;
   size_t i;
@@ -566,6 +613,7 @@ static int thffi_init(void) {
   if (thffi_empty == NULL || thffi_contiguous_format == NULL) goto fail;
   type = PyObject_GetAttrString(torch, "Tensor");
   if (type == NULL || !thffi_find_dlpack(torch, type)) goto fail;
+  if (thffi_dlpack == NULL) thffi_find_legacy_types(torch);
   for (i = 0; i < sizeof thffi_attrs / sizeof thffi_attrs[0]; i++) {
     thffi_attr *a = thffi_attrs[i];
     PyObject *d;
