@@ -30,6 +30,9 @@ timed in the same rounds).
     python bench/bench.py --call-row # only the wrapped C call against
                                      # torch.add(out=) at N=1 (no peer built;
                                      # tools/version_matrix.py's column)
+    python bench/bench.py --gpu      # the GPU rows and their targets only (no CPU
+                                     # rows, no builds, no peers): seconds, for
+                                     # tools/gpu_check.sh; writes nothing
 
 Times are medians of torch.utils.benchmark's blocked_autorange (CPU) or of
 CUDA events after a warm-up (GPU).  Compare ratios: the machine is shared."""
@@ -586,7 +589,42 @@ def gpu_markdown(gpu, bandwidth):
     lines += ['', 'GPU copy bandwidth: %.0f GB/s' % bandwidth, '',
               'Host-side latency at N=%g, µs: ' % gpu[0]['n']
               + ', '.join('%s %.2f' % (k[:-len(' (host)')], gpu[0][k]) for k in host)]
+    lines += ['', 'GPU targets, judged on this run\'s figures:', '']
+    lines += ['- %s: %s: **%s**' % (target, figures, 'met' if met else 'not met')
+              for target, figures, met in gpu_targets(gpu, bandwidth)]
     return '\n'.join(lines)
+
+
+def gpu_targets(gpu, bandwidth):
+    """[(target, the figures that judge it, met)] for the GPU rows (issue 25):
+    the wrapped C call's host latency at N=1 (<= 1.2x), its speed from
+    N=1e7 (>= 0.95x) and its bytes/s there (>= 90% of the device copy
+    bandwidth of the same run).  Each is judged against torch.add, the
+    target as stated, and against torch.add(out=), the same work (no output
+    allocated)."""
+    by_n = {r['n']: r for r in gpu}
+    large = [r for r in gpu if r['n'] >= 10 ** 7]
+    result = []
+    if 1 in by_n:
+        r = by_n[1]
+        ours = r['ours: wrapped C call (host)']
+        for ref in ('torch.add', 'torch.add(out=)'):
+            x = ours / r[ref + ' (host)']
+            result.append(('GPU: wrapped C call host latency at N=1 <= 1.2x %s' % ref,
+                           '%.2fx (%.2f against %.2f µs)' % (x, ours, r[ref + ' (host)']),
+                           x <= 1.2))
+    if large:
+        for ref in ('torch.add', 'torch.add(out=)'):
+            pairs = [(r['n'], r[ref] / r['ours: wrapped C call']) for r in large]
+            result.append(('GPU: C add from N=1e7 at least 0.95x the speed of %s' % ref,
+                           ', '.join('%.2fx at N=%g' % (x, n) for n, x in pairs),
+                           all(x >= 0.95 for _, x in pairs)))
+        shares = [(r['n'], c_call_gbs(r) / bandwidth) for r in large]
+        result.append(('GPU: C add from N=1e7 moves >= 90%% of the device copy bandwidth '
+                       '(%.0f GB/s)' % bandwidth,
+                       ', '.join('%.0f%% at N=%g' % (100 * x, n) for n, x in shares),
+                       all(x >= 0.9 for _, x in shares)))
+    return result
 
 
 def main():
@@ -595,6 +633,9 @@ def main():
                         help='small sizes, no build timing, peers built in torch\'s cache')
     parser.add_argument('--call-row', action='store_true',
                         help='only the wrapped C call against torch.add(out=) at N=1')
+    parser.add_argument('--gpu', action='store_true',
+                        help='only the GPU rows and their targets, printed (exit 1 without '
+                             'a GPU or a CUDA build of the demo)')
     args = parser.parse_args()
     if args.call_row:
         row = call_row()
@@ -602,6 +643,8 @@ def main():
               % (torch.__version__, row['torch.add(out=)'], row['ours: wrapped C call'],
                  row['ours: wrapped C call'] / row['torch.add(out=)']))
         return
+    if args.gpu:
+        return gpu_only()
     sizes = SIZES[:3] if args.quick else SIZES
     print('machine: %s, %d cores, torch %s, %d threads' % (
         platform.processor() or platform.machine(), os.cpu_count(), torch.__version__,
@@ -628,5 +671,18 @@ def main():
                   % e, file=sys.stderr)
 
 
+def gpu_only():
+    """The GPU rows of every size, their table and their targets, on stdout."""
+    gpu, bandwidth = gpu_rows(SIZES, None)
+    if not gpu:
+        print('bench.py --gpu: no CUDA GPU, or _ext.my_lib was built without CUDA',
+              file=sys.stderr)
+        return 1
+    print('GPU: %s, torch %s (CUDA %s)\n' % (torch.cuda.get_device_name(), torch.__version__,
+                                           torch.version.cuda))
+    print(gpu_markdown(gpu, bandwidth))
+    return 0
+
+
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

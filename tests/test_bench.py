@@ -52,3 +52,34 @@ def test_results_show_each_target_met_or_not():
             '2.00x at N=1: **not met**') in text
     assert '| stable-ABI: cold, C++ only | 3.00 |' in text
     assert '| MyAddFunction / stable-ABI Function | 2.00 |' in text
+
+
+def gpu_row(n, times):
+    """A GPU row of N=n: kernel times in µs, host latencies at N=1."""
+    return {'n': n, **times}
+
+
+def test_gpu_targets_are_judged_from_the_figures():
+    gpu = [gpu_row(1, {'torch.add(out=)': 2.0, 'ours: wrapped C call': 2.0, 'torch.add': 2.0,
+                       'torch.add(out=) (host)': 4.0, 'ours: wrapped C call (host)': 5.0,
+                       'torch.add (host)': 4.5}),
+           # 1e7 floats added in 40 µs: 3000 GB/s, 100% of a 3000 GB/s copy
+           gpu_row(10 ** 7, {'torch.add(out=)': 39.0, 'ours: wrapped C call': 40.0,
+                             'torch.add': 41.0}),
+           # 1e8 in 500 µs: 2400 GB/s, 80%; 0.94x the speed of torch.add(out=)
+           gpu_row(10 ** 8, {'torch.add(out=)': 470.0, 'ours: wrapped C call': 500.0,
+                             'torch.add': 520.0})]
+    judged = {target: (figures, met) for target, figures, met in bench.gpu_targets(gpu, 3000.0)}
+    assert judged['GPU: wrapped C call host latency at N=1 <= 1.2x torch.add'] == (
+        '1.11x (5.00 against 4.50 µs)', True)
+    assert judged['GPU: wrapped C call host latency at N=1 <= 1.2x torch.add(out=)'] == (
+        '1.25x (5.00 against 4.00 µs)', False)
+    assert judged['GPU: C add from N=1e7 at least 0.95x the speed of torch.add'] == (
+        '1.02x at N=1e+07, 1.04x at N=1e+08', True)
+    assert judged['GPU: C add from N=1e7 at least 0.95x the speed of torch.add(out=)'] == (
+        '0.97x at N=1e+07, 0.94x at N=1e+08', False)
+    assert judged['GPU: C add from N=1e7 moves >= 90% of the device copy bandwidth '
+                  '(3000 GB/s)'] == ('100% at N=1e+07, 80% at N=1e+08', False)
+    text = bench.gpu_markdown(gpu, 3000.0)
+    assert '- GPU: wrapped C call host latency at N=1 <= 1.2x torch.add: 1.11x' in text
+    assert '**not met**' in text
