@@ -235,3 +235,23 @@ def test_sanitize_mode_and_command_refuse_what_they_do_not_know(monkeypatch, cap
         _failing_c_extension('_thffi_asan.refused', ROOT, 'unused.o')
     assert thffi_main(['sanitize']) == 2
     assert 'usage: python -m thffi sanitize SCRIPT [args]' in capsys.readouterr().err
+
+
+def test_sanitize_runs_a_script_in_which_torch_throws_and_catches_a_cxx_exception(tmp_path):
+    # libstdc++ preloaded beside libasan: without it the first C++ exception
+    # aborts (CHECK failed: ... real___cxa_throw).
+    script = tmp_path / 'loss.py'
+    script.write_text(textwrap.dedent('''
+        import operator
+        import torch
+        try:
+            operator.index(torch.tensor(1.5))
+        except TypeError:
+            print('caught')
+        costs = torch.zeros(2)
+        print(costs.new((3.0,)).tolist())
+        '''))
+    done = subprocess.run([sys.executable, '-m', 'thffi', 'sanitize', str(script)],
+                          env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout == 'caught\n[3.0]\n', done.stderr

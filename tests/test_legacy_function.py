@@ -1,11 +1,18 @@
 """thffi.legacy.Function: autograd Functions written for PyTorch 0.3
 (instance forward/backward, arguments to __init__, self.save_for_backward...)
-run on today's autograd when called the legacy way, MyFn(args)(inputs)."""
+run on today's autograd when called the legacy way, MyFn(args)(inputs);
+and, unported, as subclasses of torch.autograd.Function in a process that
+loaded a thffi-built extension."""
+
+import os
+import subprocess
+import sys
 
 import pytest
 import torch
 from torch.autograd import gradcheck
 
+from conftest import ROOT
 from thffi.legacy import Function
 
 
@@ -226,3 +233,77 @@ def test_inside_a_module_and_without_grad():
     with torch.no_grad():
         out = Scale()(x)
     assert not out.requires_grad
+
+
+# A 2018 script, unported: its legacy Function subclasses torch.autograd.Function
+# and calls a thffi-built extension (th_test's cadd: r = t + value * src).
+UNPORTED_SCRIPT = '''
+import os
+import warnings
+import torch
+from torch.autograd import Function, Variable, gradcheck
+from _thffi_test_ext import th_test
+
+
+class AddScaled(Function):
+    def __init__(self, alpha):
+        super(AddScaled, self).__init__()
+        self.alpha = alpha
+
+    def forward(self, x, y):
+        self.save_for_backward(y)
+        output = x.new()
+        th_test.cadd(output, x, self.alpha, y)
+        return output
+
+    def backward(self, grad_output):
+        y, = self.saved_tensors
+        grad_y = grad_output * self.alpha if self.needs_input_grad[1] else None
+        return grad_output, grad_y
+
+
+class Modern(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+x = Variable(torch.randn(3, 4).double(), requires_grad=True)
+y = Variable(torch.randn(3, 4).double(), requires_grad=True)
+print('modern', Modern.apply(x).grad_fn.name())
+for call in (Modern, lambda: Modern()(x)):  # as torch has them
+    try:
+        call()
+    except (RuntimeError, DeprecationWarning) as exc:
+        print('modern instance:', type(exc).__name__)
+    warnings.simplefilter('ignore', DeprecationWarning)
+if os.environ.get('THFFI_LEGACY_FUNCTIONS') != '0':  # then torch warns, as it does
+    warnings.simplefilter('error', DeprecationWarning)
+out = AddScaled(2.5)(x, y)
+assert torch.equal(out, x + 2.5 * y) and out.grad_fn.name() == 'AddScaledBackward'
+print('gradcheck', gradcheck(AddScaled(2.5), (x, y)))
+'''
+
+
+def test_a_process_that_loaded_an_extension_runs_legacy_functions_unported(th_test, tmp_path):
+    """Without port: a legacy torch.autograd.Function runs once a thffi-built
+    extension is loaded (gradcheck in float64); modern Functions keep
+    torch's behaviour; THFFI_LEGACY_FUNCTIONS=0 gives PyTorch's error."""
+    script = tmp_path / 'test.py'
+    script.write_text(UNPORTED_SCRIPT)
+    folder = os.path.dirname(os.path.dirname(os.path.dirname(th_test.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([folder, ROOT]))
+    ran = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    lines = ran.stdout.splitlines()
+    assert lines[0] == 'modern ModernBackward' and lines[-1] == 'gradcheck True'
+    env['THFFI_LEGACY_FUNCTIONS'] = '0'
+    ran = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert ran.returncode != 0 and ran.stdout.splitlines() == lines[:-1]
+    assert 'Legacy autograd function with non-static forward method' in ran.stderr

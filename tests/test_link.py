@@ -120,7 +120,7 @@ OPS_BAD_C = OPS_C + '''
     int ops_mul(THFloatTensor *input1, THFloatTensor *input2, THFloatTensor *output)
     {
       THFloatTensor_resizeAs(output, input1);
-      THFloatTensor_cmul(output, input1, input2);
+      THFloatTensor_dirichlet_grad(output, input1, input2, input2);
       return 1;
     }
 
@@ -163,7 +163,7 @@ def test_undefined_names_fail_the_build_by_name_and_keep_the_previous_library(tm
     assert failed.returncode != 0
     assert ('BuildError: building _ext.ops failed: nothing defines these 4 names the code '
             'uses, so importing the library would fail with "undefined symbol":\n'
-            '  THFloatTensor_cmul, used in src/ops.c: thffi does not provide this TH/THC '
+            '  THFloatTensor_dirichlet_grad, used in src/ops.c: thffi does not provide this TH/THC '
             'function (docs/PORTING.md, "Not supported", says what to do instead)\n'
             '  count_positive, used in src/ops.c: no source, extra object or library of the '
             'build defines it\n'

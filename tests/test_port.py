@@ -2,13 +2,18 @@
 and shell, what it leaves and reports, and that a second run changes
 nothing.  The whole legacy repository is in test_legacy_repo.py."""
 
+import math
 import os
+import subprocess
+import sys
 import textwrap
 import warnings
 
 import pytest
 import torch
 
+from conftest import ROOT
+from thffi import cuda
 from thffi.port import port
 from thffi.port.c import scan_c
 from thffi.port.python import rewrite_python
@@ -167,18 +172,44 @@ def test_variable():
         d = Variable(x + y, True)
         e = Variable(x, requires_grad=flag)
         f = Variable(x, volatile=True)
+        g = Variable(x.data)
+        h = Variable(x.new(2).zero_())
+        x = Variable(x)
         ''')
     assert new == textwrap.dedent('''\
         import torch
-        a = x
+        a = x.detach()
         b = x.detach().requires_grad_()
         c = torch.randn(3).requires_grad_()
         d = (x + y).detach().requires_grad_()
         e = x.detach().requires_grad_(flag)
-        f = x
-        ''')
+        f = x.detach()
+        g = x.data
+        h = x.new(2).zero_().detach()
+        x = x.detach()
+        ''')  # x = Variable(x): never `x = x`
     assert left(findings) == ['x.py:8: Variable(..., volatile=...) dropped: volatile has no '
                               'effect today; run inference under `with torch.no_grad():`']
+
+
+@pytest.mark.parametrize('before, after', [
+    ('Variable(x)', 'x.detach()'),
+    ('Variable(x, requires_grad=True)', 'x.detach().requires_grad_()'),
+    ('Variable(x * 2)', '(x * 2).detach()'),
+    ('Variable(x.data)', 'x.data'),
+    ('Variable(torch.ones(3))', 'torch.ones(3)'),
+])
+def test_variable_of_a_tensor_that_requires_grad_keeps_todays_semantics(before, after):
+    new, _ = py('import torch\nfrom torch.autograd import Variable\ny = %s\n' % before)
+    assert new == 'import torch\ny = %s\n' % after
+    x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    old = eval(before, {'torch': torch, 'Variable': torch.autograd.Variable, 'x': x})
+    ported = eval(after, {'torch': torch, 'x': x})
+    for y in (old, ported):
+        assert y is not x and y.grad_fn is None and y.is_leaf
+    assert old.requires_grad == ported.requires_grad and torch.equal(old, ported)
+    if before != 'Variable(torch.ones(3))':  # x's memory, as Variable(x) had
+        assert (old.data_ptr() == x.data_ptr()) == (ported.data_ptr() == x.data_ptr())
 
 
 def test_data_0_used_as_a_number_becomes_item():
@@ -212,7 +243,9 @@ def test_python_2_is_reported_not_changed():
     source = 'print "loss", loss.data[0]\n'
     new, findings = rewrite_python(source, 'old.py')
     assert new == source
-    assert left(findings)[0].startswith('old.py:1: not changed: libcst cannot parse it')
+    assert left(findings) == ['old.py: Python 2: not parsed (Missing parentheses in call to '
+                              "'print'. Did you mean print(...)? at line 1); port it to Python 3 "
+                              'first (2to3), then run port again']
 
 
 MAKE_SH = '''\
@@ -233,7 +266,7 @@ def test_shell_scripts():
     assert new == textwrap.dedent('''\
         #!/usr/bin/env bash
         CUDA_ARCH="$(python -m thffi --arch-flags) \\
-         "
+                   "
         nvcc -c -o a.cu.o a.cu -x cu -Xcompiler -fPIC $CUDA_ARCH -I $CUDA_PATH/include
         nvcc -c -o b.cu.o b.cu -x cu -Xcompiler -fPIC $(python -m thffi --arch-flags) $(python -m thffi --includes)
         nvcc -c -o c.cu.o c.cu -arch=sm_80 -Xcompiler -march=native
@@ -277,6 +310,65 @@ def test_c_is_scanned_not_changed():
                                                                      (13, 'exit()')]
 
 
+# The legacy build's __init__.py of an extension, as it wrote them.
+GENERATED_INIT = '''
+from torch.utils.ffi import _wrap_function
+from ._lib import lib as _lib, ffi as _ffi
+
+__all__ = []
+def _import_symbols(locals):
+    for symbol in dir(_lib):
+        fn = getattr(_lib, symbol)
+        if callable(fn):
+            locals[symbol] = _wrap_function(fn, _ffi)
+        else:
+            locals[symbol] = fn
+        __all__.append(symbol)
+
+_import_symbols(locals())
+'''
+# A package's own __init__.py, written by hand: the real API, over the built
+# extension; its _wrap_function import was left from the generated shape.
+HAND_WRITTEN_INIT = '''\
+import torch
+from torch.utils.ffi import _wrap_function
+from ._ext import beam_decode
+
+
+class BeamDecoder(object):
+    """Decodes the most likely label sequences of a network\'s output."""
+
+    def __init__(self, labels, beam_width=10):
+        self.labels = labels
+        self.beam_width = beam_width
+
+    def decode(self, probs):
+        output = torch.IntTensor()
+        beam_decode.beam_decode(probs, self.beam_width, output)
+        return output
+'''
+
+
+def test_a_hand_written_init_is_ported_not_called_generated(tmp_path):
+    package = tmp_path / 'beamdecode'
+    package.mkdir()
+    (package / '__init__.py').write_text(HAND_WRITTEN_INIT)
+    diff, findings, read, changed = port(str(tmp_path), write=True)
+    assert changed == [os.path.join('beamdecode', '__init__.py')]
+    assert (package / '__init__.py').read_text() == HAND_WRITTEN_INIT.replace(
+        'from torch.utils.ffi import _wrap_function\n', '')
+    assert not any('generated' in f.message for f in findings)
+    assert port(str(tmp_path))[0] == ''
+    # Used, _wrap_function is reported: thffi has none.
+    new, findings = py('from torch.utils.ffi import _wrap_function\n'
+                       'fn = _wrap_function(_lib.fn, _ffi)\n')
+    assert '_wrap_function not changed: thffi has none' in left(findings)[0]
+    # The generated shape is recognised whatever its formatting.
+    from thffi.port.python import is_legacy_generated
+    assert is_legacy_generated(GENERATED_INIT.replace('\n\n', '\n') + '# end\n')
+    assert not is_legacy_generated(GENERATED_INIT + 'x = 1\n')
+
+
 def test_port_a_folder(tmp_path):
     (tmp_path / 'src').mkdir()
     (tmp_path / 'build.py').write_text('from torch.utils.ffi import create_extension\n')
@@ -285,7 +377,7 @@ def test_port_a_folder(tmp_path):
     (tmp_path / 'src' / 'k.cu').write_text(kernel)
     generated = tmp_path / '_ext' / 'lib'
     generated.mkdir(parents=True)
-    (generated / '__init__.py').write_text('from torch.utils.ffi import _wrap_function\n')
+    (generated / '__init__.py').write_text(GENERATED_INIT)
     diff, findings, read, changed = port(str(tmp_path))
     assert read == 4 and sorted(changed) == ['build.py', 'make.sh']
     assert diff.startswith('--- a/build.py\n+++ b/build.py\n')
@@ -299,3 +391,252 @@ def test_port_a_folder(tmp_path):
     assert (tmp_path / 'build.py').read_text() == 'from thffi import create_extension\n'
     assert (tmp_path / 'src' / 'k.cu').read_text() == kernel
     assert port(str(tmp_path))[0] == ''
+
+
+# A 2018 make.sh and build.sh that quote their include flags (one argument
+# per flag), as generic TH/THC repositories did.
+QUOTED_MAKE_SH = '''\
+    #!/bin/bash
+    set -e
+    TORCH=$(python -c "import os, torch; print(os.path.dirname(torch.__file__))")
+    cd src
+    nvcc -c -o halve.cu.o halve.cu -x cu -Xcompiler -fPIC "-I$TORCH/lib/include/TH" \\
+        "-I$TORCH/lib/include" "-I${TORCH}/lib/include/THC" "-I." \\
+        -gencode "arch=compute_35,code=sm_35" "-arch=sm_52"
+    '''
+QUOTED_BUILD_SH = '''\
+    #!/bin/bash
+    set -e
+    TORCH=$(python -c "import os, torch; print(os.path.dirname(torch.__file__))")
+    gcc -std=c99 -c -fPIC -o src/halve.o src/halve.c "-I$TORCH/lib/include" \\
+        -I "$TORCH/lib/include/TH" '-Isrc'
+    '''
+
+
+def test_quoted_include_flags_are_rewritten_as_words_and_the_scripts_run(tmp_path):
+    new, findings = sh(QUOTED_MAKE_SH)
+    assert new.splitlines()[4:] == [
+        'nvcc -c -o halve.cu.o halve.cu -x cu -Xcompiler -fPIC $(python -m thffi --includes) '
+        '\\',
+        '    "-I." \\',
+        '    $(python -m thffi --arch-flags)']
+    assert sorted((f.line, f.fixed) for f in findings) == [(5, True), (7, True)]
+    build_sh, _ = sh(QUOTED_BUILD_SH)
+    assert build_sh.splitlines()[3:] == [
+        'gcc -std=c99 -c -fPIC -o src/halve.o src/halve.c $(python -m thffi --includes) \\',
+        "    '-Isrc'"]
+    (tmp_path / 'src').mkdir()
+    (tmp_path / 'src' / 'halve.h').write_text('void halve(THFloatTensor *t);\n')
+    (tmp_path / 'src' / 'halve.c').write_text(
+        '#include <TH.h>\n#include "halve.h"\n\n'
+        'void halve(THFloatTensor *t)\n{\n    THFloatTensor_mul(t, t, 0.5f);\n}\n')
+    (tmp_path / 'src' / 'halve.cu').write_text(
+        '#include "THC.h"\n#include "halve.h"\n\n'
+        '__global__ void halve_kernel(float *x, int n)\n{\n'
+        '    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) x[i] *= 0.5f;\n}\n')
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    for name, text in (('make.sh', new), ('build.sh', build_sh)):
+        (tmp_path / name).write_text(text)
+        checked = subprocess.run(['bash', '-n', name], cwd=tmp_path, capture_output=True,
+                                 text=True)
+        assert checked.returncode == 0, checked.stderr
+    built = subprocess.run(['bash', 'build.sh'], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / 'src' / 'halve.o').is_file()
+    if cuda.find_cuda_home() is None:
+        return
+    made = subprocess.run(['bash', 'make.sh'], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / 'src' / 'halve.cu.o').is_file()
+
+
+def test_data_0_every_numeric_use_and_every_0_d_receiver():
+    new, findings = py('''\
+        import math
+        import torch.nn as nn
+        import torch.nn.functional as F
+        criterion = nn.CrossEntropyLoss()
+        for x, y in batches:
+            out = model(x)
+            loss = criterion(out, y)
+            nll = F.nll_loss(out, y)
+            total = out.sum()
+            assert abs(err.data[0] - 2.5 * 78) < 1e-4
+            doubled = err.data[0] * 2
+            text = '%.3f' % err.data[0]
+            running_loss += err.data[0]
+            best = max(best, -acc.data[0], math.sqrt(acc.data[0]))
+            if acc.data[0] > best:
+                pass
+            losses.append(loss.data[0])
+            history[step] = (nll.data[0], total.data[0], nn.MSELoss()(out, y).data[0])
+            first = out.data[0]
+            per_row = F.mse_loss(out, y, reduction='none').data[0]
+            rows = out.sum(1).data[0]
+            out.data[0] = 0
+        ''')
+    lines = new.splitlines()
+    assert lines[9:18] == [
+        '    assert abs(err.item() - 2.5 * 78) < 1e-4',
+        '    doubled = err.item() * 2',
+        "    text = '%.3f' % err.item()",
+        '    running_loss += err.item()',
+        '    best = max(best, -acc.item(), math.sqrt(acc.item()))',
+        '    if acc.item() > best:',
+        '        pass',
+        '    losses.append(loss.item())',
+        '    history[step] = (nll.item(), total.item(), nn.MSELoss()(out, y).item())']
+    assert lines[18:] == ['    first = out.data[0]',
+                          "    per_row = F.mse_loss(out, y, reduction='none').data[0]",
+                          '    rows = out.sum(1).data[0]', '    out.data[0] = 0']
+    assert [f.line for f in findings if not f.fixed] == [19, 20, 21, 22]
+    # What the rewritten forms compute on today's 0-d losses and sums.
+    err, acc = torch.tensor(195.00001), torch.tensor(0.25)
+    assert abs(err.item() - 2.5 * 78) < 1e-4 and '%.3f' % err.item() == '195.000'
+    assert max(0.1, -acc.item(), math.sqrt(acc.item())) == 0.5
+
+
+# 0.x code whose behaviour changed silently since (or became an error).
+ZERO_X = '''\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.autograd import Variable
+    idx = torch.LongTensor([7, -7, 5])
+    half = idx / 2
+    _, best = scores.max(1)
+    pairs = best / 2
+    idx /= 2
+    rows = x.sum(1)
+    elementwise = x.max(y)
+    crit = nn.MSELoss(size_average=False)
+    per_item = F.nll_loss(out, y, size_average=True, reduce=False)
+    x.volatile = True
+    up = F.upsample(x, scale_factor=2, mode='bilinear')
+    up_nearest = F.upsample(x, size=(4, 4))
+    up_b = F.upsample_bilinear(x, scale_factor=2)
+    layer = nn.Upsample(scale_factor=2, mode='bilinear')
+    y = x.cuda(async=True)
+    dtypes = torch.testing.get_all_dtypes()
+    with torch.cuda.device(1):
+        w = torch.zeros(3, dtype=torch.long, requires_grad=True)
+    '''
+
+
+@pytest.mark.parametrize('version', ['0.1', '0.3', '0.4'])
+def test_zero_x_behaviours_are_rewritten_or_reported(version):
+    new, findings = rewrite_python(textwrap.dedent(ZERO_X), 'x.py', version)
+    assert rewrite_python(new, 'x.py', version)[0] == new
+    lines = new.splitlines()
+    keep = version == '0.1'  # reductions with a dim kept it before 0.2
+    align = version < '0.4'  # bilinear upsampling aligned corners before 0.4
+    assert lines[4:] == [
+        'idx = torch.LongTensor([7, -7, 5])',
+        "half = torch.div(idx, 2, rounding_mode='trunc')",
+        '_, best = scores.max(1%s)' % (', keepdim=True' if keep else ''),
+        "pairs = torch.div(best, 2, rounding_mode='trunc')",
+        "idx.div_(2, rounding_mode='trunc')",
+        'rows = x.sum(1%s)' % (', keepdim=True' if keep else ''),
+        'elementwise = x.max(y)',
+        "crit = nn.MSELoss(reduction='sum')",
+        "per_item = F.nll_loss(out, y, reduction='none')",
+        'x.volatile = True',
+        "up = F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=%s)" % align,
+        'up_nearest = F.interpolate(x, size=(4, 4))',
+        "up_b = F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=True)",
+        "layer = nn.Upsample(scale_factor=2, mode='bilinear'%s)" % (
+            ', align_corners=True' if align else ''),
+        'y = x.cuda(non_blocking=True)',
+        'dtypes = torch.testing.get_all_dtypes()',
+        'with torch.cuda.device(1):',
+        '    w = torch.zeros(3, dtype=torch.long, requires_grad=True)']
+    # x.max(y) is elementwise, x.max(1) a reduction: 0.1's dim is asked for.
+    assert [(f.line, f.message.split(':')[0]) for f in findings if not f.fixed] == (
+        [(11, 'max(..., dim) in PyTorch 0.1 kept the dim')] if keep else []) + [
+        (14, '.volatile = ...'), (20, 'torch.testing.get_all_dtypes is gone from PyTorch'),
+        (21, 'torch.cuda.device(1) raises where there is no GPU 1'),
+        (22, 'requires_grad on an integer tensor')]
+    # What the rewrites compute: 0.x's truncating integer division, its dims.
+    idx = torch.tensor([7, -7, 5])
+    assert torch.div(idx, 2, rounding_mode='trunc').tolist() == [3, -3, 2]
+    scores = torch.randn(3, 4)
+    assert scores.max(1, keepdim=True)[1].shape == (3, 1)
+    assert torch.nn.MSELoss(reduction='sum')(scores, scores * 2).item() == pytest.approx(
+        (scores ** 2).sum().item())
+
+
+def test_the_version_is_read_from_the_repository_or_given(tmp_path):
+    from thffi.port.version import infer
+    (tmp_path / 'up.py').write_text("import torch.nn.functional as F\n"
+                                    "y = F.upsample(x, scale_factor=2, mode='bilinear')\n")
+    assert infer(str(tmp_path))[0] == '0.3'
+    (tmp_path / 'README.md').write_text('Tested with PyTorch 0.2 and Python 2.7.\n')
+    assert infer(str(tmp_path)) == ('0.2', 'README.md: PyTorch 0.2')
+    (tmp_path / 'requirements.txt').write_text('numpy\ntorch==0.4.0\n')
+    assert infer(str(tmp_path)) == ('0.4', 'requirements.txt: torch==0.4')
+    ran = subprocess.run([sys.executable, '-m', 'thffi', 'port', str(tmp_path)],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert 'align_corners=False' in ran.stdout
+    assert ran.stderr.splitlines()[1] == ('assumed written for PyTorch 0.4 (requirements.txt: '
+                                          'torch==0.4); say --from 0.1|0.2|0.3|0.4 otherwise')
+    ran = subprocess.run([sys.executable, '-m', 'thffi', 'port', '--from', '0.3',
+                          str(tmp_path)], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=ROOT))
+    assert 'align_corners=True' in ran.stdout
+    assert ran.stderr.splitlines()[1].startswith('assumed written for PyTorch 0.3 (given by '
+                                                 '--from)')
+
+
+def test_reports_a_user_can_act_on(tmp_path):
+    """C findings for what the build compiles, one line for vendored code it
+    does not; a Python 2 file named once; a committed Python 2 binary; the
+    CUDA branch that links a library built apart."""
+    (tmp_path / 'src').mkdir()
+    (tmp_path / 'third_party' / 'lm' / 'util').mkdir(parents=True)
+    (tmp_path / 'build.py').write_text(textwrap.dedent('''\
+        import glob
+        import torch
+        from torch.utils.ffi import create_extension
+
+        sources = ['src/decode.cpp'] + glob.glob('third_party/lm/*.cc')
+        libraries = []
+        if torch.cuda.is_available():
+            sources += ['src/decode_cuda.cpp']
+            extra_objects = ['src/decode_kernel.cu.o']  # make.sh's nvcc builds it
+            libraries += ['lm_cpu']  # CMake builds it, CPU only
+        ffi = create_extension('_ext.decode', headers=['src/decode.h'], sources=sources,
+                               libraries=libraries, with_cuda=torch.cuda.is_available())
+        '''))
+    (tmp_path / 'make.sh').write_text('set -e\nnvcc -c -o src/decode_kernel.cu.o '
+                                      'src/decode_kernel.cu -Xcompiler -fPIC\n')
+    exits = 'int %s(void) { exit(1); }\n'
+    (tmp_path / 'src' / 'decode.h').write_text('int decode(void);\n')
+    (tmp_path / 'src' / 'decode.cpp').write_text('#include "decode.h"\n' + exits % 'decode')
+    (tmp_path / 'src' / 'decode_cuda.cpp').write_text(exits % 'decode_cuda')
+    (tmp_path / 'third_party' / 'lm' / 'model.cc').write_text(
+        '#include "util/file.hh"\n#include "util/check.h"\n' + exits % 'model')
+    (tmp_path / 'third_party' / 'lm' / 'util' / 'check.h').write_text(exits % 'check')
+    for name in ('tool', 'bench', 'fuzz'):  # compiled by nothing
+        (tmp_path / 'third_party' / 'lm' / 'util' / (name + '.cc')).write_text(exits % name)
+    (tmp_path / 'old_eval.py').write_text('print "accuracy", acc.data[0]\n')
+    (tmp_path / '_ext' / 'decode').mkdir(parents=True)
+    (tmp_path / '_ext' / 'decode' / '_decode.so').write_bytes(b'\x7fELF')
+    diff, findings, read, changed = port(str(tmp_path))
+    left = sorted(str(f) for f in findings if not f.fixed)
+    assert [f.split(':')[0] for f in left] == [
+        os.path.join('_ext', 'decode', '_decode.so'), 'build.py', 'old_eval.py',
+        os.path.join('src', 'decode.cpp'), os.path.join('src', 'decode_cuda.cpp'),
+        os.path.join('third_party', 'lm', 'model.cc'),
+        os.path.join('third_party', 'lm', 'util', 'check.h'),
+        os.path.join('third_party', 'lm', 'util')]
+    assert left[1].startswith('build.py:7: the CUDA branch links what the scripts build apart '
+                              '(lm_cpu): with cuda_enabled()')
+    assert left[2] == ('old_eval.py: Python 2: not parsed (Missing parentheses in call to '
+                       "'print'. Did you mean print(...)? at line 1); port it to Python 3 first "
+                       '(2to3), then run port again')
+    assert left[7] == (os.path.join('third_party', 'lm', 'util') + ': 3 more findings in 3 '
+                       'C/C++/CUDA files the build scripts do not compile (vendored or unused '
+                       'code, in third_party/lm/util): not listed')
+    assert 'a Python extension built for Python 2' in left[0]

@@ -3,6 +3,9 @@ torch.utils.ffi did.  See create_extension; thffi.ops holds what an op over
 the built functions needs (c_function, adapts_inputs, register_function,
 register_op), imported on first use so that building does not import torch."""
 
+import functools
+import sys
+
 __version__ = '0.1.0'
 
 from .builder import BuildError, Extension, create_extension, INCLUDE_DIR
@@ -15,7 +18,28 @@ __all__ = ['BuildError', 'Extension', 'create_extension', 'cuda_enabled', 'find_
 
 
 def __getattr__(name):
+    if name == '_wrap_function':
+        # The importer: a package __init__.py that torch.utils.ffi generated
+        # and a repository committed, which would load its PyTorch 0.x
+        # library next, says so instead.
+        from ._install import stale_legacy_package
+        message = stale_legacy_package(sys._getframe(1).f_globals)
+        if message:
+            raise ImportError(message)
+        return _legacy_wrap_function
     if name in _OPS:
         from . import ops
         return getattr(ops, name)
     raise AttributeError('module %r has no attribute %r' % (__name__, name))
+
+
+def _legacy_wrap_function(function, ffi):
+    """torch.utils.ffi's _wrap_function, for package __init__.py files of
+    that era that wrap each function of a built extension's `lib` (`from
+    ._name import lib as _lib, ffi as _ffi`) themselves.  thffi's functions
+    take torch tensors and raise RuntimeError on THError already, which is
+    what the legacy wrapper added to cffi's: this one calls through."""
+    @functools.wraps(function)
+    def safe_call(*args, **kwargs):
+        return function(*args, **kwargs)
+    return safe_call

@@ -6,6 +6,12 @@ usage:
                                   for build scripts (make.sh) that ran nvcc or
                                   gcc with -I $TORCH/lib/include
                                   -I $TORCH/lib/include/TH(C)
+    python -m thffi --libs        the linker flags of thffi's TH/THC layer as a
+                                  shared library (libthffi-<version>.so), for
+                                  libraries built apart (CMake, make) that
+                                  call TH/THC functions, as they linked
+                                  libATen/libTH/libTHC; an extension linking
+                                  such a library shares it
     python -m thffi --arch-flags  the nvcc -gencode flags of the GPU
                                   architectures thffi builds for
                                   (TORCH_CUDA_ARCH_LIST, the visible GPUs, or
@@ -44,6 +50,20 @@ def _includes(args):
     return 0
 
 
+def _libs(args):
+    if args:
+        sys.stderr.write('python -m thffi --libs takes no arguments, got %s\n' % ' '.join(args))
+        return 2
+    from . import _shared
+    try:
+        path = _shared.library(cuda.cuda_enabled())
+    except builder.BuildError as exc:
+        sys.stderr.write('python -m thffi --libs: %s\n' % exc)
+        return 1
+    print(' '.join(_shared.link_flags(path)))
+    return 0
+
+
 def _arch_flags(args):
     if args:
         sys.stderr.write('python -m thffi --arch-flags takes no arguments, got %s\n'
@@ -65,6 +85,7 @@ def _port(args):
 
 COMMANDS = {
     '--includes': _includes,
+    '--libs': _libs,
     '--arch-flags': _arch_flags,
     'port': _port,
     'sanitize': sanitize.main,

@@ -41,6 +41,9 @@ class TorchUtilsFfiFinder:
         module.__all__ = list(thffi.__all__)
         for name in thffi.__all__:
             setattr(module, name, getattr(thffi, name))
+        # _wrap_function: private, but imported by generated and
+        # hand-written package __init__.py files of that era.
+        module.__getattr__ = thffi.__getattr__
 
 
 def install():

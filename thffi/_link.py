@@ -80,6 +80,24 @@ def demangled(names):
     return dict(zip(mangled, spelled)) if len(spelled) == len(mangled) else {}
 
 
+def dynamic_section(path):
+    """(needed, search): the NEEDED libraries of a shared library and the
+    folders its RUNPATH or RPATH names ($ORIGIN resolved); ([], []) when
+    readelf cannot read it."""
+    try:
+        out = subprocess.run(['readelf', '-d', path], capture_output=True, text=True).stdout
+    except OSError:
+        return [], []
+    needed, search = [], []
+    for kind, value in re.findall(r'\((NEEDED|RUNPATH|RPATH)\)\s+[^\[]*\[(.*)\]', out):
+        if kind == 'NEEDED':
+            needed.append(value)
+        else:
+            search += [d.replace('$ORIGIN', os.path.dirname(os.path.abspath(path)))
+                       for d in value.split(':') if d]
+    return needed, search
+
+
 def runtime_of(symbol):
     """(what, library) of the runtime in RUNTIMES defining `symbol`, or None."""
     for what, library, names in RUNTIMES:
@@ -101,37 +119,47 @@ def runtime_needs(paths):
     return needs
 
 
-def unresolved(library, search_dirs):
-    """(symbols, missing libraries): what the dynamic loader binds to nothing
-    when it loads `library` alone with every symbol bound at once (ldd -r:
+def unresolved(library, search_dirs, linked=()):
+    """(symbols, missing libraries, {linked library: symbols}): what the
+    dynamic loader binds to nothing when it loads `library`, and in the
+    libraries of `linked` (shared libraries it links, built apart), alone
+    with every symbol bound at once (ldd -r:
     the libraries it needs are found as at import, by rpath, runpath,
     LD_LIBRARY_PATH and the loader's cache, and here also in search_dirs,
     where the linker found them), less what the Python interpreter defines.
     Weak references and versioned symbols the linker bound (glibc's,
     libgcc's) are resolved or allowed by the loader and never listed.
-    ([], []) when ldd is not there to ask."""
+    ([], [], {}) when ldd is not there to ask."""
     env = dict(os.environ)
     env['LD_LIBRARY_PATH'] = os.pathsep.join(
         list(search_dirs) + [p for p in [env.get('LD_LIBRARY_PATH')] if p])
     try:
         out = subprocess.run(['ldd', '-r', library], capture_output=True, text=True, env=env)
     except OSError:
-        return [], []
+        return [], [], {}
     names, missing = set(), []
     real = os.path.realpath(library)
+    others = {os.path.realpath(p): p for p in linked}
+    in_linked = {}
     for line in (out.stdout + out.stderr).splitlines():
         undefined = _UNDEFINED.match(line.strip())
-        if undefined and os.path.realpath(undefined.group(2)) == real:
+        where = undefined and os.path.realpath(undefined.group(2))
+        if where == real:
             names.add(undefined.group(1))
+        elif where in others:
+            in_linked.setdefault(others[where], []).append(undefined.group(1))
         not_found = _NOT_FOUND.match(line.strip())
         if not_found:
             missing.append(not_found.group(1))
     # The C API every extension module uses; the rest is asked of the
     # interpreter only when there is a rest (one short child process).
-    names = sorted(n for n in names if not n.startswith(('Py', '_Py')))
-    if names:
-        out = subprocess.run([sys.executable, '-I', '-S', '-c', _IN_INTERPRETER] + names,
+    everything = sorted({n for n in names.union(*in_linked.values())
+                         if not n.startswith(('Py', '_Py'))})
+    if everything:
+        out = subprocess.run([sys.executable, '-I', '-S', '-c', _IN_INTERPRETER] + everything,
                              capture_output=True, text=True)
         if out.returncode == 0:
-            names = out.stdout.split()
-    return names, missing
+            everything = out.stdout.split()
+    names = sorted(names.intersection(everything))
+    in_linked = {p: sorted(set(n).intersection(everything)) for p, n in in_linked.items()}
+    return names, missing, {p: n for p, n in in_linked.items() if n}

@@ -22,7 +22,11 @@ class HeaderError(ValueError):
 class Param:
     name: str    # a Python identifier, unique within the function
     kind: str    # 'tensor', 'int', 'uint', 'float' or 'pointer'
-    ctype: str   # the C type as declared, e.g. 'THFloatTensor *' or 'int'
+    ctype: str   # the C type as declared, e.g. 'THFloatTensor *', 'int', 'Mode'
+    # The same type in names cffi knows without the header (typedefs and
+    # enums resolved: 'Mode' is 'int'), for the run time's range checks
+    # and string conversions.
+    cffi_type: str
 
 
 @dataclass(frozen=True)
@@ -35,11 +39,14 @@ class Function:
     header: str
 
 
+# Names a header may use without declaring them: what <stdint.h>,
+# <stddef.h>, <wchar.h>, <uchar.h> and TH's headers declared for it.
+# pycparser only needs to know they are types; _classify maps them.
 _PRELUDE = ''.join(
     'typedef int %s;\n' % t for t in
     ('int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t',
      'uint32_t', 'uint64_t', 'size_t', 'ssize_t', 'ptrdiff_t', 'intptr_t',
-     'uintptr_t', 'bool') + OPAQUE_TYPES
+     'uintptr_t', 'bool', 'wchar_t', 'char16_t', 'char32_t') + OPAQUE_TYPES
 ) + ''.join('typedef struct %s %s;\n' % (t, t) for t in TENSOR_TYPES)
 
 _GEN = c_generator.CGenerator()
@@ -47,10 +54,16 @@ _GEN = c_generator.CGenerator()
 _RESERVED = re.compile(r'_.*|ok|r')
 
 
+def _blank(match):
+    """What replaces a comment or a preprocessor line: its line breaks, so
+    that the lines after it keep their numbers."""
+    return ' ' + '\n' * match.group(0).count('\n')
+
+
 def _strip(text):
-    text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+    text = re.sub(r'/\*.*?\*/', _blank, text, flags=re.S)
     text = re.sub(r'//[^\n]*', '', text)
-    text = re.sub(r'^[ \t]*#(?:[^\n]*\\\n)*[^\n]*', '', text, flags=re.M)
+    text = re.sub(r'^[ \t]*#(?:[^\n]*\\\n)*[^\n]*', _blank, text, flags=re.M)
     # extern "C" { ... } : drop the wrapper and its closing brace.
     while True:
         m = re.search(r'extern\s*"C"\s*\{', text)
@@ -79,49 +92,80 @@ def _unnamed(node):
     return node
 
 
-def _classify(node):
-    """(kind, ctype) of a parameter or return type, or None if unsupported."""
+def _classify(node, typedefs):
+    """(kind, ctype, cffi_type) of a parameter or return type (see Param),
+    or None if unsupported.  typedefs: the header's own, {name: type node}."""
+    if isinstance(node, c_ast.TypeDecl) and isinstance(node.type, c_ast.Enum):
+        return 'int', _type_text(node), 'int'  # C enums are ints
     if isinstance(node, c_ast.TypeDecl) and isinstance(node.type, c_ast.IdentifierType):
         spelled = ' '.join(node.type.names)
         if spelled == 'void':
-            return 'void', 'void'
+            return 'void', 'void', 'void'
         if spelled in SCALAR_TYPES:
-            return SCALAR_TYPES[spelled], spelled
+            return SCALAR_TYPES[spelled], spelled, spelled
+        if spelled in typedefs:
+            resolved = _classify(typedefs[spelled], typedefs)
+            if resolved is None or resolved[0] == 'tensor':
+                return resolved
+            return resolved[0], spelled, resolved[2]
         return None
     if isinstance(node, (c_ast.PtrDecl, c_ast.ArrayDecl)):
         inner = node.type
         if (isinstance(node, c_ast.PtrDecl) and isinstance(inner, c_ast.TypeDecl)
                 and isinstance(inner.type, c_ast.IdentifierType)
                 and len(inner.type.names) == 1 and inner.type.names[0] in TENSOR_TYPES):
-            return 'tensor', inner.type.names[0] + ' *'
+            return 'tensor', inner.type.names[0] + ' *', inner.type.names[0] + ' *'
         if isinstance(inner, c_ast.FuncDecl):
             return None
-        return 'pointer', _type_text(c_ast.PtrDecl([], inner))
+        spelled = _type_text(c_ast.PtrDecl([], inner))
+        return 'pointer', spelled, spelled
     return None
 
 
 def parse_header(path, text):
     """The functions a header declares, in order."""
-    source = _strip(text)
+    return read_header(path, text)[0]
+
+
+def read_header(path, text):
+    """(functions, constants): the functions a header declares, and the
+    names of its enum constants (cffi's lib had them), in order.  Errors
+    name the header's own lines."""
+    source = '%s#line 1 "%s"\n%s' % (_PRELUDE, path.replace('\\', '\\\\').replace('"', '\\"'),
+                                      _strip(text))
     try:
-        ast = c_parser.CParser().parse(_PRELUDE + source, filename=path)
+        ast = c_parser.CParser().parse(source, filename=path)
     except Exception as exc:  # pycparser raises ParseError and plain errors
         raise HeaderError('%s: cannot parse header: %s' % (path, exc)) from None
-    functions = []
+    typedefs, functions, constants = {}, [], []
     for decl in ast.ext[len(_PRELUDE.splitlines()):]:
-        if not (isinstance(decl, c_ast.Decl) and isinstance(decl.type, c_ast.FuncDecl)):
-            continue
-        functions.append(_function(path, decl))
-    return functions
+        if isinstance(decl, c_ast.Typedef):
+            typedefs[decl.name] = decl.type
+        elif isinstance(decl, c_ast.Decl) and isinstance(decl.type, c_ast.FuncDecl):
+            functions.append(_function(path, decl, typedefs))
+        enums = _Enums()
+        enums.visit(decl)
+        constants += enums.names
+    return functions, constants
 
 
-def _function(path, decl):
+class _Enums(c_ast.NodeVisitor):
+    """The enumerators of the enums a declaration defines."""
+
+    def __init__(self):
+        self.names = []
+
+    def visit_Enumerator(self, node):
+        self.names.append(node.name)
+
+
+def _function(path, decl, typedefs):
     fdecl = decl.type
     prototype = _GEN.visit(decl).strip()
-    ret = _classify(fdecl.type)
+    ret = _classify(fdecl.type, typedefs)
     if ret is None:
         raise HeaderError('%s: %s: return type %s is not supported (use void, an '
-                          'integer, a floating type, a TH tensor or a plain pointer)'
+                          'integer, an enum, a floating type, a TH tensor or a plain pointer)'
                           % (path, decl.name, _type_text(fdecl.type)))
     params = []
     args = fdecl.args.params if fdecl.args else []
@@ -129,14 +173,14 @@ def _function(path, decl):
         if isinstance(p, c_ast.EllipsisParam):
             raise HeaderError('%s: %s: variadic functions are not supported'
                               % (path, decl.name))
-        kind = _classify(p.type)
+        kind = _classify(p.type, typedefs)
         if kind and kind[0] == 'void' and len(args) == 1 and not p.name:
             break  # f(void)
         if kind is None or kind[0] == 'void':
             raise HeaderError('%s: %s: parameter %d (%s) has unsupported type %s'
                               % (path, decl.name, i + 1, p.name or 'unnamed',
                                  _type_text(p.type)))
-        params.append(Param(_py_name(p.name, i, params), kind[0], kind[1]))
+        params.append(Param(_py_name(p.name, i, params), *kind))
     return Function(decl.name, ret[0], ret[1], tuple(params), prototype, path)
 
 

@@ -27,6 +27,7 @@ SCALAR_TYPES = {
     'uint8_t': 'uint', 'uint16_t': 'uint', 'uint32_t': 'uint', 'uint64_t': 'uint',
     'size_t': 'uint', 'ssize_t': 'int', 'ptrdiff_t': 'int',
     'intptr_t': 'int', 'uintptr_t': 'uint', '_Bool': 'uint', 'bool': 'uint',
+    'wchar_t': 'int', 'char16_t': 'uint', 'char32_t': 'uint',
     'float': 'float', 'double': 'float',
 }
 

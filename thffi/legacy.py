@@ -36,49 +36,30 @@ Where thffi differs from PyTorch 0.3, and why:
   "<class>: the gradients of a legacy Function cannot be differentiated
   again ...", rather than giving second derivatives without its part.
 - A subclass with a @staticmethod forward is a TypeError: that is the
-  modern style, which subclasses torch.autograd.Function."""
+  modern style, which subclasses torch.autograd.Function.
+
+Without the import line: accept_legacy_functions() lets torch.autograd.Function
+itself run legacy subclasses (instance forward) this way.  Every thffi-built
+extension calls it as it loads (the runtime's install), so a 2018 script that
+imports its extension runs its Functions unchanged; THFFI_LEGACY_FUNCTIONS=0
+turns that off."""
+
+import inspect
+import os
+import types
 
 import torch
 
-__all__ = ['Function']
+__all__ = ['Function', 'accept_legacy_functions']
 
 
-class Function:
-    """Base class of legacy autograd Functions: subclass it, define forward
-    and backward as instance methods, and call an instance on the inputs."""
+class _Context:
+    """The legacy context API of an instance, valid inside its forward and
+    backward: the torch.autograd.Function context of the call running on
+    it does the work."""
 
-    # The torch.autograd.Function context of the forward or backward running
-    # on this instance; None outside them.
+    # That context; None outside forward and backward.
     _thffi_ctx = None
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        for name in ('forward', 'backward'):
-            if isinstance(cls.__dict__.get(name), (staticmethod, classmethod)):
-                raise TypeError(
-                    '%s.%s: thffi.legacy.Function is the base of legacy Functions, whose '
-                    'forward and backward are instance methods (forward(self, ...)); a '
-                    'Function with a static forward(ctx, ...) subclasses '
-                    'torch.autograd.Function' % (cls.__name__, name))
-        # Named after the class, so that grad_fn is <class name>Backward.
-        cls._thffi_autograd = type(cls.__name__, (torch.autograd.Function,), {
-            '__module__': cls.__module__,
-            '__qualname__': cls.__qualname__,
-            '__doc__': 'Runs %s (a legacy Function) on autograd.' % cls.__qualname__,
-            'forward': staticmethod(_forward),
-            'backward': staticmethod(_backward),
-        })
-
-    def __call__(self, *inputs):
-        return type(self)._thffi_autograd.apply(self, *inputs)
-
-    def forward(self, *inputs):
-        raise NotImplementedError('%s.forward is not defined' % type(self).__name__)
-
-    def backward(self, *grad_outputs):
-        raise NotImplementedError('%s.backward is not defined' % type(self).__name__)
-
-    # -- the legacy context API, valid inside forward and backward ----------
 
     def _ctx(self, what):
         if self._thffi_ctx is None:
@@ -113,6 +94,43 @@ class Function:
         today's autograd tracks that itself, so it does nothing."""
 
 
+def _autograd_class(cls):
+    """The torch.autograd.Function that runs the legacy class cls, named
+    after it so that grad_fn is <class name>Backward."""
+    return type(cls.__name__, (torch.autograd.Function,), {
+        '__module__': cls.__module__,
+        '__qualname__': cls.__qualname__,
+        '__doc__': 'Runs %s (a legacy Function) on autograd.' % cls.__qualname__,
+        'forward': staticmethod(_forward),
+        'backward': staticmethod(_backward),
+    })
+
+
+class Function(_Context):
+    """Base class of legacy autograd Functions: subclass it, define forward
+    and backward as instance methods, and call an instance on the inputs."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ('forward', 'backward'):
+            if isinstance(cls.__dict__.get(name), (staticmethod, classmethod)):
+                raise TypeError(
+                    '%s.%s: thffi.legacy.Function is the base of legacy Functions, whose '
+                    'forward and backward are instance methods (forward(self, ...)); a '
+                    'Function with a static forward(ctx, ...) subclasses '
+                    'torch.autograd.Function' % (cls.__name__, name))
+        cls._thffi_autograd = _autograd_class(cls)
+
+    def __call__(self, *inputs):
+        return type(self)._thffi_autograd.apply(self, *inputs)
+
+    def forward(self, *inputs):
+        raise NotImplementedError('%s.forward is not defined' % type(self).__name__)
+
+    def backward(self, *grad_outputs):
+        raise NotImplementedError('%s.backward is not defined' % type(self).__name__)
+
+
 def _forward(ctx, function, *inputs):
     function._thffi_ctx = ctx
     try:
@@ -121,7 +139,7 @@ def _forward(ctx, function, *inputs):
         function._thffi_ctx = None
     # This call's backward works on a copy of the instance as forward left
     # it, so that a later call of the same instance does not change it.
-    state = object.__new__(type(function))
+    state = type(function).__new__(type(function))
     state.__dict__.update(function.__dict__)
     ctx.thffi_state = state
     ctx.thffi_inputs = len(inputs)
@@ -183,3 +201,68 @@ class _Gradients(torch.autograd.Function):
             'backward): its backward is not recorded by autograd. Rewrite it as a '
             'torch.autograd.Function whose backward uses differentiable torch operations'
             % ctx.name)
+
+
+# -- legacy subclasses of torch.autograd.Function ---------------------------
+
+ENVIRONMENT = 'THFFI_LEGACY_FUNCTIONS'
+
+
+def _is_legacy(cls):
+    """A torch.autograd.Function subclass whose forward is an instance
+    method (torch's own forward is a staticmethod)."""
+    return isinstance(inspect.getattr_static(cls, 'forward', None), types.FunctionType)
+
+
+def _adopt(cls):
+    """The autograd class that runs the legacy class cls, made on its first
+    call; the legacy context API goes on cls, over torch's (which works on
+    an autograd node, not on an instance), for names cls does not define."""
+    autograd = cls.__dict__.get('_thffi_autograd')
+    if autograd is None:
+        torch_classes = torch.autograd.Function.__mro__
+        for name, value in vars(_Context).items():
+            if name.startswith('__'):
+                continue
+            owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+            if owner is None or owner in torch_classes:
+                setattr(cls, name, value)
+        autograd = cls._thffi_autograd = _autograd_class(cls)
+    return autograd
+
+
+def accept_legacy_functions():
+    """Lets torch.autograd.Function run legacy subclasses: an instance of a
+    subclass whose forward is an instance method, called on inputs, runs
+    as a thffi.legacy.Function would (PyTorch 2 raises "Legacy autograd
+    function with non-static forward method is deprecated"), and creating
+    one no longer warns.  Modern Functions (static forward) are left as
+    they were: their calls and instances go to torch's own code.  Idempotent;
+    does nothing when the environment sets THFFI_LEGACY_FUNCTIONS=0.
+    Returns whether legacy Functions are accepted."""
+    if os.environ.get(ENVIRONMENT, '1').strip() == '0':
+        return False
+    base = torch.autograd.Function
+    torch_call = base.__dict__.get('__call__')
+    if getattr(torch_call, '_thffi_legacy', False):
+        return True
+    # Decided by what this PyTorch defines: a torch without __init__ or
+    # __call__ on Function gets none wrapped (instances are then plain).
+    torch_init = base.__dict__.get('__init__')
+
+    def __call__(self, *args, **kwargs):
+        if kwargs or not _is_legacy(type(self)):
+            if torch_call is None:
+                raise TypeError('%r object is not callable' % type(self).__name__)
+            return torch_call(self, *args, **kwargs)
+        return _adopt(type(self)).apply(self, *args)
+
+    __call__._thffi_legacy = True
+    base.__call__ = __call__
+    if torch_init is not None:
+        def __init__(self, *args, **kwargs):
+            if not _is_legacy(type(self)):
+                torch_init(self, *args, **kwargs)
+
+        base.__init__ = __init__
+    return True

@@ -21,6 +21,8 @@ _MAX_DIMS = 64  # THFFI_MAX_DIMS
 # code, and for const char * a str too (what Python 2's str was).
 # (The parser spells them 'char *' and 'const char *'.)
 _CHAR_POINTER = re.compile(r'^(const )?char \*$')
+# Wide-character string parameters take a str, as cffi converted it.
+_WIDE_POINTER = re.compile(r'^(?:const )?(wchar_t|char16_t|char32_t) \*$')
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,18 @@ def _names(names):
 
 
 _MISSING = object()
+
+
+def _accept_legacy_functions():
+    """thffi.legacy.accept_legacy_functions(), where thffi is installed (a
+    built extension may have been copied where it is not)."""
+    try:
+        from thffi.legacy import accept_legacy_functions
+    except ModuleNotFoundError as exc:
+        if exc.name != 'thffi':
+            raise
+        return
+    accept_legacy_functions()
 
 
 def check_sanitizer(extension):
@@ -112,6 +126,11 @@ class Runtime:
         if self.lib._thffi_install(module.encode('utf-8')) != 0:
             raise ImportError(self.ffi.string(self.lib.THFFI_takeError()).decode(
                 'utf-8', 'replace'))
+        # 2018 scripts call their legacy autograd Functions (subclasses of
+        # torch.autograd.Function with an instance forward) the legacy way:
+        # a process that loads a thffi extension runs them as thffi.legacy
+        # does (THFFI_LEGACY_FUNCTIONS=0 turns it off; see thffi/legacy.py).
+        _accept_legacy_functions()
 
     def live_tensors(self):
         """Tensors created in C and neither released nor returned yet."""
@@ -199,14 +218,18 @@ class Runtime:
                     # until the call returns.
                     value = ffi.new('char[]', value)
                     strings.append(value)
+                wide = _WIDE_POINTER.match(param.ctype)
+                if wide and isinstance(value, str):
+                    value = ffi.new('%s[]' % wide.group(1), value)
+                    strings.append(value)
                 if isinstance(value, ffi.CData) and ffi.typeof(value).kind in ('pointer',
                                                                                'array'):
                     address = int(ffi.cast('uintptr_t', value))
                 elif isinstance(value, int):
                     address = self._integer(what, 'uintptr_t', value)
                 else:
-                    accepted = ('' if not string else 'a str, bytes, ' if string.group(1)
-                                else 'bytes, ')
+                    accepted = ('a str, ' if wide else '' if not string
+                                else 'a str, bytes, ' if string.group(1) else 'bytes, ')
                     raise TypeError('%s: expected %sa cffi pointer, an address or None '
                                     '(%s), got %s' % (what, accepted, param.ctype,
                                                       _describe(value)))

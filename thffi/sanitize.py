@@ -25,23 +25,39 @@ ASAN_OPTIONS = 'detect_leaks=0:protect_shadow_gap=0'
 UBSAN_OPTIONS = 'print_stacktrace=1'
 
 
-def runtime_library():
-    """The AddressSanitizer runtime of the C compiler thffi builds with (CC),
-    or None when that compiler has none."""
-    cc = shlex.split(os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc')
+def _compiler_file(variable, default, name):
+    """The path of the file `name` of the compiler in $variable (else
+    Python's, else `default`), or None when it has none."""
+    cc = shlex.split(os.environ.get(variable) or sysconfig.get_config_var(variable) or default)
     try:
-        path = subprocess.run(cc + ['-print-file-name=libasan.so'], capture_output=True,
+        path = subprocess.run(cc + ['-print-file-name=' + name], capture_output=True,
                               text=True).stdout.strip()
     except FileNotFoundError:
         return None
     return os.path.realpath(path) if os.path.isabs(path) and os.path.exists(path) else None
 
 
+def runtime_library():
+    """The AddressSanitizer runtime of the C compiler thffi builds with (CC),
+    or None when that compiler has none."""
+    return _compiler_file('CC', 'cc', 'libasan.so')
+
+
+def cxx_runtime():
+    """The C++ runtime (libstdc++) of the C++ compiler, or None.  Preloaded
+    beside libasan: its interceptor of __cxa_throw binds the real one when
+    it starts, and finds none unless libstdc++ is loaded by then, so the
+    first C++ exception, even one torch throws and catches itself (as
+    `operator.index(torch.tensor(1.5))` does), would abort the process."""
+    return _compiler_file('CXX', 'c++', 'libstdc++.so.6')
+
+
 def environment(library, env=None):
     """The environment the script runs in: `env` (os.environ by default)
-    with the runtime preloaded and the sanitizers' options."""
+    with the runtime (and the C++ runtime, when there is one) preloaded and
+    the sanitizers' options."""
     env = dict(os.environ if env is None else env)
-    env['LD_PRELOAD'] = ' '.join(filter(None, [library, env.get('LD_PRELOAD')]))
+    env['LD_PRELOAD'] = ' '.join(filter(None, [library, cxx_runtime(), env.get('LD_PRELOAD')]))
     env['ASAN_OPTIONS'] = ':'.join(filter(None, [ASAN_OPTIONS, env.get('ASAN_OPTIONS')]))
     env['UBSAN_OPTIONS'] = ':'.join(filter(None, [UBSAN_OPTIONS, env.get('UBSAN_OPTIONS')]))
     return env

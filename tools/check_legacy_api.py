@@ -109,15 +109,18 @@ def _cuda_includes(tmp):
 
 
 @functools.lru_cache(maxsize=None)
-def thffi_provides():
+def thffi_provides(extra=()):
     """(names, macros): every identifier thffi's TH and THC headers declare,
-    define, use in their macros or test in #if, and the macros they define."""
+    define, use in their macros or test in #if, and the macros they define;
+    `extra` names headers to read besides <TH/TH.h> and <THC/THC.h> (those
+    thffi has)."""
     include_dirs = [os.path.realpath(d) for d in builder.include_dirs()]
     tmp = tempfile.mkdtemp(prefix='thffi-check-')
     try:
         probe = os.path.join(tmp, 'probe.c')
         with open(probe, 'w') as f:
-            f.write('#include <TH/TH.h>\n#include <THC/THC.h>\n')
+            f.write('#include <TH/TH.h>\n#include <THC/THC.h>\n' + ''.join(
+                '#include <%s>\n' % h for h in extra if header_provided(h)))
         compiler = os.environ.get('CC') or shutil.which('gcc') or 'cc'
         cmd = ([compiler, '-E', '-dD', '-std=c99', probe]
                + ['-I' + d for d in include_dirs] + ['-I' + _cuda_includes(tmp)])

@@ -39,6 +39,13 @@ typedef int (*thcffi_dgemm_strided_fn)(void *, int, int, int, int, int, const do
                                        const double *, int, long long, const double *, int,
                                        long long, const double *, double *, int, long long,
                                        int);
+/* cublas<S|D>getrfBatched, getriBatched, getrsBatched, as one signature
+ * each with void * for the element type. */
+typedef int (*thcffi_getrf_fn)(void *, int, void *const *, int, int *, int *, int);
+typedef int (*thcffi_getri_fn)(void *, int, const void *const *, int, const int *,
+                               void *const *, int, int *, int);
+typedef int (*thcffi_getrs_fn)(void *, int, int, int, const void *const *, int, const int *,
+                               void *const *, int, int *, int);
 static struct {
   thcffi_create_fn create;
   thcffi_set_stream_fn set_stream;
@@ -54,6 +61,9 @@ static struct {
   thcffi_dgemm_batched_fn dgemm_batched;
   thcffi_sgemm_strided_fn sgemm_strided;
   thcffi_dgemm_strided_fn dgemm_strided;
+  thcffi_getrf_fn sgetrf, dgetrf;
+  thcffi_getri_fn sgetri, dgetri;
+  thcffi_getrs_fn sgetrs, dgetrs;
   char error[256];
 } thcffi_cublas;
 static pthread_once_t thcffi_cublas_once = PTHREAD_ONCE_INIT;
@@ -78,6 +88,12 @@ static void thcffi_load_cublas(void) {
       {"cublasDgemmBatched", (void **)&thcffi_cublas.dgemm_batched},
       {"cublasSgemmStridedBatched", (void **)&thcffi_cublas.sgemm_strided},
       {"cublasDgemmStridedBatched", (void **)&thcffi_cublas.dgemm_strided},
+      {"cublasSgetrfBatched", (void **)&thcffi_cublas.sgetrf},
+      {"cublasDgetrfBatched", (void **)&thcffi_cublas.dgetrf},
+      {"cublasSgetriBatched", (void **)&thcffi_cublas.sgetri},
+      {"cublasDgetriBatched", (void **)&thcffi_cublas.dgetri},
+      {"cublasSgetrsBatched", (void **)&thcffi_cublas.sgetrs},
+      {"cublasDgetrsBatched", (void **)&thcffi_cublas.dgetrs},
   };
   char name[64];
   void *lib;
@@ -330,4 +346,63 @@ void THCudaBlas_DgemmStridedBatched(THCState *s, char transa, char transb, int64
                                                 strideB, &beta, c, (int)ldc, strideC,
                                                 (int)batchCount),
                     "cublasDgemmStridedBatched");
+}
+
+/* Batched LU (getrf), inverse from LU (getri) and solve from LU (getrs), as
+ * legacy THC wrapped cuBLAS's: a, b, c are device arrays of batchSize
+ * matrices' device addresses, pivot and info device arrays. */
+static void *thcffi_lu_handle(THCState *s, const char *fn, int n, int lda, int batchSize) {
+  if (n < 0 || lda < (n > 1 ? n : 1) || batchSize < 0)
+    THError("%s: n must be >= 0, lda >= max(1, n) and batchSize >= 0 (got n=%d, lda=%d, "
+            "batchSize=%d)", fn, n, lda, batchSize);
+  return thcffi_blas_handle(s);
+}
+
+void THCudaBlas_Sgetrf(THCState *s, int n, float **a, int lda, int *pivot, int *info,
+                       int batchSize) {
+  void *handle = thcffi_lu_handle(s, "THCudaBlas_Sgetrf", n, lda, batchSize);
+  thcffi_blas_check(thcffi_cublas.sgetrf(handle, n, (void *const *)a, lda, pivot, info,
+                                         batchSize), "cublasSgetrfBatched");
+}
+
+void THCudaBlas_Dgetrf(THCState *s, int n, double **a, int lda, int *pivot, int *info,
+                       int batchSize) {
+  void *handle = thcffi_lu_handle(s, "THCudaBlas_Dgetrf", n, lda, batchSize);
+  thcffi_blas_check(thcffi_cublas.dgetrf(handle, n, (void *const *)a, lda, pivot, info,
+                                         batchSize), "cublasDgetrfBatched");
+}
+
+void THCudaBlas_Sgetri(THCState *s, int n, const float **a, int lda, int *pivot, float **c,
+                       int ldc, int *info, int batchSize) {
+  void *handle = thcffi_lu_handle(s, "THCudaBlas_Sgetri", n, lda, batchSize);
+  thcffi_blas_check(thcffi_cublas.sgetri(handle, n, (const void *const *)a, lda, pivot,
+                                         (void *const *)c, ldc, info, batchSize),
+                    "cublasSgetriBatched");
+}
+
+void THCudaBlas_Dgetri(THCState *s, int n, const double **a, int lda, int *pivot, double **c,
+                       int ldc, int *info, int batchSize) {
+  void *handle = thcffi_lu_handle(s, "THCudaBlas_Dgetri", n, lda, batchSize);
+  thcffi_blas_check(thcffi_cublas.dgetri(handle, n, (const void *const *)a, lda, pivot,
+                                         (void *const *)c, ldc, info, batchSize),
+                    "cublasDgetriBatched");
+}
+
+/* getrs reports a bad argument in *info on the host, as legacy THC read it. */
+void THCudaBlas_Sgetrs(THCState *s, char transa, int n, int nrhs, const float **a, int lda,
+                       int *pivot, float **b, int ldb, int *info, int batchSize) {
+  int op = thcffi_op(transa);
+  void *handle = thcffi_lu_handle(s, "THCudaBlas_Sgetrs", n, lda, batchSize);
+  thcffi_blas_check(thcffi_cublas.sgetrs(handle, op, n, nrhs, (const void *const *)a, lda,
+                                         pivot, (void *const *)b, ldb, info, batchSize),
+                    "cublasSgetrsBatched");
+}
+
+void THCudaBlas_Dgetrs(THCState *s, char transa, int n, int nrhs, const double **a, int lda,
+                       int *pivot, double **b, int ldb, int *info, int batchSize) {
+  int op = thcffi_op(transa);
+  void *handle = thcffi_lu_handle(s, "THCudaBlas_Dgetrs", n, lda, batchSize);
+  thcffi_blas_check(thcffi_cublas.dgetrs(handle, op, n, nrhs, (const void *const *)a, lda,
+                                         pivot, (void *const *)b, ldb, info, batchSize),
+                    "cublasDgetrsBatched");
 }

@@ -59,6 +59,25 @@ int THFFIPy_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src, 
                      int device, int n, const int64_t *args, uintptr_t *data_out, char *err,
                      size_t errlen);
 
+/* A number a math function returns (THFFI_math): an int when is_int. */
+typedef struct THFFIMathValue {
+  int is_int;
+  int64_t i;
+  double d;
+} THFFIMathValue;
+
+/* Runs the PyTorch operation `op` of thffi/_thmath.py (looked up as
+ * `lib`:`op`, then `op`) for the TH/THC function `name` (a string literal,
+ * for messages) on the arguments that follow, described by `sig`, one
+ * letter each: T a tensor struct (NULL: None), A an array of tensor structs
+ * followed by its length (int), S a THLongStorage * of sizes, i an int64_t,
+ * d a double, s a const char *.  The result tensors are re-read afterwards;
+ * a number the operation returns goes into *ret (may be NULL).  Takes the
+ * GIL; what PyTorch raises ends the call with THError("name: message").
+ * Defined in THMath.c. */
+void THFFI_math(const char *name, const char *op, const char *lib, const char *sig,
+                THFFIMathValue *ret, ...);
+
 /* Installs the crash report (THCrash.c) for the extension module `module`,
  * once per extension; called when the module installs its functions. */
 void THFFI_installCrashReport(const char *module);

@@ -10,15 +10,22 @@
   `Function` import of the file (or the base written as torch.autograd.Function)
   becomes thffi.legacy.Function; call sites stay.
 - `torch.range(a, b[, step])`: `torch.arange` with the same values and dtype.
-- `Variable(x[, requires_grad])`: x (keeping requires_grad).
-- `x.data[0]` where the value is used as a Python number (print, string
-  formatting, float()/int()/round()/abs()/str(), arithmetic or comparison
-  with a number): `x.item()`; other uses are reported.
+- `Variable(x[, requires_grad])`: x.detach()[.requires_grad_(...)], as
+  today's Variable; x itself only when it is a fresh tensor (a factory call).
+- `x.data[0]`: `x.item()` where the value is used as a Python number
+  (print, formatting, float/int/round/abs/str/min/max and math.*,
+  arithmetic or comparison with anything, negation, augmented assignment),
+  and in any use where x is known to be 0-d (a reduction without dim, a
+  loss: F.*_loss, a loss module or `criterion` called, or a name assigned
+  only those); other uses are reported.
 
 Every rewrite applies to code that no longer has the legacy form, so a
 second run changes nothing."""
 
+import ast
 import math
+import os
+import re
 import warnings
 
 with warnings.catch_warnings():
@@ -32,11 +39,52 @@ with warnings.catch_warnings():
     from libcst.metadata import (MetadataWrapper, ParentNodeProvider, PositionProvider,
                                  QualifiedNameProvider, ScopeProvider)
 
+from .behaviours import Behaviours, fix_async
 from .report import Finding
+from .version import DEFAULT as DEFAULT_VERSION
 
 _FUNCTION = {'torch.autograd.Function', 'torch.autograd.function.Function'}
 _VARIABLE = {'torch.autograd.Variable', 'torch.autograd.variable.Variable'}
-_NUMBER_BUILTINS = {'builtins.' + n for n in ('print', 'float', 'int', 'round', 'abs', 'str')}
+_NUMBER_BUILTINS = {'builtins.' + n for n in ('print', 'float', 'int', 'round', 'abs', 'str',
+                                                'min', 'max')}
+# Calls that make a tensor of their own (torch.<name>, torch.cuda.<name>, x.<name>).
+_FACTORIES = {'randn', 'rand', 'randint', 'randperm', 'zeros', 'ones', 'empty', 'full', 'eye',
+              'linspace', 'logspace', 'arange', 'tensor', 'Tensor', 'from_numpy', 'zeros_like',
+              'ones_like', 'rand_like', 'randn_like', 'empty_like', 'full_like', 'FloatTensor',
+              'DoubleTensor', 'HalfTensor', 'LongTensor', 'IntTensor', 'ShortTensor',
+              'CharTensor', 'ByteTensor'}
+_NEW_METHODS = {'new', 'new_zeros', 'new_ones', 'new_empty', 'new_full', 'new_tensor'}
+# Methods and torch functions that, without a dim, reduce to a 0-d tensor.
+_REDUCTIONS = ('sum', 'mean', 'prod', 'max', 'min', 'norm', 'std', 'var', 'median', 'dot',
+               'trace')
+_TORCH_REDUCTIONS = {'torch.' + n for n in _REDUCTIONS}
+_LOSS_FUNCTIONS = ('cross_entropy', 'binary_cross_entropy', 'binary_cross_entropy_with_logits',
+                   'kl_div', 'poisson_nll_loss')
+
+
+def _is_loss_function(name):
+    """torch.nn.functional's losses: F.*_loss, cross_entropy and the like."""
+    prefix = 'torch.nn.functional.'
+    return name.startswith(prefix) and (name.endswith('_loss') or
+                                        name[len(prefix):] in _LOSS_FUNCTIONS)
+
+
+def _is_loss_module(name):
+    return name.startswith('torch.nn.') and name.endswith('Loss')
+
+
+def _unreduced(call):
+    """A call with reduction='none', reduce=False or keepdim=True: not 0-d."""
+    for arg in call.args:
+        key = arg.keyword.value if arg.keyword else None
+        if (key == 'reduction' and isinstance(arg.value, cst.SimpleString)
+                and arg.value.evaluated_value == 'none'
+                or key == 'reduce' and m.matches(arg.value, m.Name('False'))
+                or key == 'keepdim' and m.matches(arg.value, m.Name('True'))):
+            return True
+    return False
+
+
 _ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo,
                cst.Power)
 _AUG_ARITHMETIC = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign,
@@ -51,34 +99,97 @@ _RANGE_BY_HAND = ('torch.range(...) not changed: %s; write torch.arange(start, e
                   'step, dtype=torch.get_default_dtype()) (end - 1 for a negative step; '
                   'the same values when they are whole numbers)')
 # Every rewrite needs one of these in the source text.
-_TRIGGERS = ('ffi', 'Function', 'range', 'Variable', 'data[', 'is_available')
+_TRIGGERS = re.compile(r'ffi|Function|range|Variable|data\[|is_available|/|size_average'
+                       r'|reduce|volatile|upsample|Upsample|get_all_dtypes|cuda\.device'
+                       r'|requires_grad|\.(?:sum|mean|prod|max|min|std|var|median|mode|norm)\(')
 
 
-def rewrite_python(source, path):
-    """(new source, [Finding]) for one file's text; path is for the report.
-    A file libcst cannot parse (Python 2 syntax, say) is returned unchanged
-    with a finding saying so."""
-    if not any(word in source for word in _TRIGGERS):
-        return source, []  # nothing to rewrite: no need to parse
+# What the legacy torch.utils.ffi build wrote as an extension's __init__.py
+# (with or without the branch for non-callable symbols); $lib: the cffi module.
+_GENERATED = ('from torch.utils.ffi import _wrap_function\n'
+              'from .$lib import lib as _lib, ffi as _ffi\n'
+              '__all__ = []\n'
+              'def _import_symbols(locals):\n'
+              '    for symbol in dir(_lib):\n'
+              '        fn = getattr(_lib, symbol)\n'
+              '%s'
+              '        __all__.append(symbol)\n'
+              '_import_symbols(locals())\n')
+_GENERATED_BODIES = ('        locals[symbol] = _wrap_function(fn, _ffi)\n',
+                     '        if callable(fn):\n'
+                     '            locals[symbol] = _wrap_function(fn, _ffi)\n'
+                     '        else:\n'
+                     '            locals[symbol] = fn\n')
+_GENERATED_LIB = re.compile(r'^from \.(\w+) import lib as _lib, ffi as _ffi\s*$', re.M)
+
+
+def is_legacy_generated(source):
+    """Whether source is exactly an __init__.py the legacy torch.utils.ffi
+    build generated (compared as syntax trees: formatting and comments
+    aside).  A hand-written __init__.py that imports _wrap_function is not."""
+    lib = _GENERATED_LIB.search(source)
+    if lib is None:
+        return False
+    try:
+        tree = ast.dump(ast.parse(source))
+    except SyntaxError:
+        return False
+    return any(tree == ast.dump(ast.parse((_GENERATED % body).replace('$lib', lib.group(1))))
+               for body in _GENERATED_BODIES)
+
+
+def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=()):
+    """(new source, [Finding]) for one file's text; path is for the report,
+    version the PyTorch it was written for (see version.py), built_by_nvcc
+    the file names the repository's shell scripts build with nvcc (a build
+    script's CUDA branch linking something else is reported).  A file that is
+    not Python 3 (Python 2's print statement, say) is returned unchanged
+    with one finding saying so."""
+    source, rows = fix_async(source)
+    findings = [Finding(path, row, 'async=: a SyntaxError since Python 3.7; now '
+                        'non_blocking=', True) for row in rows]
+    if not _TRIGGERS.search(source):
+        return source, findings  # nothing to rewrite: no need to parse
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        return source, [Finding(path, exc.raw_line, 'not changed: libcst cannot parse it '
-                                '(%s); Python 2 code needs porting to Python 3 first'
-                                % exc.message, False)]
+        try:
+            compile(source, path, 'exec')
+        except (SyntaxError, ValueError) as python3_error:
+            return source, findings + [Finding(path, 0, 'Python 2: not parsed (%s at line %s); '
+                                               'port it to Python 3 first (2to3), then run '
+                                               'port again' % (python3_error.msg,
+                                                               python3_error.lineno), False)]
+        return source, findings + [Finding(path, exc.raw_line, 'not changed: libcst cannot '
+                                           'parse it (%s)' % exc.message, False)]
+    behaviours = Behaviours(path, version)
+    module = MetadataWrapper(module).visit(behaviours)
+    findings += behaviours.findings
     wrapper = MetadataWrapper(module)
     analysis = _Analysis()
     wrapper.visit(analysis)
     context = CodemodContext(filename=path)
-    rewriter = _Rewriter(context, analysis, path)
+    rewriter = _Rewriter(context, analysis, path, built_by_nvcc)
     tree = wrapper.visit(rewriter)
-    if rewriter.unbound_torch and _uses_name(tree, 'torch') and not _binds_torch(tree):
+    if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
+            not _binds_torch(tree):
         AddImportsVisitor.add_needed_import(context, 'torch')
     if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
         tree = AddImportsVisitor(context).transform_module(tree)
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         tree = RemoveImportsVisitor(context).transform_module(tree)
-    return tree.code, rewriter.findings
+    return tree.code, sorted(findings + rewriter.findings, key=lambda f: f.line)
+
+
+class _Strings(cst.CSTVisitor):
+    """Collects the string literals in a tree, into a list."""
+
+    def __init__(self, into):
+        super().__init__()
+        self.into = into
+
+    def visit_SimpleString(self, node):
+        self.into.append(node.evaluated_value)
 
 
 def _literal_value(node):
@@ -160,6 +271,20 @@ class _Analysis(cst.CSTVisitor):
         self.modern_bases = set()          # local names of modern Functions' bases
         self.function_imports = set()      # local names the Function import binds
         self.gates = False                 # calls torch.cuda.is_available()
+        self.loss_modules = set()          # code of names assigned a loss module
+        self.gate_names = set()            # names assigned torch.cuda.is_available()
+
+    def visit_Assign(self, node):
+        value = node.value
+        if isinstance(value, cst.Call) and 'torch.cuda.is_available' in {
+                q.name for q in self.get_metadata(QualifiedNameProvider, value.func, ())}:
+            self.gate_names |= {t.target.value for t in node.targets
+                                if isinstance(t.target, cst.Name)}
+        if isinstance(value, cst.Call) and not _unreduced(value) and any(
+                _is_loss_module(q.name) for q in self.get_metadata(QualifiedNameProvider,
+                                                                   value.func, ())):
+            self.loss_modules |= {cst.Module(body=[]).code_for_node(t.target)
+                                  for t in node.targets}
 
     def visit_ImportFrom(self, node):
         module = cst.helpers.get_full_name_for_node(node.module) if node.module else ''
@@ -208,8 +333,9 @@ class _Rewriter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
                              ScopeProvider)
 
-    def __init__(self, context, analysis, path):
+    def __init__(self, context, analysis, path, built_by_nvcc):
         super().__init__()
+        self.built_by_nvcc = set(built_by_nvcc)
         self.context = context
         self.analysis = analysis
         self.path = path
@@ -243,6 +369,9 @@ class _Rewriter(cst.CSTTransformer):
                   if original_node.module else '')
         if module == 'torch.utils.ffi':
             self._report(original_node, 'torch.utils.ffi import: now thffi')
+            if not isinstance(original_node.names, cst.ImportStar) and any(
+                    a.name.value == '_wrap_function' for a in original_node.names):
+                self._wrap_function(original_node)
             # updated_node.module is thffi already (leave_Attribute).
             if self.analysis.from_ffi_import and self._has_gates() and not any(
                     a.name.value == 'cuda_enabled' for a in updated_node.names):
@@ -252,6 +381,26 @@ class _Rewriter(cst.CSTTransformer):
                 return updated_node.with_changes(names=names + [
                     cst.ImportAlias(cst.Name('cuda_enabled'))])
         return updated_node
+
+    def _wrap_function(self, node):
+        """torch.utils.ffi._wrap_function wrapped a cffi function for
+        torch tensors; thffi's build writes those wrappers into the built
+        package, and has no _wrap_function.  Unused (a hand-written
+        __init__.py that imports the built package), its import goes."""
+        alias = next(a for a in node.names if a.name.value == '_wrap_function')
+        local = alias.asname.name.value if alias.asname else '_wrap_function'
+        scope = self.get_metadata(ScopeProvider, node, None)
+        used = scope is not None and any(
+            assignment.references for assignment in scope.assignments[local])
+        if used:
+            self._report(node, '_wrap_function not changed: thffi has none (it wrapped a cffi '
+                         'function for tensors); import the functions from the package '
+                         'thffi\'s build writes, which are wrapped already', fixed=False)
+            return
+        RemoveImportsVisitor.remove_unused_import(self.context, 'thffi', '_wrap_function',
+                                                  None if local == '_wrap_function' else local)
+        self._report(node, '_wrap_function import (unused): removed; thffi has none, its build '
+                     'writes the wrappers into the built package')
 
     def leave_Import(self, original_node, updated_node):
         for alias in original_node.names:
@@ -304,6 +453,44 @@ class _Rewriter(cst.CSTTransformer):
 
     def _has_gates(self):
         return self.analysis.build_script and self.analysis.gates
+
+    def visit_If(self, node):
+        """A build script's CUDA branch that links objects or libraries built
+        apart, but by the scripts' nvcc (a library from CMake, a CPU-only
+        third-party one): after port it is taken wherever a CUDA toolkit
+        exists, not only with a GPU, so those must be built there too."""
+        test = node.test
+        if not self.analysis.build_script or not (
+                isinstance(test, cst.Name) and test.value in self.analysis.gate_names
+                or isinstance(test, cst.Call) and 'torch.cuda.is_available' in
+                self._qualified(test.func)):
+            return
+        apart = []
+
+        class BuiltApart(cst.CSTVisitor):
+            def visit_Assign(self, assign):
+                return self._linked(assign.targets[0].target, assign.value)
+
+            def visit_AugAssign(self, assign):
+                return self._linked(assign.target, assign.value)
+
+            def _linked(self, target, value):
+                code = cst.Module(body=[]).code_for_node(target)
+                if any(word in code for word in ('extra_objects', 'libraries', 'objects')):
+                    strings = []
+                    value.visit(_Strings(strings))
+                    apart.extend(s for s in strings if s not in apart)
+                return False
+
+        for statement in node.body.body:
+            statement.visit(BuiltApart())
+        # What make.sh's nvcc builds exists wherever a toolkit does.
+        apart = [a for a in apart if os.path.basename(a) not in self.built_by_nvcc]
+        if apart:
+            self._report(node, 'the CUDA branch links what the scripts build apart (%s): '
+                         'with cuda_enabled() it is taken wherever a CUDA toolkit exists, GPU or '
+                         'not, so build those with CUDA there too (before this script), or '
+                         'build with THFFI_WITH_CUDA=0' % ', '.join(apart), fixed=False)
 
     def leave_Call(self, original_node, updated_node):
         names = self._qualified(original_node.func)
@@ -413,21 +600,39 @@ class _Rewriter(cst.CSTTransformer):
     # -- Variable ------------------------------------------------------------
 
     def _variable(self, original, call):
-        args = {}
-        for i, arg in enumerate(call.args):
+        args, originals = {}, {}
+        for i, (arg, before) in enumerate(zip(call.args, original.args)):
             if arg.star:
                 break
             key = arg.keyword.value if arg.keyword else ('data', 'requires_grad',
                                                           'volatile')[min(i, 2)]
-            args[key] = arg.value
+            args[key], originals[key] = arg.value, before.value
         else:
             if 'data' in args and set(args) <= {'data', 'requires_grad', 'volatile'}:
-                return self._unwrap_variable(original, call, args)
-        self._report(original, 'Variable(...) not changed: write the tensor itself '
-                     '(x.requires_grad_() for requires_grad=True)', fixed=False)
+                return self._unwrap_variable(original, call, args, originals['data'])
+        self._report(original, 'Variable(...) not changed: write x.detach() (and '
+                     '.requires_grad_() for requires_grad=True)', fixed=False)
         return call
 
-    def _unwrap_variable(self, original, call, args):
+    def _fresh(self, node):
+        """Whether node makes a new tensor that no graph and no other name
+        holds: a factory (torch.zeros, torch.FloatTensor, x.new...), or
+        x.data."""
+        if m.matches(node, m.Attribute(attr=m.Name('data'))):
+            return True
+        if not isinstance(node, cst.Call):
+            return False
+        if m.matches(node.func, m.Attribute(attr=m.Name())) and \
+                node.func.attr.value in _NEW_METHODS:
+            return True
+        return any(q.startswith(('torch.', 'torch.cuda.')) and q.rsplit('.', 1)[1] in _FACTORIES
+                   for q in self._qualified(node.func))
+
+    def _unwrap_variable(self, original, call, args, data_before):
+        """Variable(x) is a new tensor on x's memory that requires no grad
+        (unless requires_grad=True) and has no graph, whatever x is: today
+        x.detach() (then .requires_grad_(flag)); a fresh tensor is that
+        already.  Never x itself, so `x = Variable(x)` leaves no `x = x`."""
         func = original.func
         local = func.value if isinstance(func, cst.Name) else None
         if local is not None:
@@ -440,18 +645,16 @@ class _Rewriter(cst.CSTTransformer):
             self._report(original, 'Variable(..., volatile=...) dropped: volatile has no '
                          'effect today; run inference under `with torch.no_grad():`',
                          fixed=False)
+        fresh = self._fresh(data_before)
+        if not fresh:
+            data = _method(data, 'detach')
         flag = args.get('requires_grad')
         if flag is None or m.matches(flag, m.Name('False')):
-            self._report(original, 'Variable(x): now x')
+            self._report(original, 'Variable(x): now x%s' % ('' if fresh else '.detach()'))
             return data.with_changes(lpar=call.lpar, rpar=call.rpar) if call.lpar else data
-        # Variable(x) was a new leaf on x's memory: a new tensor (a call)
-        # can become that leaf itself; an existing one is detached first,
-        # so that x itself stays as it was.
-        if not isinstance(data, cst.Call):
-            data = _method(data, 'detach')
         flag_args = [] if m.matches(flag, m.Name('True')) else [cst.Arg(value=flag)]
         self._report(original, 'Variable(x, requires_grad=...): now x%s.requires_grad_(...)'
-                     % ('' if isinstance(args['data'], cst.Call) else '.detach()'))
+                     % ('' if fresh else '.detach()'))
         return _method(data, 'requires_grad_', flag_args)
 
     # -- x.data[0] -------------------------------------------------------------
@@ -462,12 +665,15 @@ class _Rewriter(cst.CSTTransformer):
                 slice=[m.SubscriptElement(slice=m.Index(value=m.Integer('0')))])):
             return updated_node
         receiver = cst.Module(body=[]).code_for_node(original_node.value.value)
-        if self._used_as_number(original_node):
-            self._report(original_node, '%s.data[0] used as a number: now %s.item() (a 0-d '
-                         'tensor has no element 0)' % (receiver, receiver))
-            return cst.Call(func=cst.Attribute(value=updated_node.value.value,
-                                               attr=cst.Name('item')),
-                            lpar=updated_node.lpar, rpar=updated_node.rpar)
+        if not self._is_target(original_node):
+            why = ('%s is a 0-d tensor' % receiver if self._zero_dim(original_node.value.value)
+                   else 'used as a number' if self._used_as_number(original_node) else None)
+            if why:
+                self._report(original_node, '%s.data[0] (%s): now %s.item() (a 0-d tensor has '
+                             'no element 0)' % (receiver, why, receiver))
+                return cst.Call(func=cst.Attribute(value=_parens(updated_node.value.value),
+                                                   attr=cst.Name('item')),
+                                lpar=updated_node.lpar, rpar=updated_node.rpar)
         self._report(original_node, '%s.data[0] not changed: if %s is a 0-d tensor (a loss, '
                      'a sum), write %s.item(); if it has a first dimension, %s[0].detach()'
                      % (receiver, receiver, receiver, receiver), fixed=False)
@@ -476,14 +682,25 @@ class _Rewriter(cst.CSTTransformer):
     def _parent(self, node):
         return self.get_metadata(ParentNodeProvider, node)
 
-    def _used_as_number(self, node):
+    def _is_target(self, node):
         parent = self._parent(node)
-        if isinstance(parent, cst.FormattedStringExpression):
+        return (isinstance(parent, (cst.AssignTarget, cst.Del)) or
+                isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node)
+
+    def _used_as_number(self, node):
+        """Whether the value is used where 0.3 code had a Python number:
+        formatting, a number builtin or math function, arithmetic or
+        comparison (with anything), augmented assignment, negation."""
+        parent = self._parent(node)
+        if isinstance(parent, (cst.FormattedStringExpression, cst.UnaryOperation)):
             return True
-        if isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star:
+        if isinstance(parent, cst.Arg) and not parent.star:
             call = self._parent(parent)
-            return bool(self._qualified(call.func) & _NUMBER_BUILTINS) or m.matches(
-                call.func, m.Attribute(value=_STRING, attr=m.Name('format')))
+            names = self._qualified(call.func)
+            if parent.keyword is None and (names & _NUMBER_BUILTINS or any(
+                    n.startswith('math.') for n in names)):
+                return True
+            return m.matches(call.func, m.Attribute(value=_STRING, attr=m.Name('format')))
         if isinstance(parent, cst.Element):
             parent = self._parent(parent)
             if not isinstance(parent, cst.Tuple):
@@ -492,20 +709,69 @@ class _Rewriter(cst.CSTTransformer):
             return (isinstance(parent, cst.BinaryOperation) and parent.right is node
                     and isinstance(parent.operator, cst.Modulo) and m.matches(parent.left,
                                                                               _STRING))
-        if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, _ARITHMETIC):
-            if isinstance(parent.operator, cst.Modulo) and m.matches(parent.left, _STRING):
-                return True
-            other = parent.left if parent.right is node else parent.right
-            return self._is_number(other)
-        if isinstance(parent, cst.ComparisonTarget):
-            comparison = self._parent(parent)
-            return any(self._is_number(n) for n in [comparison.left] + [
-                t.comparator for t in comparison.comparisons] if n is not node)
-        if isinstance(parent, cst.Comparison):
-            return any(self._is_number(t.comparator) for t in parent.comparisons)
-        if isinstance(parent, cst.AugAssign) and isinstance(parent.operator, _AUG_ARITHMETIC):
-            return self._is_number(parent.target)
+        if isinstance(parent, cst.BinaryOperation):
+            return isinstance(parent.operator, _ARITHMETIC)
+        if isinstance(parent, (cst.ComparisonTarget, cst.Comparison)):
+            return True
+        if isinstance(parent, cst.AugAssign):
+            return isinstance(parent.operator, _AUG_ARITHMETIC)
         return False
+
+    def _zero_dim(self, node, depth=0):
+        """Whether node is known to be a 0-d tensor: a reduction without a
+        dim, a loss (F.*_loss and friends, a loss module or a `criterion`
+        called), or a name that its scope assigns only such values."""
+        if depth > 4:
+            return False
+        if isinstance(node, cst.Call):
+            if any(a.keyword is not None and a.keyword.value in ('dim', 'axis')
+                   for a in node.args) or _unreduced(node):
+                return False
+            positional = [a for a in node.args if a.keyword is None]
+            names = self._qualified(node.func)
+            if isinstance(node.func, cst.Attribute) and not names & _TORCH_REDUCTIONS:
+                name = node.func.attr.value
+                if name in _REDUCTIONS and len(positional) <= (1 if name in ('norm', 'dot')
+                                                               else 0):
+                    return True
+            if names & _TORCH_REDUCTIONS:
+                return len(positional) <= (2 if names & {'torch.norm', 'torch.dot'} else 1)
+            if any(_is_loss_function(n) for n in names):
+                return True
+            callee = node.func
+            if isinstance(callee, cst.Call):  # nn.MSELoss()(a, b)
+                return any(_is_loss_module(n) for n in self._qualified(callee.func)) and \
+                    not _unreduced(callee)
+            code = cst.Module(body=[]).code_for_node(callee)
+            return code in self.analysis.loss_modules or 'criterion' in code.lower()
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
+            sides = (node.left, node.right)
+            return all(_literal_value(n) is not None or self._zero_dim(n, depth + 1)
+                       for n in sides) and not all(_literal_value(n) is not None
+                                                   for n in sides)
+        if isinstance(node, cst.Name):
+            assigned = self._assigned_values(node)
+            return bool(assigned) and all(v is not None and self._zero_dim(v, depth + 1)
+                                          for v in assigned)
+        return False
+
+    def _assigned_values(self, name):
+        """The values the scope of name assigns it (None for an assignment
+        that is not `name = value` or `name op= value`)."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        if scope is None:
+            return []
+        values = []
+        for assignment in scope.assignments[name.value]:
+            target = getattr(assignment, 'node', None)
+            parent = target is not None and self._parent(target)
+            if isinstance(parent, cst.AssignTarget):
+                values.append(self._parent(parent).value)
+            elif isinstance(parent, cst.AugAssign) and parent.target is target:
+                continue  # keeps what the other assignments make it
+            else:
+                values.append(None)
+        return values
 
     def _is_number(self, node):
         """A number literal, or a name that its scope assigns a number literal

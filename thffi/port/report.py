@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Finding:
-    path: str       # relative to the ported folder
+    path: str       # relative to the ported folder; '': what holds for all of it
     line: int       # 1-based; 0 when it concerns the whole file
     message: str
     fixed: bool     # True: the diff changes it; False: left for the user
@@ -17,12 +17,14 @@ class Finding:
 
 
 def format_report(root, findings, files_read, changed, written):
-    """The report printed after the diff: what was changed, then what was
-    left for the user, each as path:line: message."""
+    """The report printed after the diff: what holds for the whole
+    repository (the PyTorch version assumed), what was changed, then what
+    was left for the user, each as path:line: message."""
     lines = ['thffi port: %s: read %d files, %s %d' % (
         root, files_read, 'changed' if written else 'would change', len(changed))]
-    fixed = [f for f in findings if f.fixed]
-    left = [f for f in findings if not f.fixed]
+    lines += [f.message for f in findings if f.path == '']
+    fixed = [f for f in findings if f.fixed and f.path != '']
+    left = [f for f in findings if not f.fixed and f.path != '']
     if fixed:
         lines.append('%s:' % ('changed' if written else 'would change'))
         lines += ['  %s' % f for f in fixed]

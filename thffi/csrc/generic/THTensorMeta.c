@@ -92,6 +92,8 @@ real *THFFI_F(data)(THFFI_STATE const THFFI_T *self) {
 
 THFFI_S *THFFI_F(storage)(THFFI_STATE const THFFI_T *self) {
   THFFI_NONNULL(self, 1);
+  /* TH 0.3: a tensor that never had memory (torch.FloatTensor()) has none */
+  if (self->storage == NULL || self->storage->data == NULL) return NULL;
   return self->storage;
 }
 

@@ -7,5 +7,11 @@
 #include "THTensor.h"
 #include "THTensorCopy.h"
 #include "THTensorDimApply.h"
+#include "THLogAdd.h"
+#include "THRandom.h"
+#include "THVector.h"
+#include "THTensorMath.h"
+#include "THTensorRandom.h"
+#include "THTensorLapack.h"
 
 #endif

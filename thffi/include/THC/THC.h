@@ -10,5 +10,7 @@
 #include "THCBlas.h"
 #include "THCTensor.h"
 #include "THCTensorCopy.h"
+#include "THCTensorMath.h"
+#include "THCTensorRandom.h"
 
 #endif

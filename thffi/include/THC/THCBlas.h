@@ -62,4 +62,23 @@ TH_API void THCudaBlas_DgemmStridedBatched(THCState *state, char transa, char tr
                                            double beta, double *c, int64_t ldc,
                                            int64_t strideC, int64_t batchCount);
 
+/* Batched LU factorization (getrf), inverse from it (getri) and solve from
+ * it (getrs) of batchSize n x n matrices: a, b and c are arrays in device
+ * memory of the matrices' device addresses; pivot (n per matrix) and info
+ * (getrf, getri: one per matrix, on the device; getrs: one, on the host). */
+TH_API void THCudaBlas_Sgetrf(THCState *state, int n, float **a, int lda, int *pivot,
+                              int *info, int batchSize);
+TH_API void THCudaBlas_Dgetrf(THCState *state, int n, double **a, int lda, int *pivot,
+                              int *info, int batchSize);
+TH_API void THCudaBlas_Sgetri(THCState *state, int n, const float **a, int lda, int *pivot,
+                              float **c, int ldc, int *info, int batchSize);
+TH_API void THCudaBlas_Dgetri(THCState *state, int n, const double **a, int lda, int *pivot,
+                              double **c, int ldc, int *info, int batchSize);
+TH_API void THCudaBlas_Sgetrs(THCState *state, char transa, int n, int nrhs, const float **a,
+                              int lda, int *pivot, float **b, int ldb, int *info,
+                              int batchSize);
+TH_API void THCudaBlas_Dgetrs(THCState *state, char transa, int n, int nrhs,
+                              const double **a, int lda, int *pivot, double **b, int ldb,
+                              int *info, int batchSize);
+
 #endif

@@ -1,0 +1,372 @@
+"""Step 1 of a build: the configuration create_extension's arguments make.
+
+`Configured` (a cffi FFI) reads the headers, checks the sources, and decides
+the compiler and linker arguments, the CUDA toolkit and architectures, and
+the C source of the cffi module.  Nothing is compiled here."""
+
+import glob
+import os
+import re
+import shlex
+import sys
+import sysconfig
+
+import cffi
+
+from . import _codegen, _link, cuda
+from ._parse import read_header
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INCLUDE_DIR = os.path.join(HERE, 'include')
+CSRC = os.path.join(HERE, 'csrc')
+# thffi's own C code, compiled apart from the user's (with its own flags, in
+# parallel, and cached: see _compile.py): (file, gcc optimisation).
+# The floating-point loops get -O3; bookkeeping code compiles faster at -O1,
+# and so do the 49 conversions between types (legacy code converts index
+# tensors and results; at size a conversion waits on memory, not on code).
+# Longest first: the jobs run on a pool as wide as the machine.
+TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenmp'),
+              ('THTensorMeta.c', '-O1'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
+              ('THPython.c', '-O2'), ('THGeneral.c', '-O1'), ('THTensor.c', '-O1'),
+              ('THCrash.c', '-O1'), ('THMathGen.c', '-O1'), ('THMath.c', '-O2'),
+              ('THVector.c', '-O2'), ('THRandom.c', '-O1'), ('THLogAdd.c', '-O2')]
+THC_SOURCES = [('THCTensor.cu', None), ('THCTensorCopy.cu', None), ('THC.c', '-O2'),
+               ('THCBlas.c', '-O2'), ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1')]
+# thffi's own objects are cached and shared by every copy of thffi: their
+# __FILE__ is relative to csrc/, and their messages name the file in the
+# thffi that built the extension (csrc/thffi_private.h).
+OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % CSRC
+# Extensions with C++ code: catches C++ exceptions leaving a wrapped function.
+CXX_GUARD = [('THCxx.cpp', '-O2')]
+# exit(), abort() and a failed assert() in the extension's own objects end
+# the wrapped call instead of the process (csrc/THGeneral.c).
+WRAP_FLAGS = ['-Wl,--wrap=exit,--wrap=abort,--wrap=__assert_fail']
+# THFFI_SANITIZE=address: every C and C++ file compiled by gcc (the user's,
+# the generated module, thffi's) gets AddressSanitizer and
+# UndefinedBehaviorSanitizer (compiled and linked with this flag), with
+# debug information for file:line in reports, a light optimisation that
+# keeps lines exact, and its assert()s back on.
+_SANITIZERS = {'address': '-fsanitize=address,undefined'}
+_SANITIZE_DEBUG_FLAGS = ['-fno-omit-frame-pointer', '-g', '-O1', '-UNDEBUG']
+_CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
+
+
+def include_dirs():
+    """The folders thffi puts on the include path of the user's code, in the
+    layout torch.utils.ffi had (lib/include, lib/include/TH,
+    lib/include/THC): <TH/TH.h> and <THC/THC.h>, and also "TH.h", <THC.h>,
+    "THCGeneral.h"...  The CUDA toolkit's headers come on top with CUDA."""
+    return [INCLUDE_DIR, os.path.join(INCLUDE_DIR, 'TH'), os.path.join(INCLUDE_DIR, 'THC')]
+
+
+def python_includes():
+    """Where Python.h is, for thffi's THPython.c."""
+    paths = sysconfig.get_paths()
+    return list(dict.fromkeys([paths['include'], paths['platinclude']]))
+
+
+class BuildError(RuntimeError):
+    """The extension could not be built; the message says why."""
+
+
+BuildError.__module__ = 'thffi.builder'  # where users import it from (and thffi)
+
+
+def as_list(value):
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def sanitize_mode():
+    """THFFI_SANITIZE's mode ('address'), or None when unset or empty."""
+    mode = os.environ.get('THFFI_SANITIZE') or None
+    if mode is not None and mode not in _SANITIZERS:
+        raise BuildError('THFFI_SANITIZE=%s: the only mode is THFFI_SANITIZE=address '
+                         '(AddressSanitizer and UndefinedBehaviorSanitizer); unset it for a '
+                         'normal build' % mode)
+    return mode
+
+
+def shared_library_name():
+    from . import __version__
+    return 'libthffi-%s.so' % __version__
+
+
+def _shared_library_version(name):
+    """The thffi version a NEEDED entry of thffi's shared library names, or None."""
+    match = re.match(r'^libthffi-(.+)\.so$', name)
+    return match and match.group(1)
+
+
+def _object_source(obj):
+    """The .cu file an object of extra_objects is compiled from, when it lies
+    beside it: x.cu for x.cu.o or x.o, else the one x_*.cu there (make.sh
+    files wrote roi_pooling.cu.o from roi_pooling_kernel.cu); or None."""
+    for suffix in ('.cu.o', '.o'):
+        if obj.endswith(suffix):
+            stem = obj[:-len(suffix)]
+            found = [stem + '.cu'] if os.path.isfile(stem + '.cu') else glob.glob(
+                glob.escape(stem) + '_*.cu')
+            return found[0] if len(found) == 1 else None
+    return None
+
+
+def _read_headers(name, headers):
+    """(functions, enum constants) the headers declare, in order."""
+    functions, constants = [], []
+    for header in headers:
+        try:
+            with open(header) as f:
+                text = f.read()
+        except OSError as exc:
+            raise BuildError('create_extension(%r): cannot read header %s: %s'
+                             % (name, header, exc.strerror)) from None
+        found = read_header(header, text)
+        functions += found[0]
+        constants += found[1]
+    return functions, constants
+
+
+def _static_cuda_runtime(name, obj):
+    """Whether obj, in extra_objects, is the static CUDA runtime that the
+    shared one replaces (saying so): linked in, it gives the extension a
+    CUDA runtime of its own, not PyTorch's.  (Builds of 2018 globbed the
+    toolkit's lib64/*.a into extra_objects.)  The shared runtime is then
+    linked for the objects that need it (_linking.py)."""
+    if not os.path.basename(obj).startswith('libcudart_static'):
+        return False
+    shared = os.path.isfile(os.path.join(os.path.dirname(obj), 'libcudart.so'))
+    sys.stderr.write('thffi: warning: create_extension(%r): extra_objects holds %s, the static '
+                     'CUDA runtime, which would give the extension a CUDA runtime of its own, '
+                     'not PyTorch\'s (its own current device, streams and errors): %s\n'
+                     % (name, obj, 'linking the shared runtime, libcudart.so, instead' if shared
+                        else 'linking it, as no libcudart.so lies beside it'))
+    return shared
+
+
+class Configured(cffi.FFI):
+    """A cffi FFI configured for one extension from create_extension's
+    arguments (paths already absolute)."""
+
+    def __init__(self, name, headers, sources, base, verbose, with_cuda, package, kwargs):
+        super().__init__()
+        parts = name.split('.')
+        self.name = name
+        self.base = base
+        self.package = bool(package)
+        self.target_dir = os.path.join(base, *parts)
+        # Compiler work happens here, under a lock (one build at a time).  In
+        # package mode setuptools links later, so the objects must stay.
+        self.build_dir = (os.path.join(base, 'build', 'thffi', name) if package
+                          else os.path.join(self.target_dir, '.thffi-build'))
+        full = '%s.%s' % (package, name) if isinstance(package, str) else name
+        self.module_name = ('%s._%s' % (full, parts[-1])) if self.package else '_' + parts[-1]
+        self.verbose = verbose
+        self.headers = headers
+        self.functions, self.constants = _read_headers(name, headers)
+        for src in sources:
+            if not os.path.isfile(src):
+                raise BuildError('create_extension(%r): source file %s does not exist'
+                                 % (name, src))
+        self.with_cuda = bool(with_cuda)
+        self.kwargs = dict(kwargs)
+        self.nvcc_args = as_list(self.kwargs.pop('extra_nvcc_args', None))
+        # thffi's folders first, as torch.utils.ffi put torch's.
+        self.kwargs['include_dirs'] = include_dirs() + self.kwargs.get('include_dirs', [])
+        # The generated entry points use CPython's full API (vectorcall),
+        # not the limited API cffi selects by default: the module is built
+        # for this Python version anyway.
+        self.kwargs['define_macros'] = (as_list(self.kwargs.get('define_macros'))
+                                        + [('_CFFI_NO_LIMITED_API', None)])
+        # thffi's element-wise ops use OpenMP: PyTorch's runtime, by soname.
+        # TH's headers brought <math.h>, so legacy code calls libm (expf,
+        # sqrt...) without -lm: the process had it loaded.
+        self.kwargs['libraries'] = as_list(self.kwargs.get('libraries')) + ['gomp', 'm']
+        cuda_sources = [s for s in sources if s.endswith('.cu')]
+        sources = [s for s in sources if not s.endswith('.cu')]
+        if cuda_sources and not self.with_cuda:
+            raise BuildError('create_extension(%r): %s is CUDA code; pass with_cuda=True'
+                             % (name, cuda_sources[0]))
+        self.sanitize = sanitize_mode()
+        sanitize_link = [_SANITIZERS[self.sanitize]] if self.sanitize else []
+        sanitize_flags = sanitize_link + (_SANITIZE_DEBUG_FLAGS if self.sanitize else [])
+        # CC=g++ compiles the user's C as C++ (and the module: _module_source).
+        cc_is_cxx = os.path.basename(
+            (shlex.split(os.environ.get('CC', '')) or ['cc'])[0]).endswith('++')
+        cxx = (self.kwargs.get('language') == 'c++' or cc_is_cxx
+               or any(s.endswith(_CXX_SUFFIXES) for s in sources))
+        self._sort_extra_objects()
+        cuda_sources += list(self.rescued)
+        # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
+        # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
+        # make.sh, as legacy build.py files did).
+        self.cxx_code = (cxx or bool(cuda_sources) or _link.CXX_RUNTIME in _link.runtime_needs(
+            [o for o in self.user_objects if os.path.isfile(o)]))
+        # thffi's own C, (path, gcc optimisation or None for nvcc), and the
+        # user's .cu files: compiled before cffi links (_compile.py).
+        self._configure_shared_library()
+        own = [] if self.shared_library else TH_SOURCES + (CXX_GUARD if self.cxx_code else [])
+        if self.with_cuda:
+            self._configure_cuda()
+            own = own + ([] if self.shared_library else THC_SOURCES)
+        elif self.rescued:
+            self._configure_nvcc()
+        self.own_sources = [(os.path.join(CSRC, f), o) for f, o in own]
+        self.cuda_sources = cuda_sources
+        self.sanitize_flags = sanitize_flags
+        for fn in self.functions:
+            if _codegen.uses_cuda(fn) and not self.with_cuda:
+                raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
+                                 'with_cuda=True' % (name, fn.name))
+        self.cdef_text = _codegen.cdef(self.with_cuda)
+        self.cdef(self.cdef_text)
+        self._set_compile_args(cxx, sanitize_link, sanitize_flags)
+        self.source_text = self._module_source(cc_is_cxx)
+        self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
+        self.sources = sources
+
+    def _sort_extra_objects(self):
+        """self.user_objects: extra_objects, but for objects make.sh failed to
+        build (self.rescued) and the static CUDA runtime.
+
+        Objects a make.sh step was to compile from a .cu beside them (x.cu.o
+        or x.o from x.cu) and did not: 2018 make.sh files name GPU
+        architectures nvcc 12 rejects, and most go on to build.py after a
+        failed step.  Where there is a CUDA toolkit they are compiled here as
+        the extension's .cu sources are, also without with_cuda (build.py
+        files gated their CUDA sources, not the kernel object, on
+        torch.cuda.is_available()): {source: the object make.sh was to
+        write}.  Without one such an object is left out, saying so (the
+        symbol check names what used it)."""
+        self.user_objects, self.rescued = [], {}
+        for obj in as_list(self.kwargs.get('extra_objects')):
+            source = _object_source(obj)
+            if not os.path.exists(obj) and source:
+                if self.with_cuda or cuda.find_cuda_home():
+                    self.rescued[source] = obj
+                else:
+                    sys.stderr.write('thffi: warning: %s (extra_objects) does not exist, as a '
+                                     'make.sh step that failed would leave it, and there is no '
+                                     'CUDA toolkit to compile %s: leaving it out\n'
+                                     % (self._display(obj), self._display(source)))
+            elif not _static_cuda_runtime(self.name, obj):
+                self.user_objects.append(obj)
+
+    def _set_compile_args(self, cxx, sanitize_link, sanitize_flags):
+        """The compiler and linker flags of the module and the user's C
+        sources (cxx: some of them are C++)."""
+        # -MMD makes gcc list each source's dependencies for the up-to-date
+        # check; hidden visibility keeps the TH symbols of two extensions in
+        # one process apart.
+        # Legacy C puns tensor types and leans on implicit declarations,
+        # which GCC 14 makes errors: keep them warnings.  (g++ takes these
+        # C-only switches silently, so C sources beside C++ ones get them.)
+        flags = ['-O3', '-MMD', '-fvisibility=hidden', '-Wno-error=incompatible-pointer-types',
+                 '-Wno-error=implicit-function-declaration', '-Wno-error=int-conversion']
+        if not cxx:
+            flags = ['-std=c99'] + flags  # as the legacy tool
+        if self.cxx_code:
+            # THCxx.cpp needs the C++ runtime; C frames between a throw and
+            # THFFI_cxxCall (the generated module's, C sources') pass the
+            # exception on.
+            if 'stdc++' not in self.kwargs['libraries']:
+                self.kwargs['libraries'] = self.kwargs['libraries'] + ['stdc++']
+            flags.append('-fexceptions')
+        self.kwargs['extra_compile_args'] = flags + as_list(
+            self.kwargs.get('extra_compile_args')) + sanitize_flags
+        self.kwargs['extra_link_args'] = (as_list(self.kwargs.get('extra_link_args'))
+                                          + WRAP_FLAGS + sanitize_link)
+
+    def _module_source(self, cc_is_cxx):
+        """The C source of the cffi module: the user's headers, then the
+        generated entry points."""
+        # The user's headers name TH types; the legacy tool included TH first.
+        # They declare C functions, also when the module is compiled as C++
+        # (language='c++'), but for CC=g++: it compiled the user's C sources
+        # and the module as C++ alike, so their functions have C++ linkage.
+        includes = ''.join('#include "%s"\n' % h for h in self.headers)
+        if not cc_is_cxx:
+            includes = ('#ifdef __cplusplus\nextern "C" {\n#endif\n' + includes
+                        + '#ifdef __cplusplus\n}\n#endif\n')
+        return ('#include <TH/TH.h>\n' + ('#include <THC/THC.h>\n' if self.with_cuda else '')
+                + includes + _codegen.module_source(self.functions, HERE, self.cxx_code,
+                                                    bool(self.shared_library), self.constants))
+
+    def _configure_nvcc(self):
+        """The toolkit, nvcc and the architectures .cu files compile for."""
+        home = cuda.find_cuda_home()
+        if home is None:
+            raise BuildError(cuda.missing_toolkit_message(
+                'create_extension(%r, with_cuda=True)' % self.name))
+        self.cuda_home = home
+        self.nvcc = os.path.join(home, 'bin', 'nvcc')
+        self.arch_spec, self.arch_source = cuda.arch_list()
+        try:
+            self.arch_flags = cuda.arch_flags(self.arch_spec)
+        except ValueError as exc:
+            raise BuildError('%s (from %s)' % (exc, self.arch_source)) from None
+
+    def _configure_cuda(self):
+        """with_cuda: nvcc, THC's headers and the shared CUDA runtime."""
+        self._configure_nvcc()
+        home = self.cuda_home
+        libdir = cuda.library_dir(home)
+        kw = self.kwargs
+        kw['include_dirs'] = kw['include_dirs'] + [os.path.join(home, 'include')]
+        # The shared CUDA runtime, found by its soname: in a process where
+        # PyTorch already loaded libcudart.so.<major>, that one is used (one
+        # runtime, one current device); the rpath is the fallback for
+        # processes without it (a CPU-only torch).
+        # nvcc's host code is C++: it needs the C++ runtime, as torch does.
+        kw['libraries'] = as_list(kw.get('libraries')) + ['cudart', 'stdc++']
+        kw['library_dirs'] = as_list(kw.get('library_dirs')) + [libdir]
+        kw['runtime_library_dirs'] = as_list(kw.get('runtime_library_dirs')) + [libdir]
+
+    def _configure_shared_library(self):
+        """self.shared_library: thffi's shared library (libthffi-<version>.so)
+        when a library the extension links was linked against it (python -m
+        thffi --libs), or None.  The extension then links it too, instead of
+        holding thffi's code: one copy of its state serves both."""
+        self.shared_library = None
+        kw = self.kwargs
+        linked = [o for o in self.user_objects if re.search(r'\.so(\.|$)', o)]
+        for library in as_list(kw.get('libraries')):
+            for folder in as_list(kw.get('library_dirs')):
+                if os.path.isfile(os.path.join(folder, 'lib%s.so' % library)):
+                    linked.append(os.path.join(folder, 'lib%s.so' % library))
+                    break
+        self.linked_libraries = linked
+        for path in linked:
+            needed, search = _link.dynamic_section(path)
+            for name in needed:
+                version = _shared_library_version(name)
+                if version is None:
+                    continue
+                ours = os.path.basename(shared_library_name())
+                if name != ours:
+                    raise BuildError('create_extension(%r): %s was linked against %s, thffi %s\'s '
+                                     'TH library; this is %s: relink it with the flags of '
+                                     '`python -m thffi --libs`' % (self.name, self._display(path),
+                                                                  name, version, ours))
+                found = [d for d in search if os.path.isfile(os.path.join(d, name))]
+                if not found:
+                    raise BuildError('create_extension(%r): %s needs %s but names no folder '
+                                     'holding it (its RUNPATH): link it with all the flags of '
+                                     '`python -m thffi --libs`' % (self.name, self._display(path),
+                                                                   name))
+                shared = os.path.join(found[0], name)
+                if any('libcudart' in n for n in _link.dynamic_section(shared)[0]) \
+                        and not self.with_cuda:
+                    raise BuildError('create_extension(%r): %s was linked against thffi\'s TH/THC '
+                                     'library; build the extension with with_cuda=True (or link '
+                                     'that library against the TH-only one: THFFI_WITH_CUDA=0 '
+                                     'python -m thffi --libs)' % (self.name, self._display(path)))
+                self.shared_library = shared
+                kw['library_dirs'] = as_list(kw.get('library_dirs')) + [found[0]]
+                kw['runtime_library_dirs'] = as_list(kw.get('runtime_library_dirs')) + [found[0]]
+                kw['libraries'] = as_list(kw.get('libraries')) + [':' + name]
+                return
+
+    def _display(self, path):
+        """How messages name a file: relative to the project when inside it."""
+        rel = os.path.relpath(path, self.base)
+        return path if rel.startswith('..') else rel

@@ -1,0 +1,91 @@
+"""thffi's TH/THC layer as a shared library, libthffi-<version>.so: what
+PyTorch's libTH/libTHC/libATen were to libraries built apart (by CMake or
+make) that call TH or THC functions and that an ffi extension links.
+
+`python -m thffi --libs` prints the flags that link such a library against
+it; an extension linking such a library then shares it (_configure.py)
+instead of holding thffi's code itself, so that one copy of thffi's state
+serves both: a THError in the library built apart ends the extension's
+wrapped call with a RuntimeError, as in the extension's own code.  The
+file's name carries thffi's version: libraries of two thffi versions in one
+process do not mix.  It is built once per thffi, Python, C compiler and CUDA
+configuration, in the user's cache, from the cached objects of thffi's code
+compiled with their symbols visible."""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sysconfig
+import tempfile
+
+from ._configure import (CSRC, CXX_GUARD, HERE, TH_SOURCES, THC_SOURCES, WRAP_FLAGS, BuildError,
+                         shared_library_name)
+from . import cuda
+from ._compile import Compiled, _cached_object, cache_root, write_atomic
+
+
+def link_flags(path):
+    """The linker flags for the library at `path`, for make and CMake."""
+    folder = os.path.dirname(path)
+    return ['-L' + folder, '-l:' + os.path.basename(path), '-Wl,-rpath,' + folder]
+
+
+class _SharedBuild(Compiled):
+    """The configuration of the shared library: thffi's own code, every
+    file of it, with visible symbols."""
+
+    def __init__(self, folder, with_cuda, verbose):
+        super().__init__('_thffi_shared', [], [], folder, verbose, with_cuda, False, {})
+        own = TH_SOURCES + CXX_GUARD + (THC_SOURCES if with_cuda else [])
+        self.jobs = []
+        for i, (name, opt) in enumerate(own):
+            src = os.path.join(CSRC, name)
+            obj = os.path.join(self.build_dir, 'obj%d_%s.o' % (i, os.path.splitext(name)[0]))
+            command = (self._nvcc_command(src, obj, True, hidden=False) if opt is None else
+                       self._cc_command(src, obj, opt.split(), hidden=False))
+            self.jobs.append((src, obj, command, True))
+
+    def link_command(self, output):
+        libraries = ['-lgomp', '-lm', '-lstdc++']
+        if self.with_cuda:
+            libdir = cuda.library_dir(self.cuda_home)
+            libraries += ['-L' + libdir, '-lcudart', '-Wl,-rpath,' + libdir]
+        cc = (os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc').split()
+        return (cc + ['-shared', '-o', output] + [job[1] for job in self.jobs]
+                + [os.path.join(self.build_dir, 'home.c'),
+                   '-Wl,-soname,' + shared_library_name()] + WRAP_FLAGS + libraries)
+
+
+def library(with_cuda, verbose=False):
+    """The path of libthffi-<version>.so for this configuration (CUDA code
+    or not), built first when the cache does not hold it."""
+    with tempfile.TemporaryDirectory(prefix='thffi-shared-') as tmp:
+        build = _SharedBuild(tmp, with_cuda, verbose)
+        # The objects' cache entries (their commands, compilers and thffi's
+        # C files), the link, the Python ABI (THPython.c) and this thffi's
+        # folder (THFFI_home).
+        key = json.dumps({'objects': [_cached_object(job[2], job[1]).folder
+                                      for job in build.jobs],
+                          'link': build.link_command('<out>'),
+                          'python': sysconfig.get_config_var('EXT_SUFFIX'), 'home': HERE},
+                         sort_keys=True).replace(tmp, '<tmp>')
+        folder = os.path.join(cache_root(), 'lib',
+                              hashlib.sha256(key.encode()).hexdigest()[:32])
+        path = os.path.join(folder, shared_library_name())
+        if os.path.isfile(path):
+            return path
+        os.makedirs(build.build_dir)
+        build._compile_objects()
+        # Errors raised in thffi's code name its files in this thffi.
+        write_atomic(os.path.join(build.build_dir, 'home.c'),
+                     'const char THFFI_home[] = %s;\n' % json.dumps(HERE))
+        os.makedirs(folder, exist_ok=True)
+        partial = '%s.tmp%d' % (path, os.getpid())
+        result = subprocess.run(build.link_command(partial), capture_output=True, text=True)
+        if result.returncode != 0:
+            raise BuildError('linking %s failed:\n%s' % (shared_library_name(), result.stderr))
+        os.replace(partial, path)
+        shutil.rmtree(build.build_dir, ignore_errors=True)
+        return path

@@ -1,0 +1,349 @@
+"""The PyTorch 0.x behaviours that changed silently (the script runs, the
+numbers differ), for `python -m thffi port`: rewritten where today's
+PyTorch has an exact equivalent, reported with the line and what to write
+otherwise.  `version` is the PyTorch the code was written for ('0.1' to
+'0.4', see version.py).
+
+- An integer tensor divided by `/` or `/=` truncated in 0.x; today it is
+  true division (a float result, or an error in place).  Where the left
+  operand is known to be an integer tensor (.long(), torch.LongTensor,
+  dtype=torch.long, indices from max/min/sort/topk/argmax/nonzero, a name
+  assigned only those): torch.div(a, b, rounding_mode='trunc') and
+  a.div_(b, rounding_mode='trunc').
+- Before 0.2, reductions with a dim kept it: x.sum(1) is x.sum(1,
+  keepdim=True) (version 0.1 only; a dim that is not an int literal is
+  reported, as x.max(y) is elementwise).
+- size_average= / reduce= (literals): the equivalent reduction=.
+- x.volatile = ...: reported (volatile does nothing today: torch.no_grad()).
+- F.upsample, F.upsample_bilinear, F.upsample_nearest: F.interpolate with
+  the same arguments; bilinear (linear, trilinear, bicubic) modes keep the
+  corner alignment of the version: align_corners=True before 0.4 (and
+  always for upsample_bilinear), False in 0.4.  nn.Upsample with such a
+  mode and no align_corners, before 0.4: align_corners=True.
+- torch.testing.get_all_dtypes (gone), torch.cuda.device(n) for n >= 1 (an
+  error where the device does not exist), requires_grad on an integer
+  tensor (an error today): reported.
+
+`.cuda(async=True)` is a SyntaxError since Python 3.7, so it is rewritten
+before parsing (python.py, fix_async)."""
+
+import io
+import tokenize
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, \
+    ScopeProvider
+
+from .report import Finding
+
+_INT_DTYPES = {'torch.' + n for n in ('long', 'int64', 'int', 'int32', 'short', 'int16',
+                                       'int8', 'uint8', 'char', 'byte')}
+_INT_TYPES = ('LongTensor', 'IntTensor', 'ShortTensor', 'CharTensor', 'ByteTensor')
+_INT_METHODS = ('long', 'int', 'short', 'char', 'byte', 'nonzero', 'argmax', 'argmin')
+_INT_FUNCTIONS = {'torch.' + n for n in ('nonzero', 'argmax', 'argmin', 'randperm')}
+# Reductions returning (values, indices) with a dim: the indices are int64.
+_WITH_INDICES = ('max', 'min', 'sort', 'topk', 'kthvalue', 'mode', 'median')
+# Reductions that, with a dim, kept it before 0.2; the dim's position
+# among the method's arguments.
+_KEEPDIM = {'sum': 0, 'mean': 0, 'prod': 0, 'max': 0, 'min': 0, 'std': 0, 'var': 0,
+            'median': 0, 'mode': 0, 'norm': 1}
+_CORNER_MODES = ('linear', 'bilinear', 'trilinear', 'bicubic')
+_UPSAMPLE = {'torch.nn.functional.' + n for n in ('upsample', 'upsample_bilinear',
+                                                   'upsample_nearest')}
+_REDUCTION = {(True, True): 'mean', (False, True): 'sum'}  # (size_average, reduce)
+
+
+def fix_async(source):
+    """(source with `async=` keyword arguments renamed non_blocking=, [line
+    numbers changed]): `.cuda(async=True)` is a SyntaxError since Python
+    3.7 (async became a keyword), so this works on tokens, before parsing."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return source, []
+    found = [token.start for before, token, after in zip(tokens, tokens[1:], tokens[2:])
+             if token.type == tokenize.NAME and token.string == 'async'
+             and before.string in ('(', ',') and after.string == '=']
+    lines = source.splitlines(keepends=True)
+    for row, col in reversed(found):  # from the end: earlier columns stay
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + 'non_blocking' + line[col + len('async'):]
+    return ''.join(lines), sorted({row for row, _ in found})
+
+
+def _keyword(call, name):
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name),
+                None)
+
+
+def _positional(call):
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def _string(node):
+    return node.evaluated_value if isinstance(node, cst.SimpleString) else None
+
+
+def _bool(node):
+    return {'True': True, 'False': False}.get(node.value) if isinstance(node, cst.Name) \
+        else None
+
+
+def _arg(keyword, value):
+    return cst.Arg(keyword=cst.Name(keyword), value=value,
+                   equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(''),
+                                         whitespace_after=cst.SimpleWhitespace('')))
+
+
+def _with_arg(call, arg):
+    args = list(call.args)
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.Comma(
+            whitespace_after=cst.SimpleWhitespace(' ')))
+    return call.with_changes(args=args + [arg])
+
+
+class Behaviours(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
+                             ScopeProvider)
+
+    def __init__(self, path, version):
+        super().__init__()
+        self.path = path
+        self.version = version
+        self.findings = []
+        self.needs_torch = False  # a rewrite wrote torch.div
+
+    def _report(self, node, message, fixed=True):
+        line = self.get_metadata(PositionProvider, node).start.line
+        self.findings.append(Finding(self.path, line, message, fixed))
+
+    def _qualified(self, node):
+        return {q.name for q in self.get_metadata(QualifiedNameProvider, node, ())}
+
+    # -- integer tensors ----------------------------------------------------
+
+    def _int_tensor(self, node, depth=0):
+        """Whether node is known to be an integer tensor."""
+        if depth > 4:
+            return False
+        if isinstance(node, cst.Call):
+            names = self._qualified(node.func)
+            dtype = _keyword(node, 'dtype')
+            if dtype is not None:
+                return bool(self._qualified(dtype.value) & _INT_DTYPES)
+            if names & _INT_FUNCTIONS or any(n.rsplit('.', 1)[-1] in _INT_TYPES and
+                                             n.startswith('torch.') for n in names):
+                return True
+            if isinstance(node.func, cst.Attribute):
+                name = node.func.attr.value
+                if name in _INT_METHODS and not _positional(node) or name in ('nonzero',
+                                                                             'argmax', 'argmin'):
+                    return True
+                if name == 'type' and node.args:
+                    kind = node.args[0].value
+                    text = _string(kind) or '.'.join(sorted(self._qualified(kind)))
+                    return any(t in text for t in _INT_TYPES)
+            return False
+        if m.matches(node, m.Subscript(slice=[m.SubscriptElement(
+                slice=m.Index(value=m.Integer('1')))])):
+            return self._indices(node.value)
+        if isinstance(node, cst.Name):
+            values = self._assigned(node)
+            return bool(values) and all(v is not None and self._int_tensor(v, depth + 1)
+                                        for v in values)
+        return False
+
+    def _indices(self, call):
+        """A call that returns (values, indices): x.max(1), x.sort()..."""
+        return (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value in _WITH_INDICES
+                and (call.func.attr.value == 'sort' or bool(call.args)))
+
+    def _assigned(self, name):
+        """The values name's scope assigns it; the indices of `_, i =
+        x.max(1)` as x.max(1)[1]; None for any other binding."""
+        scope = self.get_metadata(ScopeProvider, name, None)
+        if scope is None or name.value not in scope.assignments:
+            return []
+        values = []
+        for assignment in scope.assignments[name.value]:
+            target = getattr(assignment, 'node', None)
+            parent = target is not None and self.get_metadata(ParentNodeProvider, target)
+            if isinstance(parent, cst.AssignTarget):
+                values.append(self.get_metadata(ParentNodeProvider, parent).value)
+            elif isinstance(parent, cst.Element):
+                pair = self.get_metadata(ParentNodeProvider, parent)
+                statement = self.get_metadata(ParentNodeProvider, pair)
+                if (isinstance(pair, cst.Tuple) and len(pair.elements) == 2
+                        and pair.elements[1] is parent
+                        and isinstance(statement, cst.AssignTarget)):
+                    value = self.get_metadata(ParentNodeProvider, statement).value
+                    values.append(cst.Subscript(value=value, slice=[cst.SubscriptElement(
+                        cst.Index(cst.Integer('1')))]) if self._indices(value) else None)
+                else:
+                    values.append(None)
+            elif not (isinstance(parent, cst.AugAssign) and parent.target is target):
+                values.append(None)
+        return values
+
+    def leave_BinaryOperation(self, original_node, updated_node):
+        if isinstance(original_node.operator, cst.Divide) and self._int_tensor(
+                original_node.left):
+            self._report(original_node, 'integer tensor / : 0.x truncated, today it is true '
+                         'division; now torch.div(a, b, rounding_mode=\'trunc\')')
+            self.needs_torch = True
+            return cst.Call(func=cst.parse_expression('torch.div'), args=[
+                cst.Arg(updated_node.left.with_changes(lpar=[], rpar=[]),
+                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(' '))),
+                cst.Arg(updated_node.right.with_changes(lpar=[], rpar=[]),
+                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(' '))),
+                _arg('rounding_mode', cst.SimpleString("'trunc'"))],
+                lpar=updated_node.lpar, rpar=updated_node.rpar)
+        return updated_node
+
+    def leave_AugAssign(self, original_node, updated_node):
+        if isinstance(original_node.operator, cst.DivideAssign) and self._int_tensor(
+                original_node.target):
+            self._report(original_node, 'integer tensor /= : 0.x truncated, today it is true '
+                         'division (an error in place); now a.div_(b, rounding_mode=\'trunc\')')
+            return cst.Expr(cst.Call(
+                func=cst.Attribute(value=updated_node.target, attr=cst.Name('div_')),
+                args=[cst.Arg(updated_node.value,
+                              comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(' '))),
+                      _arg('rounding_mode', cst.SimpleString("'trunc'"))]))
+        return updated_node
+
+    # -- calls -----------------------------------------------------------------
+
+    def leave_Call(self, original_node, updated_node):
+        names = self._qualified(original_node.func)
+        if names & _UPSAMPLE:
+            return self._upsample(original_node, updated_node, names)
+        if any(n.startswith('torch.nn.') and (n.endswith('Loss') or
+                                              n.startswith('torch.nn.functional.'))
+               for n in names):
+            updated_node = self._reduction(original_node, updated_node)
+        if 'torch.nn.Upsample' in names or 'torch.nn.modules.upsampling.Upsample' in names:
+            return self._upsample_module(original_node, updated_node)
+        if 'torch.testing.get_all_dtypes' in names:
+            self._report(original_node, 'torch.testing.get_all_dtypes is gone from PyTorch: '
+                         'list the dtypes, e.g. [torch.float32, torch.float64, torch.int64]',
+                         fixed=False)
+        if 'torch.cuda.device' in names and original_node.args and isinstance(
+                original_node.args[0].value, cst.Integer) and int(
+                    original_node.args[0].value.value) >= 1:
+            self._report(original_node, 'torch.cuda.device(%s) raises where there is no GPU %s: '
+                         'guard it with `if torch.cuda.device_count() > %s:`' % ((
+                             original_node.args[0].value.value,) * 3), fixed=False)
+        self._requires_grad(original_node, names)
+        if self.version == '0.1':
+            return self._keepdim(original_node, updated_node, names)
+        return updated_node
+
+    def _reduction(self, original, call):
+        size_average, reduce = _keyword(call, 'size_average'), _keyword(call, 'reduce')
+        if size_average is None and reduce is None:
+            return call
+        values = [True if a is None else _bool(a.value) for a in (size_average, reduce)]
+        if None in values or _keyword(call, 'reduction') is not None:
+            self._report(original, 'size_average=/reduce= not changed (not True/False): write '
+                         "reduction='mean', 'sum' or 'none'", fixed=False)
+            return call
+        reduction = _REDUCTION.get(tuple(values), 'none')
+        self._report(original, "size_average=%s, reduce=%s: now reduction='%s'" % (
+            values[0], values[1], reduction))
+        args = [a for a in call.args if a not in (size_average, reduce)]
+        args[-1:] = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args[-1:]]
+        return _with_arg(call.with_changes(args=args),
+                         _arg('reduction', cst.SimpleString("'%s'" % reduction)))
+
+    def _upsample(self, original, call, names):
+        name = next(iter(names & _UPSAMPLE)).rsplit('.', 1)[1]
+        if not isinstance(call.func, cst.Attribute):
+            self._report(original, '%s(...) not changed: write F.interpolate(...) with the same '
+                         'arguments (align_corners=%s for a bilinear mode)'
+                         % (name, self.version < '0.4'), fixed=False)
+            return call
+        args = list(call.args)
+        if name == 'upsample':
+            mode_arg = _keyword(call, 'mode') or (args[3] if len(_positional(call)) > 3 else None)
+            mode = 'nearest' if mode_arg is None else _string(mode_arg.value)
+            if mode is None:
+                self._report(original, 'F.upsample(...) not changed: its mode is not a string; '
+                             'write F.interpolate(...) with align_corners=%s for a bilinear mode'
+                             % (self.version < '0.4'), fixed=False)
+                return call
+            align = self.version < '0.4'
+        else:
+            mode = 'bilinear' if name == 'upsample_bilinear' else 'nearest'
+            align = True  # upsample_bilinear always aligned corners
+            call = _with_arg(call, _arg('mode', cst.SimpleString("'%s'" % mode)))
+        if mode in _CORNER_MODES and _keyword(call, 'align_corners') is None:
+            call = _with_arg(call, _arg('align_corners', cst.Name(str(align))))
+        self._report(original, '%s(...): now F.interpolate(...)%s' % (
+            name, '' if mode not in _CORNER_MODES else
+            ', align_corners=True as upsample_bilinear had' if name == 'upsample_bilinear' else
+            ', align_corners=%s as in PyTorch %s' % (align, self.version)))
+        return call.with_changes(func=call.func.with_changes(attr=cst.Name('interpolate')))
+
+    def _upsample_module(self, original, call):
+        mode = _keyword(call, 'mode') or (call.args[2] if len(_positional(call)) > 2 else None)
+        if (self.version < '0.4' and mode is not None and _string(mode.value) in _CORNER_MODES
+                and _keyword(call, 'align_corners') is None):
+            self._report(original, 'nn.Upsample(mode=%r) before 0.4 aligned corners: now '
+                         'align_corners=True' % _string(mode.value))
+            return _with_arg(call, _arg('align_corners', cst.Name('True')))
+        return call
+
+    def _keepdim(self, original, call, names):
+        """Before 0.2 a reduction with a dim kept it."""
+        func = original.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _KEEPDIM and not (
+                names & {'torch.' + func.attr.value}):
+            name, position = func.attr.value, _KEEPDIM[func.attr.value]
+        else:
+            torch = [n.rsplit('.', 1)[1] for n in names if n.startswith('torch.')
+                     and n.count('.') == 1 and n.rsplit('.', 1)[1] in _KEEPDIM]
+            if not torch:
+                return call
+            name, position = torch[0], _KEEPDIM[torch[0]] + 1
+        if _keyword(call, 'keepdim') is not None:
+            return call
+        positional = _positional(original)
+        dim = _keyword(original, 'dim') or (positional[position] if len(positional) > position
+                                            else None)
+        if dim is None:
+            return call
+        if not isinstance(dim.value, (cst.Integer, cst.UnaryOperation)):
+            self._report(original, '%s(..., dim) in PyTorch 0.1 kept the dim: if this is a '
+                         'dim, add keepdim=True' % name, fixed=False)
+            return call
+        self._report(original, '%s(dim) in PyTorch 0.1 kept the dim: now keepdim=True' % name)
+        return _with_arg(call, _arg('keepdim', cst.Name('True')))
+
+    def _requires_grad(self, original, names):
+        func = original.func
+        flag = _keyword(original, 'requires_grad')
+        if isinstance(func, cst.Attribute) and func.attr.value == 'requires_grad_':
+            subject = func.value
+        elif flag is not None and _bool(flag.value) is not False and (
+                names & {'torch.autograd.Variable', 'torch.autograd.variable.Variable'}):
+            subject = original.args[0].value if original.args else None
+        elif flag is not None and _bool(flag.value) is not False:
+            subject = original
+        else:
+            return
+        if subject is not None and self._int_tensor(subject):
+            self._report(original, 'requires_grad on an integer tensor: an error today (only '
+                         'floating point tensors have gradients); drop it, or make the tensor '
+                         'float', fixed=False)
+
+    # -- volatile ------------------------------------------------------------
+
+    def leave_AssignTarget(self, original_node, updated_node):
+        if m.matches(original_node.target, m.Attribute(attr=m.Name('volatile'))):
+            self._report(original_node, '.volatile = ...: volatile does nothing today; run '
+                         'inference under `with torch.no_grad():`', fixed=False)
+        return updated_node
