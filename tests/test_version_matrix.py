@@ -42,3 +42,9 @@ def test_numpy_below_2_for_the_releases_built_against_numpy_1():
 def test_pytest_summary_is_found_in_the_output():
     out = 'collected 3 items\n...\n===== 2 passed, 1 skipped in 0.50s =====\n'
     assert version_matrix.passed(out) == '2 passed, 1 skipped in 0.50s'
+
+
+def test_environments_get_the_requirements_but_torch_and_numpy():
+    packages = version_matrix.requirements()
+    assert 'cffi>=1.17' in packages and 'pytest' in packages
+    assert not [p for p in packages if p.startswith(('torch', 'numpy'))]

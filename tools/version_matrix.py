@@ -2,8 +2,8 @@
 user would try it, in one table.
 
 For each release: a fresh virtual environment (`python -m venv`, pip from
-the package index: torch==RELEASE with the project's requirements, numpy
-below 2 for the releases built against numpy 1), a copy of this working
+the package index: torch==RELEASE with requirements.txt's other packages,
+numpy below 2 for the releases built against numpy 1), a copy of this working
 tree, then in the copy
 - build:   `python build.py`
 - test.py: `python test.py`
@@ -36,7 +36,17 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE = ['tests/test_add.py', 'tests/test_calls.py', 'tests/test_legacy_function.py',
         'tests/test_ops.py', 'tests/test_legacy_api.py', 'tests/test_port.py']
-REQUIREMENTS = ['cffi', 'pycparser', 'libcst', 'setuptools', 'pytest']
+
+
+def requirements():
+    """requirements.txt's packages but torch and numpy (pinned per release
+    here), and hypothesis (no core test uses it)."""
+    with open(os.path.join(ROOT, 'requirements.txt')) as f:
+        lines = [l.split('#')[0].strip() for l in f]
+    return [l for l in lines if l and re.split(r'[<>=!~\[ ;]', l)[0].lower()
+            not in ('torch', 'numpy', 'hypothesis')]
+
+
 COLUMNS = ['torch', 'build', 'test.py', 'core tests', 'compile', 'call ratio (N=1)']
 # What the compile column runs in the copy: MyAddModule compiled with
 # fullgraph=True, else without (graph breaks allowed), checked against a + b.
@@ -92,7 +102,7 @@ def make_venv(release, where, log):
     numpy = 'numpy<2' if needs_numpy_1(release) else 'numpy'
     if code == 0:
         code, out = run([python, '-m', 'pip', 'install', '-q', '--no-cache-dir',
-                         'torch==' + release, numpy] + REQUIREMENTS, where, log)
+                         'torch==' + release, numpy] + requirements(), where, log)
     if code != 0:
         raise RuntimeError('pip: ' + out.strip().splitlines()[-1] if out.strip() else 'venv')
     return python
