@@ -54,19 +54,21 @@ os.environ.update(ONE_ARCH)
 
 
 def build_test_extension(tmp_path_factory, folder, headers, sources, **kwargs):
-    """Builds tests/<folder> as the extension _thffi_test_ext.<folder> in a
-    temporary directory and imports it."""
+    """Builds tests/<folder> as the extension _thffi_<folder>.<folder> in a
+    temporary directory and imports it.  Each extension is a package of its
+    own: a package already imported from another folder would hide it."""
     from thffi import create_extension
     here = os.path.join(ROOT, 'tests', folder)
     out = tmp_path_factory.mktemp(folder)
-    ffi = create_extension('_thffi_test_ext.' + folder,
+    name = '_thffi_%s.%s' % (folder, folder)
+    ffi = create_extension(name,
                            headers=[os.path.join(here, h) for h in headers],
                            sources=[os.path.join(here, s) for s in sources],
                            relative_to=str(out / 'build.py'), verbose=False, **kwargs)
     ffi.build()
     sys.path.insert(0, str(out))
     try:
-        return importlib.import_module('_thffi_test_ext.' + folder)
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(out))
 

@@ -256,3 +256,13 @@ def test_tensors_on_two_gpus_are_refused():
         my_lib.my_lib_add_forward_cuda(torch.ones(2, device='cuda:0'),
                                        torch.ones(2, device='cuda:1'),
                                        torch.empty(0, device='cuda:0'))
+
+
+@needs_gpu
+def test_cublas_and_cusparse_checks_name_the_status(thc_test):
+    t = torch.empty(1, device='cuda')
+    thc_test.library_checks(t, 0, 0)
+    with pytest.raises(RuntimeError, match='cublas runtime error : resource allocation failed'):
+        thc_test.library_checks(t, 3, 0)
+    with pytest.raises(RuntimeError, match='cusparse runtime error : an invalid numeric value'):
+        thc_test.library_checks(t, 0, 3)

@@ -242,7 +242,7 @@ import os
 import warnings
 import torch
 from torch.autograd import Function, Variable, gradcheck
-from _thffi_test_ext import th_test
+from _thffi_th_test import th_test
 
 
 class AddScaled(Function):

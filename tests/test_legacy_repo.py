@@ -92,6 +92,11 @@ def test_pip_installs_thffi_and_torch_utils_ffi(venv, tmp_path):
                       '"thffi"), thffi.__version__, thffi.__file__)'], tmp_path, env)
     version, thffi_version, thffi_file = installed.stdout.split()
     assert version == thffi_version
+    # thffi/README.md is the distribution's page (its long description).
+    described = _run([python, '-c', 'import importlib.metadata as m; '
+                      'print(m.metadata("thffi").get_payload(), end="")'], tmp_path, env)
+    with open(os.path.join(ROOT, 'thffi', 'README.md'), encoding='utf-8') as f:
+        assert described.stdout.strip() == f.read().strip()
     assert thffi_file.startswith(os.path.dirname(os.path.dirname(python)))
     # An unmodified legacy build script builds with the installed thffi.
     _tiny_project(tmp_path / 'tiny')

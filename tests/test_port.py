@@ -640,3 +640,120 @@ def test_reports_a_user_can_act_on(tmp_path):
                        'C/C++/CUDA files the build scripts do not compile (vendored or unused '
                        'code, in third_party/lm/util): not listed')
     assert 'a Python extension built for Python 2' in left[0]
+
+
+# A 2017 warp reduction (CUDA 8): maskless warp intrinsics in a kernel, a
+# header it includes and a macro, next to what must stay as it is.
+WARP_KERNEL = r"""
+// warp_sum.cu: sums each warp's values with __shfl_down(v, d)
+#include <cstdio>
+#include "warp.cuh"
+
+__global__ void warp_sum_kernel(const float *x, float *out, int *nonzero)
+{
+  float v = x[threadIdx.x];
+  for (int d = 16; d > 0; d /= 2)
+    v += __shfl_down(v, d);  /* not __ballot(p) */
+  unsigned int bits = __ballot(v != 0.0f);
+  if (threadIdx.x == 0) {
+    out[blockIdx.x] = WARP_MAX(v) + broadcast(v) + all_positive(v);
+    nonzero[blockIdx.x] = __popc(bits);
+    printf("__shfl_down(v, d) gave %f\n", v);
+  }
+}
+"""
+WARP_HEADER = r"""
+#define WARP_MAX(v) fmaxf(v, __shfl_xor(v, 16, 32))
+__device__ inline float all_positive(float v) { return __all(v > 0) && !__any (v < 0); }
+__device__ inline float broadcast(float v)
+{
+  return __shfl_up_sync(0xffffffff, v, 1) + __shfl(v, 0);
+}
+"""
+
+
+def test_warp_intrinsics_without_a_mask_get_the_full_warp_mask(tmp_path):
+    """port rewrites them in the CUDA the build compiles (and the headers it
+    includes), reports each rewrite, leaves uncompiled code alone, changes
+    nothing the second time, and nvcc 13 compiles what it wrote (and not
+    what it read)."""
+    nvcc = os.path.join(cuda.find_cuda_home() or '', 'bin', 'nvcc')
+    if not os.path.isfile(nvcc):
+        pytest.fail('a CUDA toolkit is needed (the project\'s machines have one)')
+    (tmp_path / 'src').mkdir()
+    (tmp_path / 'old').mkdir()
+    (tmp_path / 'make.sh').write_text('set -e\nnvcc -c -o src/warp_sum.cu.o src/warp_sum.cu '
+                                      '-x cu -Xcompiler -fPIC -arch=sm_75\n')
+    (tmp_path / 'src' / 'warp_sum.cu').write_text(WARP_KERNEL)
+    (tmp_path / 'src' / 'warp.cuh').write_text(WARP_HEADER)
+    (tmp_path / 'old' / 'reduce.cu').write_text(WARP_KERNEL)  # compiled by nothing
+    flags = [nvcc, '-c', '-arch=sm_75', '-o', str(tmp_path / 'warp_sum.o'),
+             str(tmp_path / 'src' / 'warp_sum.cu')]
+    before = subprocess.run(flags, capture_output=True, text=True, timeout=120)
+    assert before.returncode != 0 and 'identifier "__shfl_down" is undefined' in before.stderr
+
+    _, findings, _, changed = port(str(tmp_path), write=True)
+    assert sorted(changed) == [os.path.join('src', name) for name in ('warp.cuh', 'warp_sum.cu')]
+    assert (tmp_path / 'src' / 'warp_sum.cu').read_text() == WARP_KERNEL.replace(
+        'v += __shfl_down(v, d);', 'v += __shfl_down_sync(0xffffffff, v, d);').replace(
+        '__ballot(v != 0.0f)', '__ballot_sync(0xffffffff, v != 0.0f)')
+    assert (tmp_path / 'src' / 'warp.cuh').read_text() == WARP_HEADER.replace(
+        '__shfl_xor(v, 16, 32)', '__shfl_xor_sync(0xffffffff, v, 16, 32)').replace(
+        '__all(v > 0) && !__any (v < 0)',
+        '__all_sync(0xffffffff, v > 0) && !__any_sync(0xffffffff, v < 0)').replace(
+        '__shfl(v, 0)', '__shfl_sync(0xffffffff, v, 0)')
+    fixed = [str(f) for f in findings if f.fixed and f.path.startswith('src')]
+    where = os.path.join('src', 'warp.cuh')
+    assert fixed == ['%s:%d: %s(...): now %s_sync(0xffffffff, ...); full-warp mask assumed: if '
+                     'only some lanes take part, pass their mask' % (where, line, name, name)
+                     for line, name in ((2, '__shfl_xor'), (3, '__all'), (3, '__any'),
+                                        (6, '__shfl'))] + [
+        '%s:%d: %s(...): now %s_sync(0xffffffff, ...); full-warp mask assumed: if only some '
+        'lanes take part, pass their mask' % (os.path.join('src', 'warp_sum.cu'), line, name,
+                                               name)
+        for line, name in ((10, '__shfl_down'), (11, '__ballot'))]
+    assert (tmp_path / 'old' / 'reduce.cu').read_text() == WARP_KERNEL
+    assert left(findings) == [os.path.join('old', 'reduce.cu') + ': 2 more findings in 1 '
+                              'C/C++/CUDA files the build scripts do not compile (vendored or '
+                              'unused code, in old): not listed']
+    assert port(str(tmp_path))[3] == []
+
+    after = subprocess.run(flags, capture_output=True, text=True, timeout=120)
+    assert after.returncode == 0, after.stderr
+
+
+def test_warp_intrinsics_the_code_defines_itself_are_left_alone(tmp_path):
+    """A compatibility macro or function of the same name keeps its calls,
+    and is reported; so are maskless calls in a .cpp the build compiles
+    (not CUDA, so not rewritten)."""
+    (tmp_path / 'compat.cuh').write_text(textwrap.dedent('''\
+        #if __CUDACC_VER_MAJOR__ >= 9
+        #define __shfl_down(v, d) __shfl_down_sync(0xffffffff, v, d)
+        #endif
+        template <typename T> __device__ T __any(T p) { return __any_sync(~0u, p); }
+        __device__ unsigned int __ballot(int p);
+        '''))
+    (tmp_path / 'kernel.cu').write_text(textwrap.dedent('''\
+        #include "compat.cuh"
+        __device__ float f(float v, Lanes *lanes)
+        {
+          int my__shfl = lanes->__shfl(1) + lanes.__all(2);  // __shfl_xor(v, 1)
+          return __shfl_down(v, 1) + __any(v > 0) + __ballot(1) + __shfl_xor(v, 1);
+        }
+        '''))
+    (tmp_path / 'host.cpp').write_text('int g(int p) { return __all(p); }\n')
+    (tmp_path / 'build.sh').write_text('set -e\nnvcc -c kernel.cu\ng++ -c host.cpp\n')
+    diff, findings, _, changed = port(str(tmp_path))
+    assert changed == ['kernel.cu']
+    assert [line for line in diff.splitlines() if line.startswith(('-  ', '+  '))] == [
+        '-  return __shfl_down(v, 1) + __any(v > 0) + __ballot(1) + __shfl_xor(v, 1);',
+        '+  return __shfl_down(v, 1) + __any(v > 0) + __ballot(1) + '
+        '__shfl_xor_sync(0xffffffff, v, 1);']
+    assert left(findings) == [
+        'compat.cuh:2: defines its own __shfl_down: calls of it are not rewritten to '
+        '__shfl_down_sync',
+        'compat.cuh:4: defines its own __any: calls of it are not rewritten to __any_sync',
+        'compat.cuh:5: defines its own __ballot: calls of it are not rewritten to __ballot_sync',
+        'host.cpp:1: __all() is gone from CUDA 13 (deprecated since CUDA 9): write '
+        '__all_sync(0xffffffff, ...), its mask naming the lanes that take part (all of a full '
+        'warp)']

@@ -158,11 +158,14 @@ def test_th_dim_apply_errors(th_test):
     assert th_test._rt.live_tensors() == 0
 
 
-@pytest.mark.parametrize('real, dtype', REALS)
+@pytest.mark.parametrize('real, dtype', REALS + [('Half', torch.float16)])
 def test_single_type_generators(th_test, real, dtype):
-    # tests/th_test/generic/th_single.c, included with THGenerate<Real>Type.h.
+    # tests/th_test/generic/th_single.c, included with THGenerate<Real>Type.h:
+    # real's size, ureal's for the integer types, TH_CONVERT_* both ways.
     code = getattr(th_test, 'th_single_%s_code' % real)(torch.empty(0, dtype=dtype))
-    assert code == torch.empty(0, dtype=dtype).element_size() + 100 * dtype.is_floating_point
+    floating = dtype.is_floating_point
+    assert code == torch.empty(0, dtype=dtype).element_size() + 100 * floating + \
+        10 * (not floating) + 1000
 
 
 def test_thalloc_threalloc_thfree(th_test):
@@ -246,3 +249,39 @@ def test_cublas_batched_gemm(thc_test, prefix, dtype):
     getattr(thc_test, 'thc_api_%sgemm_batched' % prefix)(a, b, c1, c2)
     torch.testing.assert_close(c1, a @ b)
     torch.testing.assert_close(c2, a @ b)
+
+
+def test_th_half_conversions_round_as_torch(th_test):
+    # TH/THHalf.h: normals, subnormals, ties, overflow, infinities, NaN
+    torch.manual_seed(0)
+    src = torch.cat([torch.randn(2000) * 1000, torch.randn(2000) * 1e-5,
+                     torch.tensor([0.0, -0.0, 65504.0, 65519.0, 65520.0, 1e6, -1e6,
+                                   2.0 ** -24, 2.0 ** -25, 3 * 2.0 ** -25, 2.0 ** -14,
+                                   1 + 2.0 ** -11, 1 + 3 * 2.0 ** -11, float('inf'),
+                                   float('-inf'), float('nan')])])
+    bits, back = torch.empty(0, dtype=torch.int16), torch.empty(0)
+    th_test.th_half_convert(src, bits, back)
+    assert torch.equal(bits[:-1], src[:-1].half().view(torch.int16))
+    assert torch.equal(back[:-1], src[:-1].half().float())
+    assert torch.isnan(back[-1])
+
+
+def test_error_handlers_see_ths_messages(th_test):
+    # THSetErrorHandler / THSetArgErrorHandler: a handler that returns sees
+    # the message, and the error still reaches Python
+    out = torch.zeros(0, dtype=torch.uint8)
+
+    def seen():
+        code = th_test.th_handled_seen(out)
+        return code, bytes(out.tolist()[:-1]).decode()
+    with pytest.raises(RuntimeError, match='boom 5'):
+        th_test.th_handled_error(0)
+    code, text = seen()
+    assert text.startswith('mine: boom 5 at ')
+    with pytest.raises(RuntimeError, match='invalid argument 3: bad 7'):
+        th_test.th_handled_error(1)
+    code, text = seen()
+    assert text.startswith('bad 7 at ') and code == 3
+    with pytest.raises(RuntimeError, match='invalid argument 2: dirty'):
+        th_test.th_handled_error(2)
+    assert seen()[0] == 2 + 10

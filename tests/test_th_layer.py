@@ -182,7 +182,7 @@ def test_return_values_equal_to_the_error_sentinel_are_not_errors(th_test):
 
 
 def test_pointer_parameters_and_returns(th_test):
-    from _thffi_test_ext.th_test import _ffi
+    _ffi = th_test._ffi
     buf = _ffi.new('float[4]')
     assert th_test.echo_pointer(buf) == _ffi.cast('void *', buf)
     assert th_test.echo_pointer(None) == _ffi.NULL

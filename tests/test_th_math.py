@@ -4,40 +4,23 @@ bridge (csrc/THMath.c, thffi/_thmath.py), called from legacy generic C
 PyTorch; THError from what PyTorch refuses; calls from OpenMP threads; the
 generated entry points in step with their table (tools/gen_thmath.py)."""
 
-import importlib
 import os
 import subprocess
 import sys
 
 import pytest
 import torch
+from conftest import ROOT, build_test_extension
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = [('Float', torch.float32), ('Double', torch.float64), ('Long', torch.int64)]
 LAYOUTS = ['contiguous', 'transposed', 'sliced']
 
 
-def build(tmp_path_factory, folder, **kwargs):
-    """tests/<folder> built as the extension _thffi_<folder>.<folder> and
-    imported: a package of its own, apart from the _thffi_test_ext that
-    conftest's session fixtures import from their own folders."""
-    from thffi import create_extension
-    here, out = os.path.join(ROOT, 'tests', folder), tmp_path_factory.mktemp(folder)
-    name = '_thffi_%s.%s' % (folder, folder)
-    create_extension(name, headers=[os.path.join(here, folder + '.h')],
-                     sources=[os.path.join(here, folder + '.c')],
-                     relative_to=str(out / 'build.py'), verbose=False, **kwargs).build()
-    sys.path.insert(0, str(out))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(out))
-
-
 @pytest.fixture(scope='module')
 def th_math(tmp_path_factory):
-    return build(tmp_path_factory, 'th_math', extra_compile_args=['-fopenmp'],
-                 include_dirs=[os.path.join(ROOT, 'tests', 'th_math')])
+    return build_test_extension(tmp_path_factory, 'th_math', ['th_math.h'], ['th_math.c'],
+                                extra_compile_args=['-fopenmp'],
+                                include_dirs=[os.path.join(ROOT, 'tests', 'th_math')])
 
 
 def view(values, layout):
@@ -240,7 +223,8 @@ needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason='needs a CU
 
 @pytest.fixture(scope='module')
 def thc_math(tmp_path_factory):
-    return build(tmp_path_factory, 'thc_math', with_cuda=True)
+    return build_test_extension(tmp_path_factory, 'thc_math', ['thc_math.h'], ['thc_math.c'],
+                                with_cuda=True)
 
 
 @needs_toolkit

@@ -27,11 +27,13 @@ CSRC = os.path.join(HERE, 'csrc')
 # Longest first: the jobs run on a pool as wide as the machine.
 TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenmp'),
               ('THTensorMeta.c', '-O1'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
-              ('THPython.c', '-O2'), ('THGeneral.c', '-O1'), ('THTensor.c', '-O1'),
+              ('THPython.c', '-O2'), ('THGeneral.c', '-O1 -fopenmp'), ('THTensor.c', '-O1'),
               ('THCrash.c', '-O1'), ('THMathGen.c', '-O1'), ('THMath.c', '-O2'),
-              ('THVector.c', '-O2'), ('THRandom.c', '-O1'), ('THLogAdd.c', '-O2')]
-THC_SOURCES = [('THCTensor.cu', None), ('THCTensorCopy.cu', None), ('THC.c', '-O2'),
-               ('THCBlas.c', '-O2'), ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1')]
+              ('THVector.c', '-O2'), ('THRandom.c', '-O1'), ('THLogAdd.c', '-O2'),
+              ('THHalf.c', '-O2'), ('THStorageFunctions.c', '-O1')]
+THC_SOURCES = [('THCTensor.cu', None), ('THCHalf.cu', None), ('THCTensorCopy.cu', None),
+               ('THC.c', '-O2'), ('THCBlas.c', '-O2'), ('THCTensorCopy.c', '-O2'),
+               ('THCMathGen.c', '-O1'), ('THCSparse.c', '-O2')]
 # thffi's own objects are cached and shared by every copy of thffi: their
 # __FILE__ is relative to csrc/, and their messages name the file in the
 # thffi that built the extension (csrc/thffi_private.h).

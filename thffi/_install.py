@@ -19,7 +19,7 @@ import time
 
 import cffi
 
-from . import _codegen
+from . import _codegen, _package
 from ._compile import digest, write_atomic
 from ._configure import HERE
 from ._linking import Linked
@@ -41,12 +41,17 @@ class Installed(Linked):
             self._compile_objects()
             self.kwargs = self._link_kwargs()
             self._write_python_files(self.module_name.split('.')[-1])
+            _package.adopt(self)
         # setuptools wants sources relative to setup.py's folder (an absolute
-        # one is an error there); build() compiles from absolute paths.
+        # one is an error there); build() compiles from absolute paths.  The
+        # module uses CPython's full API (_configure.py): setuptools must not
+        # name it .abi3.so, a file every Python 3 would load.
         self.set_source(self.module_name, self.source_text,
                         source_extension=self.source_extension,
                         sources=([os.path.relpath(s, self.base) for s in self.sources]
-                                 if self.package else self.sources), **self.kwargs)
+                                 if self.package else self.sources),
+                        **dict(self.kwargs, py_limited_api=False) if self.package
+                        else self.kwargs)
 
     def _config_key(self):
         """Hash of everything but file contents that decides the output."""

@@ -67,24 +67,28 @@ class Linked(Compiled):
                              'toolkit that has them' % (needs, home, library, libdir, what))
         return libdir
 
-    def _check_symbols(self, library, kwargs):
+    def _check_symbols(self, library, kwargs, compiled=None):
         """Fails the build, before the new library is installed, when the
         loader cannot resolve symbols of `library`: a call to a function
         nothing defines, e.g. a TH function thffi lacks, which C compiles
-        with an implicit-declaration warning."""
+        with an implicit-declaration warning.  compiled: {object: source}
+        of the module and the user's C sources; by default cffi's objects,
+        in the build folder under their source's absolute path."""
         names, missing, linked = _link.unresolved(library, kwargs.get('library_dirs', []),
                                                   self.linked_libraries)
         if not names and not linked:
             return
         # Which file uses each name: the source of each object (thffi's
-        # jobs; cffi's objects, which sit in the build folder under their
-        # source's absolute path), or the extra object itself.  The module
+        # jobs; the compiled ones), or the extra object itself.  The module
         # cffi generates uses the exported functions: their header says it.
+        if compiled is None:
+            compiled = {os.path.join(self.build_dir, os.path.splitext(src)[0].lstrip(os.sep))
+                        + '.o': src for src in self.sources}
         source_of = {obj: src for src, obj, _, _ in self.jobs}
-        source_of.update((os.path.join(self.build_dir, os.path.splitext(src)[0].lstrip(os.sep))
-                          + '.o', src) for src in self.sources)
+        source_of.update(compiled)
         objects = [os.path.join(root, f) for root, _, files in os.walk(self.build_dir)
                    for f in files if f.endswith('.o')]
+        objects += [o for o in compiled if o not in objects and os.path.isfile(o)]
         users, defined = _link.symbols(objects + self.user_objects)
         # C++ functions by their unqualified name, for a C name defined with
         # C++ linkage (a .cpp without extern "C").

@@ -2,7 +2,7 @@
 that stand for them.  Pure data: the builder reads it without importing torch."""
 
 # dtypes in the order of the C layer's dtype numbers (THFFI_DTYPE).
-THFFI_DTYPES = ('float32', 'float64', 'uint8', 'int8', 'int16', 'int32', 'int64')
+THFFI_DTYPES = ('float32', 'float64', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16')
 _REALS = (('Float', 'float32'), ('Double', 'float64'), ('Byte', 'uint8'), ('Char', 'int8'),
           ('Short', 'int16'), ('Int', 'int32'), ('Long', 'int64'))
 
@@ -11,6 +11,10 @@ TENSOR_TYPES = {}
 for _real, _dtype in _REALS:
     TENSOR_TYPES['TH%sTensor' % _real] = (_dtype, 'cpu')
     TENSOR_TYPES['THCuda%sTensor' % ('' if _real == 'Float' else _real)] = (_dtype, 'cuda')
+# The half tensors (legacy torch.utils.ffi took THC's; TH's THHalfTensor is
+# there for generic code built with TH/THGenerateHalfType.h).
+TENSOR_TYPES['THHalfTensor'] = ('float16', 'cpu')
+TENSOR_TYPES['THCudaHalfTensor'] = ('float16', 'cuda')
 
 # Scalar C types that pass through from Python: name -> 'int' | 'uint' | 'float'.
 SCALAR_TYPES = {

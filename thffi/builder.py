@@ -16,7 +16,8 @@ A build has four steps, each a file importing only the ones before it:
 _configure.py (the configuration create_extension's arguments make),
 _compile.py (thffi's own code and the .cu sources), _linking.py (the module,
 the user's C sources and the link, then the check of unresolved symbols) and
-_install.py (the library, its Python package and the manifest)."""
+_install.py (the library, its Python package and the manifest; in package
+mode setuptools links, and _package.py hands it the package and the check)."""
 
 import os
 

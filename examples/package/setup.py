@@ -4,7 +4,7 @@
 # thffi/ folder beside build.py, or put its parent on PYTHONPATH).
 import os
 
-from setuptools import setup
+from setuptools import find_packages, setup
 
 this_file = os.path.dirname(os.path.abspath(__file__))
 
@@ -14,10 +14,9 @@ setup(
     description="An example project using thffi (the torch.utils.ffi way)",
     install_requires=["cffi>=1.0.0"],
     setup_requires=["cffi>=1.0.0"],
-    # _ext/my_lib is written by build.py when setuptools loads it, after
-    # find_packages() would have looked: list the packages instead.
-    packages=["my_package", "my_package.functions", "my_package.modules",
-              "my_package._ext", "my_package._ext.my_lib"],
+    # Exclude the build files.  (my_package._ext.my_lib is written when
+    # setuptools loads build.py, after find_packages() looked: thffi adds it.)
+    packages=find_packages(exclude=["build"]),
     ext_package="",
     cffi_modules=[os.path.join(this_file, "build.py:ffi")],
 )

@@ -41,3 +41,12 @@ int cuda_same_size(THCudaTensor *a, THCudaTensor *b) {
 int pointers_match(THCudaTensor *t) {
   return THCudaTensor_data(state, t) == t->storage->data + t->storageOffset;
 }
+/* THCublasCheck, then THCusparseCheck, on a status (t: the call's device),
+ * after getting the call's cuBLAS and cuSPARSE handles. */
+void library_checks(THCudaTensor *t, int cublas, int cusparse) {
+  (void)t;
+  THAssert(THCState_getCurrentBlasHandle(state) != NULL);
+  THAssert(THCState_getCurrentSparseHandle(state) != NULL);
+  THCublasCheck(cublas);
+  THCusparseCheck(cusparse);
+}

@@ -15,3 +15,4 @@ int cuda_ndim(THCudaTensor *t);
 int64_t cuda_nelement(THCudaTensor *t);
 int cuda_same_size(THCudaTensor *a, THCudaTensor *b);
 int pointers_match(THCudaTensor *t);
+void library_checks(THCudaTensor *t, int cublas, int cusparse);

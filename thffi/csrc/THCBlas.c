@@ -130,6 +130,10 @@ static void *thcffi_blas_handle(THCState *s) {
   return handles[device];
 }
 
+struct cublasContext *THCState_getCurrentBlasHandle(THCState *state) {
+  return (struct cublasContext *)thcffi_blas_handle(state);
+}
+
 static void thcffi_blas_check(int status, const char *what) {
   if (status != 0) THError("cublas runtime error : %s failed with status %d", what, status);
 }

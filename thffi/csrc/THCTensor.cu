@@ -35,3 +35,5 @@ __global__ void cadd_kernel(T *r, Strided a, const T *t, Strided b, const T *s,
 
 #define TH_GENERIC_FILE "generic/THCTensorOps.cu"
 #include "THC/THCGenerateAllTypes.h"
+#define TH_GENERIC_FILE "generic/THCTensorOps.cu"
+#include "THC/THCGenerateHalfType.h"

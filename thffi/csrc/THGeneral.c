@@ -1,6 +1,13 @@
 /* Errors, per-thread error frames and strided iteration for the TH layer;
  * exit(), abort() and assert() of the code linked into an extension. */
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "TH/THGeneral.h"
 #include "thffi_private.h"
 
@@ -8,6 +15,15 @@
 static __thread THFFIFrame *thffi_top = NULL;
 static __thread char thffi_msg[THFFI_MSG_LEN];
 static __thread int thffi_has_msg = 0;
+/* THSetErrorHandler's and THSetArgErrorHandler's, per thread and default. */
+static __thread THErrorHandlerFunction thffi_error_handler = NULL;
+static __thread void *thffi_error_data = NULL;
+static __thread THArgErrorHandlerFunction thffi_arg_handler = NULL;
+static __thread void *thffi_arg_data = NULL;
+static THErrorHandlerFunction thffi_default_error_handler = NULL;
+static void *thffi_default_error_data = NULL;
+static THArgErrorHandlerFunction thffi_default_arg_handler = NULL;
+static void *thffi_default_arg_data = NULL;
 
 void THFFI_pushFrame(THFFIFrame *frame, const char *name) {
   frame->prev = thffi_top;
@@ -100,7 +116,7 @@ uintptr_t THFFI_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *s
   char err[THFFI_MSG_LEN];
   uintptr_t data = 0;
   if (op != THFFI_OP_NEW && op != THFFI_OP_CONTIGUOUS && op != THFFI_OP_CLONE &&
-      priv->obj == NULL)
+      op != THFFI_OP_WRAP && priv->obj == NULL)
     THError("this tensor is not backed by a torch tensor");
   if (THFFIPy_tensorOp(op, priv, src, dtype, device, n, args, &data, err, sizeof err) != 0)
     THError("%s", err);
@@ -196,11 +212,47 @@ void __wrap___assert_fail(const char *assertion, const char *file, unsigned int 
   THFFI_fail("Assertion `%s' failed in %s at %s:%u", assertion, function, file, line);
 }
 
+/* Runs this thread's (or the default) error handler on the message made. */
+static void thffi_error_handlers(void) {
+  if (thffi_error_handler != NULL)
+    thffi_error_handler(thffi_msg, thffi_error_data);
+  else if (thffi_default_error_handler != NULL)
+    thffi_default_error_handler(thffi_msg, thffi_default_error_data);
+}
+
+static void thffi_arg_handlers(int argNumber, const char *msg) {
+  if (thffi_arg_handler != NULL)
+    thffi_arg_handler(argNumber, msg, thffi_arg_data);
+  else if (thffi_default_arg_handler != NULL)
+    thffi_default_arg_handler(argNumber, msg, thffi_default_arg_data);
+}
+
+void THSetErrorHandler(THErrorHandlerFunction new_handler, void *data) {
+  thffi_error_handler = new_handler;
+  thffi_error_data = data;
+}
+
+void THSetDefaultErrorHandler(THErrorHandlerFunction new_handler, void *data) {
+  thffi_default_error_handler = new_handler;
+  thffi_default_error_data = data;
+}
+
+void THSetArgErrorHandler(THArgErrorHandlerFunction new_handler, void *data) {
+  thffi_arg_handler = new_handler;
+  thffi_arg_data = data;
+}
+
+void THSetDefaultArgErrorHandler(THArgErrorHandlerFunction new_handler, void *data) {
+  thffi_default_arg_handler = new_handler;
+  thffi_default_arg_data = data;
+}
+
 void _THError(const char *file, int line, const char *fmt, ...) {
   va_list args;
   va_start(args, fmt);
   thffi_format(file, line, "", fmt, args);
   va_end(args);
+  thffi_error_handlers();
   thffi_unwind();
 }
 
@@ -213,6 +265,7 @@ void _THArgCheck(const char *file, int line, int condition, int argNumber,
   va_start(args, fmt);
   thffi_format(file, line, prefix, fmt, args);
   va_end(args);
+  thffi_arg_handlers(argNumber, thffi_msg + strlen(prefix));
   thffi_unwind();
 }
 
@@ -324,3 +377,114 @@ void *THRealloc(void *ptr, ptrdiff_t size) {
 }
 
 void THFree(void *ptr) { free(ptr); }
+
+/* ---- memory given to storages (THStorage_(newWith*): THFFI_OP_WRAP) ---- */
+
+static void *thffi_default_malloc(void *ctx, ptrdiff_t size) {
+  (void)ctx;
+  return THAlloc(size);
+}
+
+static void *thffi_default_realloc(void *ctx, void *ptr, ptrdiff_t size) {
+  (void)ctx;
+  return THRealloc(ptr, size);
+}
+
+static void thffi_default_free(void *ctx, void *ptr) {
+  (void)ctx;
+  THFree(ptr);
+}
+
+THAllocator THDefaultAllocator = {thffi_default_malloc, thffi_default_realloc,
+                                  thffi_default_free};
+
+void THFFI_releaseWithAllocator(void *allocator, void *ctx, void *data) {
+  THAllocator *a = (THAllocator *)allocator;
+  if (a->free != NULL) a->free(ctx, data);
+}
+
+void THFFI_releaseMapping(void *allocator, void *bytes, void *data) {
+  (void)allocator;
+  if (data != NULL) munmap(data, (size_t)(uintptr_t)bytes);
+}
+
+void *THFFI_mapFile(const char *filename, ptrdiff_t *bytes, int flags) {
+  int shared = flags & TH_ALLOCATOR_MAPPED_SHARED, fd;
+  struct stat st;
+  void *data;
+  THArgCheck(filename != NULL, 1, "expected a file name, got NULL");
+  THArgCheck((flags & ~TH_ALLOCATOR_MAPPED_SHARED) == 0, 3,
+             "only TH_ALLOCATOR_MAPPED_SHARED is supported, got flags %d", flags);
+  fd = open(filename, shared ? O_RDWR | O_CREAT : O_RDONLY, 0644);
+  if (fd < 0) THError("unable to open file <%s> in %s mode: %s", filename,
+                      shared ? "read-write" : "read-only", strerror(errno));
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    THError("unable to stat the file <%s>", filename);
+  }
+  if (*bytes == 0) *bytes = (ptrdiff_t)st.st_size;
+  if (*bytes > (ptrdiff_t)st.st_size) {
+    if (!shared || ftruncate(fd, (off_t)*bytes) != 0) {
+      close(fd);
+      THError("file <%s> size is smaller than the required mapping size <%lld>", filename,
+              (long long)*bytes);
+    }
+  }
+  if (*bytes == 0) {
+    close(fd);
+    return NULL;
+  }
+  data = mmap(NULL, (size_t)*bytes, PROT_READ | PROT_WRITE, shared ? MAP_SHARED : MAP_PRIVATE,
+              fd, 0);
+  close(fd);  /* the mapping stays */
+  if (data == MAP_FAILED) THError("$ Torch: unable to mmap memory: %s", strerror(errno));
+  return data;
+}
+
+THDescBuff _THSizeDesc(const int64_t *size, const int64_t ndim) {
+  THDescBuff buf;
+  size_t n = (size_t)snprintf(buf.str, sizeof buf.str, "[");
+  int64_t d;
+  for (d = 0; d < ndim && n < sizeof buf.str; d++)
+    n += (size_t)snprintf(buf.str + n, sizeof buf.str - n, "%s%lld", d ? " x " : "",
+                          (long long)size[d]);
+  if (n < sizeof buf.str) snprintf(buf.str + n, sizeof buf.str - n, "]");
+  if (n >= sizeof buf.str - 1) memcpy(buf.str + sizeof buf.str - 4, "...", 4);
+  return buf;
+}
+
+/* ---- GC hook, threads, math helpers (TH/THGeneral.h) ---- */
+
+static void (*thffi_gc_handler)(void *data) = NULL;
+static void *thffi_gc_data = NULL;
+static ptrdiff_t thffi_heap_size = 0, thffi_heap_soft_max = (ptrdiff_t)1 << 30;
+
+void THSetGCHandler(void (*torchGCHandlerFunction)(void *data), void *data) {
+  thffi_gc_handler = torchGCHandlerFunction;
+  thffi_gc_data = data;
+}
+
+void THHeapUpdate(ptrdiff_t size) {
+  ptrdiff_t now = __atomic_add_fetch(&thffi_heap_size, size, __ATOMIC_RELAXED);
+  if (size > 0 && now > thffi_heap_soft_max) {
+    if (thffi_gc_handler != NULL) thffi_gc_handler(thffi_gc_data);
+    thffi_heap_soft_max = 2 * now;
+  }
+}
+
+void THSetNumThreads(int num_threads) {
+  THArgCheck(num_threads > 0, 1, "expected a positive number of threads, got %d", num_threads);
+  omp_set_num_threads(num_threads);
+}
+
+int THGetNumThreads(void) { return omp_get_max_threads(); }
+
+int THGetNumCores(void) { return omp_get_num_procs(); }
+
+int THInferNumThreads(void) { return omp_get_max_threads(); }
+
+double THLog1p(const double x) { return log1p(x); }
+
+double THLog2(const double x) { return log2(x); }
+
+double THExpm1(const double x) { return expm1(x); }

@@ -56,8 +56,9 @@ typedef struct {
   int (*current_work_stream)(int32_t device_type, int32_t device_id, void **out_stream);
 } thffi_DLPackExchangeAPI;
 static const thffi_DLPackExchangeAPI *thffi_dlpack;
-static const thffi_DLDataType thffi_dl_dtypes[7] = {  /* THFFI_DTYPES order */
-    {2, 32, 1}, {2, 64, 1}, {1, 8, 1}, {0, 8, 1}, {0, 16, 1}, {0, 32, 1}, {0, 64, 1}};
+static const thffi_DLDataType thffi_dl_dtypes[8] = {  /* THFFI_DTYPES order */
+    {2, 32, 1}, {2, 64, 1}, {1, 8, 1}, {0, 8, 1}, {0, 16, 1}, {0, 32, 1}, {0, 64, 1},
+    {2, 16, 1}};
 enum { THFFI_DL_CPU = 1, THFFI_DL_CUDA = 2 };
 /* The attributes read per argument.  On an object of type exactly
  * torch.Tensor the C function behind the attribute, found at install through
@@ -89,22 +90,25 @@ static thffi_attr *const thffi_attrs[] = {&a_dtype,  &a_is_cpu,     &a_is_cuda,
  * is_cpu takes two.  It also says no to what carries a key besides its
  * device's (negative views, vmap's and functorch's wrappers, sparse, meta):
  * the slow path names those.  NULL where this torch has none of it. */
-static PyObject *thffi_legacy_types[2][7];
+static PyObject *thffi_legacy_types[2][8];
 static PyCFunction thffi_instancecheck;
-static const char *const thffi_legacy_names[7] = {"FloatTensor", "DoubleTensor", "ByteTensor",
+static const char *const thffi_legacy_names[8] = {"FloatTensor", "DoubleTensor", "ByteTensor",
                                                    "CharTensor", "ShortTensor", "IntTensor",
-                                                   "LongTensor"};
-static PyObject *thffi_dtypes[7];  /* THFFI_DTYPES order (thffi/_types.py) */
+                                                   "LongTensor",  "HalfTensor"};
+static PyObject *thffi_dtypes[8];  /* THFFI_DTYPES order (thffi/_types.py) */
 static PyObject *thffi_empty;      /* torch.empty */
+static PyObject *thffi_from_dlpack; /* torch.from_dlpack */
 static PyObject *thffi_contiguous_format;
 static PyObject *thffi_no_args;    /* () */
 static PyObject *s_strict, *s_resize_, *s_set_, *s_select, *s_narrow, *s_transpose,
-    *s_clone, *s_contiguous, *s_is_contiguous, *s_detach, *s_memory_format, *s_device;
+    *s_clone, *s_contiguous, *s_is_contiguous, *s_detach, *s_memory_format, *s_device,
+    *s_unfold, *s_squeeze, *s_unsqueeze, *s_view, *s_expand, *s_untyped_storage,
+    *s_storage_offset;
 static long thffi_live;
 
-static const unsigned thffi_itemsize[7] = {4, 8, 1, 1, 2, 4, 8};
-static const char *const thffi_dtype_names[7] = {"float32", "float64", "uint8", "int8",
-                                                  "int16", "int32", "int64"};
+static const unsigned thffi_itemsize[8] = {4, 8, 1, 1, 2, 4, 8, 2};
+static const char *const thffi_dtype_names[8] = {"float32", "float64", "uint8", "int8",
+                                                  "int16", "int32", "int64", "float16"};
 
 /* obj.<attr> (a new reference), NULL with an exception. */
 static PyObject *thffi_get(PyObject *obj, const thffi_attr *a) {
@@ -402,9 +406,89 @@ static PyObject *thffi_set_view(PyObject *obj, PyObject *src, PyObject *view, Py
   return r;
 }
 
+/* `obj.set_(src.untyped_storage(), src.storage_offset() + args[0], sizes,
+ * strides)` with args {offset, n, n sizes, n strides}: the caller checked
+ * that the view lies within the memory src's storage describes. */
+static PyObject *thffi_set_strided(PyObject *obj, PyObject *src, int n, const int64_t *args) {
+  PyObject *storage = NULL, *offset = NULL, *sizes = NULL, *strides = NULL, *r = NULL;
+  long long base;
+  int dim = (int)args[1];
+  if (n != 2 + 2 * dim) {
+    PyErr_SetString(PyExc_SystemError, "STRIDED: malformed arguments");
+    return NULL;
+  }
+  offset = PyObject_CallMethodNoArgs(src, s_storage_offset);
+  if (offset == NULL) return NULL;
+  base = PyLong_AsLongLong(offset);
+  Py_DECREF(offset);
+  if (base == -1 && PyErr_Occurred()) return NULL;
+  storage = PyObject_CallMethodNoArgs(src, s_untyped_storage);
+  offset = PyLong_FromLongLong(base + args[0]);
+  sizes = thffi_sizes(dim, args + 2);
+  strides = thffi_sizes(dim, args + 2 + dim);
+  if (storage != NULL && offset != NULL && sizes != NULL && strides != NULL)
+    r = PyObject_CallMethodObjArgs(obj, s_set_, storage, offset, sizes, strides, NULL);
+  Py_XDECREF(storage);
+  Py_XDECREF(offset);
+  Py_XDECREF(sizes);
+  Py_XDECREF(strides);
+  return r;
+}
+
+/* DLPack 0.x's managed tensor (the "dltensor" capsule every torch 2.x takes),
+ * over memory given to a storage (THFFI_OP_WRAP): torch calls the deleter
+ * when its storage dies, which frees the memory as the storage's allocator
+ * says. */
+typedef struct thffi_DLManagedTensor {
+  thffi_DLTensor dl_tensor;
+  void *manager_ctx;
+  void (*deleter)(struct thffi_DLManagedTensor *self);
+} thffi_DLManagedTensor;
+typedef struct {
+  thffi_DLManagedTensor managed;
+  int64_t shape[1];
+  THFFIRelease release;
+  void *allocator, *ctx;
+} thffi_wrapped;
+
+static void thffi_wrapped_delete(thffi_DLManagedTensor *self) {
+  thffi_wrapped *w = (thffi_wrapped *)self;
+  if (w->release != NULL) w->release(w->allocator, w->ctx, self->dl_tensor.data);
+  free(w);
+}
+
+/* A 1-d torch tensor of args[1] elements over the memory at args[0], which
+ * it owns once made: args {data, numel, release, allocator, ctx}.  Made by
+ * torch.from_dlpack; when that fails the memory stays the caller's. */
+static PyObject *thffi_wrap(int dtype, int device, const int64_t *args) {
+  thffi_wrapped *w = (thffi_wrapped *)calloc(1, sizeof *w);
+  PyObject *capsule, *r;
+  if (w == NULL) return PyErr_NoMemory();
+  w->managed.dl_tensor.data = (void *)(uintptr_t)args[0];
+  w->managed.dl_tensor.device.device_type = device < 0 ? THFFI_DL_CPU : THFFI_DL_CUDA;
+  w->managed.dl_tensor.device.device_id = device < 0 ? 0 : device;
+  w->managed.dl_tensor.ndim = 1;
+  w->managed.dl_tensor.dtype = thffi_dl_dtypes[dtype];
+  w->shape[0] = args[1];
+  w->managed.dl_tensor.shape = w->shape;
+  w->managed.deleter = thffi_wrapped_delete;
+  w->release = (THFFIRelease)(uintptr_t)args[2];
+  w->allocator = (void *)(uintptr_t)args[3];
+  w->ctx = (void *)(uintptr_t)args[4];
+  capsule = PyCapsule_New(&w->managed, "dltensor", NULL);
+  if (capsule == NULL) {
+    free(w);
+    return NULL;
+  }
+  r = PyObject_CallOneArg(thffi_from_dlpack, capsule);
+  if (r == NULL && strcmp(PyCapsule_GetName(capsule), "dltensor") == 0) free(w);  /* unused */
+  Py_DECREF(capsule);
+  return r;
+}
+
 /* The torch tensor `op` yields (a new reference), NULL with an exception. */
 static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, int device,
-                             PyObject *sizes) {
+                             PyObject *sizes, int n, const int64_t *args) {
   PyObject *r, *kw, *pos;
   switch (op) {
     case THFFI_OP_NEW:
@@ -423,6 +507,12 @@ static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, in
       Py_XDECREF(pos);
       Py_DECREF(kw);
       return r;
+    case THFFI_OP_WRAP:
+      if (n != 5) {
+        PyErr_SetString(PyExc_SystemError, "WRAP: malformed arguments");
+        return NULL;
+      }
+      return thffi_wrap(dtype, device, args);
     case THFFI_OP_CLONE:
       kw = Py_BuildValue("{OO}", s_memory_format, thffi_contiguous_format);
       if (kw == NULL) return NULL;
@@ -447,9 +537,33 @@ static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, in
     case THFFI_OP_NARROW:
       r = thffi_set_view(obj, src, s_narrow, sizes);
       break;
-    default:
+    case THFFI_OP_TRANSPOSE:
       r = thffi_set_view(obj, src, s_transpose, sizes);
       break;
+    case THFFI_OP_UNFOLD:
+      r = thffi_set_view(obj, src, s_unfold, sizes);
+      break;
+    case THFFI_OP_SQUEEZE:
+      r = thffi_set_view(obj, src, s_squeeze, sizes);
+      break;
+    case THFFI_OP_UNSQUEEZE:
+      r = thffi_set_view(obj, src, s_unsqueeze, sizes);
+      break;
+    case THFFI_OP_VIEW:
+      r = thffi_set_view(obj, src, s_view, sizes);
+      break;
+    case THFFI_OP_EXPAND:
+      r = thffi_set_view(obj, src, s_expand, sizes);
+      break;
+    case THFFI_OP_SET:
+      r = PyObject_CallMethodOneArg(obj, s_set_, src);
+      break;
+    case THFFI_OP_STRIDED:
+      r = thffi_set_strided(obj, src, n, args);
+      break;
+    default:
+      PyErr_Format(PyExc_SystemError, "unknown tensor operation %d", op);
+      return NULL;
   }
   if (r == NULL) return NULL;
   Py_DECREF(r);
@@ -459,14 +573,15 @@ static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, in
 
 static const char *const thffi_op_names[] = {
     "resize", "create", "select on", "narrow", "transpose", "make contiguous", "clone",
-    "release"};
+    "release", "unfold", "squeeze", "unsqueeze", "view", "expand", "set", "view the storage of", "wrap memory as"};
 
 /* "cannot <op> <what>[ to <sizes>]: <exception>" into err; clears the error. */
 static void thffi_report(int op, const THFFITensorPriv *priv, PyObject *sizes, char *err,
                          size_t errlen) {
   PyObject *type, *value, *tb, *text = NULL, *shape = NULL;
   char what[48];
-  int creates = op == THFFI_OP_NEW || op == THFFI_OP_CLONE || op == THFFI_OP_CONTIGUOUS;
+  int creates = op == THFFI_OP_NEW || op == THFFI_OP_CLONE || op == THFFI_OP_CONTIGUOUS ||
+                op == THFFI_OP_WRAP;
   PyErr_Fetch(&type, &value, &tb);
   if (creates)
     snprintf(what, sizeof what, "a tensor");
@@ -504,7 +619,7 @@ int THFFIPy_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src, 
   sizes = thffi_sizes(n, args);
   if (sizes == NULL) goto done;
   result = thffi_apply(op, (PyObject *)priv->obj, src ? (PyObject *)src->obj : NULL, dtype,
-                       device, sizes);
+                       device, sizes, n, args);
   if (result == NULL) goto done;
   if (result != priv->obj) {  /* a created tensor: priv owns it from now on */
     priv->obj = result;
@@ -568,7 +683,7 @@ static void thffi_find_legacy_types(PyObject *torch) {
   int i, c;
   for (c = 0; c < 2; c++) {
     PyObject *module = c ? cuda : torch;
-    for (i = 0; i < 7 && module != NULL; i++) {
+    for (i = 0; i < 8 && module != NULL; i++) {
       PyObject *t = PyObject_GetAttrString(module, thffi_legacy_names[i]);
       if (t != NULL && PyType_Check(t) && (meta == NULL || Py_TYPE(t) == (PyTypeObject *)meta)) {
         meta = (PyObject *)Py_TYPE(t);
@@ -598,19 +713,26 @@ static int thffi_init(void) {
       !thffi_intern(&s_narrow, "narrow") || !thffi_intern(&s_transpose, "transpose") ||
       !thffi_intern(&s_clone, "clone") || !thffi_intern(&s_contiguous, "contiguous") ||
       !thffi_intern(&s_is_contiguous, "is_contiguous") || !thffi_intern(&s_detach, "detach") ||
-      !thffi_intern(&s_memory_format, "memory_format") || !thffi_intern(&s_device, "device"))
+      !thffi_intern(&s_memory_format, "memory_format") || !thffi_intern(&s_device, "device") ||
+      !thffi_intern(&s_unfold, "unfold") || !thffi_intern(&s_squeeze, "squeeze") ||
+      !thffi_intern(&s_unsqueeze, "unsqueeze") || !thffi_intern(&s_view, "view") ||
+      !thffi_intern(&s_expand, "expand") ||
+      !thffi_intern(&s_untyped_storage, "untyped_storage") ||
+      !thffi_intern(&s_storage_offset, "storage_offset"))
     return 0;
   torch = PyImport_ImportModule("torch");
   if (torch == NULL) return 0;
-  for (i = 0; i < 7; i++) {
+  for (i = 0; i < 8; i++) {
     thffi_dtypes[i] = PyObject_GetAttrString(torch, thffi_dtype_names[i]);
     if (thffi_dtypes[i] == NULL) goto fail;
   }
   thffi_no_args = PyTuple_New(0);
   if (thffi_no_args == NULL) goto fail;
   thffi_empty = PyObject_GetAttrString(torch, "empty");
+  thffi_from_dlpack = PyObject_GetAttrString(torch, "from_dlpack");
   thffi_contiguous_format = PyObject_GetAttrString(torch, "contiguous_format");
-  if (thffi_empty == NULL || thffi_contiguous_format == NULL) goto fail;
+  if (thffi_empty == NULL || thffi_from_dlpack == NULL || thffi_contiguous_format == NULL)
+    goto fail;
   type = PyObject_GetAttrString(torch, "Tensor");
   if (type == NULL || !thffi_find_dlpack(torch, type)) goto fail;
   if (thffi_dlpack == NULL) thffi_find_legacy_types(torch);

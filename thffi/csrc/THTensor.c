@@ -4,3 +4,5 @@
 
 #define TH_GENERIC_FILE "generic/THTensor.c"
 #include "TH/THGenerateAllTypes.h"
+#define TH_GENERIC_FILE "generic/THTensor.c"
+#include "TH/THGenerateHalfType.h"

@@ -10,5 +10,8 @@
 #define THFFI_NEW_DEVICE -1
 #define THFFI_STATE_ONLY void
 #define THFFI_ST
+#define THFFI_TYPE_NAME "torch." TH_CONCAT_STRING_2(Real, Tensor)
 #define TH_GENERIC_FILE "generic/THTensorMeta.c"
 #include "TH/THGenerateAllTypes.h"
+#define TH_GENERIC_FILE "generic/THTensorMeta.c"
+#include "TH/THGenerateHalfType.h"

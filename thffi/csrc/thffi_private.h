@@ -43,6 +43,7 @@ extern const char THFFI_home[];
 #define THFFI_DTYPE_Short 4
 #define THFFI_DTYPE_Int 5
 #define THFFI_DTYPE_Long 6
+#define THFFI_DTYPE_Half 7
 
 /* Sets this thread's error message (THFFI_takeError) without leaving the
  * call. */
@@ -77,6 +78,21 @@ typedef struct THFFIMathValue {
  * Defined in THMath.c. */
 void THFFI_math(const char *name, const char *op, const char *lib, const char *sig,
                 THFFIMathValue *ret, ...);
+
+/* THFFIRelease functions (THFFI_OP_WRAP), in THGeneral.c: through a
+ * THAllocator's free; munmap of `bytes` (ctx) bytes. */
+void THFFI_releaseWithAllocator(void *allocator, void *ctx, void *data);
+void THFFI_releaseMapping(void *allocator, void *bytes, void *data);
+/* CUDA builds only (THC.c): THFFIRelease functions for THCudaMalloc'ed
+ * memory and through a THCDeviceAllocator's free; and stops freeing a
+ * THCudaMalloc'ed block when the call fails (a storage owns it). */
+void THCFFI_releaseCudaMalloc(void *allocator, void *ctx, void *data);
+void THCFFI_releaseWithDeviceAllocator(void *allocator, void *ctx, void *data);
+void THCFFI_keepAlloc(uintptr_t ptr);
+/* Maps `filename` as THStorage_(newWithMapping) does (flags:
+ * TH_ALLOCATOR_MAPPED_SHARED or 0); *bytes 0 maps the whole file and says
+ * its size.  NULL for an empty mapping; THError on failure. */
+void *THFFI_mapFile(const char *filename, ptrdiff_t *bytes, int flags);
 
 /* Installs the crash report (THCrash.c) for the extension module `module`,
  * once per extension; called when the module installs its functions. */

@@ -1,5 +1,6 @@
-"""The C side of `python -m thffi port`: C, C++ and CUDA sources are read,
-never changed; what legacy code commonly gets wrong is reported.
+"""The C side of `python -m thffi port`: C, C++ and CUDA sources are read
+(only warp.py rewrites them); what legacy code commonly gets wrong is
+reported.
 
 - exit() / abort(): thffi ends the wrapped call with a RuntimeError when
   they run on the thread that made it, but they still end the process on
@@ -52,9 +53,14 @@ def _functions(code):
                 yield function[0], function[1], i + 1
 
 
+def blank_comments_and_strings(text):
+    """text with its comments and string and char literals blanked."""
+    return _COMMENT_OR_STRING.sub(_blank, text)
+
+
 def scan_c(text, path):
     """[Finding] for one C/C++/CUDA source."""
-    code = _COMMENT_OR_STRING.sub(_blank, text)
+    code = blank_comments_and_strings(text)
     findings = []
     for match in _EXIT.finditer(code):
         call = match.group(1)

@@ -4,12 +4,15 @@ report: findings in C/C++/CUDA files the build scripts do not compile
 listed one by one; and committed Python 2 extension binaries.
 
 A file is compiled when a build script names it: a string in a Python
-build script (one that calls create_extension, setup or an Extension) or a
-word of a shell script ending in a C/C++/CUDA suffix, glob patterns
-(src/*.cpp) included, relative to the script's folder or, where the script
-builds paths by hand, by the end of the path; and a header such a file
-includes ("x.h", transitively).  When no build script names any file,
-every file counts as compiled (nothing is summarised)."""
+build script (one that calls create_extension, setup or an Extension), a
+word of a shell script or of a CMake file of the torch build (port.cmake
+found TH/THC or nvcc architectures in it) ending in a C/C++/CUDA suffix,
+glob patterns (src/*.cpp) included, relative to the script's folder or,
+where the script builds paths by hand, by the end of the path; and a
+header such a file includes ("x.h", or <dir/x.h> found in the repository,
+transitively).  When no build script names any file, every file counts as
+compiled (nothing is summarised).  cuda_files: the compiled CUDA sources,
+whose warp intrinsics port rewrites (warp.py)."""
 
 import fnmatch
 import os
@@ -18,7 +21,7 @@ import re
 SOURCES = ('.c', '.h', '.cu', '.cuh', '.cpp', '.cc', '.cxx', '.hpp')
 _NAMED = re.compile(r'''[\w./*${}-]+(?:%s)\b''' % '|'.join(re.escape(s) for s in SOURCES))
 _PYTHON_BUILD = re.compile(r'\bcreate_extension\s*\(|\bsetup\s*\(|Extension\s*\(')
-_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+_INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
 # Extension modules Python 3 builds carry its tag (PEP 3149): _x.cpython-311-...so.
 _PYTHON3_TAG = re.compile(r'\.(?:cpython-3\d+|abi3|cp3\d+)')
 
@@ -51,28 +54,47 @@ def compiled_files(texts):
     script names a source."""
     patterns = []
     for path, text in texts.items():
-        if path.endswith('.sh') or path.endswith('.py') and _PYTHON_BUILD.search(text):
+        if (path.endswith(('.sh', 'CMakeLists.txt', '.cmake'))
+                or path.endswith('.py') and _PYTHON_BUILD.search(text)):
             patterns += _patterns(path, text)
     sources = [p for p in texts if p.endswith(SOURCES)]
     compiled = {p for p in sources if any(_matches(p, pattern) for pattern in patterns)}
     if not compiled:
         return None
+    return _with_includes(texts, compiled)
+
+
+def _with_includes(texts, paths):
+    """paths and the files of texts they include, transitively: "x.h"
+    relative to the including file, else (and <x.h>) a file whose path
+    ends with the included one."""
     by_name = {}
-    for p in sources:
-        by_name.setdefault(os.path.basename(p), []).append(p)
-    todo = list(compiled)
+    for p in texts:
+        if p.endswith(SOURCES):
+            by_name.setdefault(os.path.basename(p), []).append(p)
+    found_all = set(paths)
+    todo = list(found_all)
     while todo:
         path = todo.pop()
-        for include in _INCLUDE.findall(texts[path]):
+        for quoted, angled in _INCLUDE.findall(texts[path]):
+            include = quoted or angled
             here = os.path.normpath(os.path.join(os.path.dirname(path), include))
-            found = [here] if here in texts else [
+            found = [here] if quoted and here in texts else [
                 p for p in by_name.get(os.path.basename(include), ())
                 if p.endswith(include.lstrip('./'))]
             for header in found:
-                if header not in compiled:
-                    compiled.add(header)
+                if header not in found_all:
+                    found_all.add(header)
                     todo.append(header)
-    return compiled
+    return found_all
+
+
+def cuda_files(texts, compiled):
+    """The CUDA sources among texts the build compiles: .cu and .cuh files
+    (all of them when compiled is None: nothing names sources) and the
+    files they include."""
+    return _with_includes(texts, [p for p in texts if p.endswith(('.cu', '.cuh'))
+                                  and (compiled is None or p in compiled)])
 
 
 def summarise(findings, compiled):

@@ -52,7 +52,11 @@ void THTensor_(fill)(THTensor *self, real value) {
   THFFI_PARALLEL(n, begin, end, THTensor_(fillRange)(pa, &a, value, begin, end));
 }
 
-void THTensor_(zero)(THTensor *self) { THTensor_(fill)(self, (real)0); }
+void THTensor_(zero)(THTensor *self) {
+  real zero;
+  memset(&zero, 0, sizeof zero);  /* 0 of every type, half's bits included */
+  THTensor_(fill)(self, zero);
+}
 
 THFFI_SIMD_FOR_REAL static void THTensor_(copyRange)(real *pa, const THFFIIter *ia, real *pb, const THFFIIter *ib,
                                  int64_t begin, int64_t end) {
@@ -92,6 +96,7 @@ void THTensor_(copy)(THTensor *self, THTensor *src) {
   THFFI_PARALLEL(n, begin, end, THTensor_(copyRange)(pa, &a, pb, &b, begin, end));
 }
 
+#ifndef TH_REAL_IS_HALF  /* no arithmetic on half in C */
 THFFI_SIMD_FOR_REAL static void THTensor_(caddRange)(real *pa, const THFFIIter *ia, real *pb, const THFFIIter *ib,
                                  real *pc, const THFFIIter *ic, real value, int64_t begin,
                                  int64_t end) {
@@ -137,5 +142,7 @@ void THTensor_(cadd)(THTensor *r, THTensor *t, real value, THTensor *src) {
   THFFI_PARALLEL(n, begin, end,
                  THTensor_(caddRange)(pa, &a, pb, &b, pc, &c, value, begin, end));
 }
+
+#endif  /* TH_REAL_IS_HALF */
 
 #endif

@@ -3,9 +3,11 @@
 #define THFFI_TH_H
 
 #include "THGeneral.h"
+#include "THHalf.h"
 #include "THStorage.h"
 #include "THTensor.h"
 #include "THTensorCopy.h"
+#include "THTensorApply.h"
 #include "THTensorDimApply.h"
 #include "THLogAdd.h"
 #include "THRandom.h"

@@ -46,6 +46,43 @@
 #define TH_FORMAT(f, a)
 #endif
 
+/* What TH's debug functions (THTensor_(desc), THLongStorage_sizeDesc)
+ * return: a description held by value. */
+#define TH_DESC_BUFF_LEN 64
+/* The fourth of its arguments: picks one of three functions by the number
+ * of arguments a call gives (THCudaMalloc, THStorage_(newWithAllocator)). */
+#define THFFI_FOURTH_ARG(a, b, c, d, ...) d
+/* Legacy TH 0.3's allocator (TH/THAllocator.h), for storages made over
+ * memory it gives (THStorage_(newWithAllocator)) or frees
+ * (THStorage_(newWithDataAndAllocator)): malloc(ctx, bytes), free(ctx, ptr).
+ * THDefaultAllocator is malloc and free, as TH's. */
+typedef struct THAllocator {
+  void *(*malloc)(void *ctx, ptrdiff_t size);
+  void *(*realloc)(void *ctx, void *ptr, ptrdiff_t size);
+  void (*free)(void *ctx, void *ptr);
+} THAllocator;
+TH_EXTERNC THAllocator THDefaultAllocator;
+/* THStorage_(newWithMapping)'s flags (TH's THMapAllocator): SHARED maps the
+ * file read-write, creating or growing it; without, a private copy of it. */
+#define TH_ALLOCATOR_MAPPED_SHARED 1
+#define TH_ALLOCATOR_MAPPED_SHAREDMEM 2
+#define TH_ALLOCATOR_MAPPED_EXCLUSIVE 4
+#define TH_ALLOCATOR_MAPPED_NOCREATE 8
+#define TH_ALLOCATOR_MAPPED_KEEPFD 16
+#define TH_ALLOCATOR_MAPPED_FROMFD 32
+#define TH_ALLOCATOR_MAPPED_UNLINK 64
+typedef struct { char str[TH_DESC_BUFF_LEN]; } THDescBuff;
+/* "[a x b x c]" for the ndim sizes given (TH_TENSOR_APPLY2's messages). */
+TH_API THDescBuff _THSizeDesc(const int64_t *size, const int64_t ndim);
+
+/* TH's storage flags (THStorage.flag); a storage made by THStorage_new*
+ * has all three. */
+#define TH_STORAGE_REFCOUNTED 1
+#define TH_STORAGE_RESIZABLE 2
+#define TH_STORAGE_FREEMEM 4
+#define TH_STORAGE_VIEW 8
+#define TH_TENSOR_REFCOUNTED 1
+
 /* Most dimensions a tensor may have in the TH layer (PyTorch's own limit). */
 #define THFFI_MAX_DIMS 64
 /* Longest error message kept; longer ones are truncated. */
@@ -55,6 +92,8 @@
 #define TH_CONCAT_STRING_2_EXPAND(x, y) #x #y
 #define TH_CONCAT_STRING_3(x, y, z) TH_CONCAT_STRING_3_EXPAND(x, y, z)
 #define TH_CONCAT_STRING_3_EXPAND(x, y, z) #x #y #z
+#define TH_CONCAT_STRING_4(x, y, z, w) TH_CONCAT_STRING_4_EXPAND(x, y, z, w)
+#define TH_CONCAT_STRING_4_EXPAND(x, y, z, w) #x #y #z #w
 #define TH_CONCAT_2(x, y) TH_CONCAT_2_EXPAND(x, y)
 #define TH_CONCAT_2_EXPAND(x, y) x##y
 #define TH_CONCAT_3(x, y, z) TH_CONCAT_3_EXPAND(x, y, z)
@@ -74,6 +113,49 @@
 #define M_PI 3.14159265358979323846
 #endif
 
+
+/* Attributes legacy TH named. */
+#define TH_NO_RETURN __attribute__((noreturn))
+#define TH_UNREACHABLE __builtin_unreachable()
+#define TH_UNUSED __attribute__((unused))
+#if defined(__clang__)
+#define __ubsan_ignore_float_divide_by_zero__ __attribute__((no_sanitize("float-divide-by-zero")))
+#else
+#define __ubsan_ignore_float_divide_by_zero__
+#endif
+
+/* Handlers of THError and THArgCheck, as legacy TH's: THSetErrorHandler
+ * for this thread, THSetDefaultErrorHandler for threads without one (NULL:
+ * none).  A handler gets the message ("... at file:line"; for THArgCheck
+ * without its "invalid argument N: ") and may leave the call itself
+ * (longjmp, a C++ throw); when it returns, thffi raises the error in Python
+ * as it does without one. */
+typedef void (*THErrorHandlerFunction)(const char *msg, void *data);
+typedef void (*THArgErrorHandlerFunction)(int argNumber, const char *msg, void *data);
+TH_API void THSetErrorHandler(THErrorHandlerFunction new_handler, void *data);
+TH_API void THSetDefaultErrorHandler(THErrorHandlerFunction new_handler, void *data);
+TH_API void THSetArgErrorHandler(THArgErrorHandlerFunction new_handler, void *data);
+TH_API void THSetDefaultArgErrorHandler(THArgErrorHandlerFunction new_handler, void *data);
+
+/* Legacy TH's garbage-collection hook: THHeapUpdate(bytes) counts memory
+ * code says it allocated (negative: freed); whenever the count grows past
+ * the soft limit (1 GiB, then twice what it was), the handler set by
+ * THSetGCHandler runs.  PyTorch's memory never goes through it. */
+TH_API void THSetGCHandler(void (*torchGCHandlerFunction)(void *data), void *data);
+TH_API void THHeapUpdate(ptrdiff_t size);
+
+/* OpenMP threads of TH's loops (those of PyTorch's runtime thffi links):
+ * set, get, the number of cores, and a count that leaves the caller's
+ * setting alone (THInferNumThreads: the current number). */
+TH_API void THSetNumThreads(int num_threads);
+TH_API int THGetNumThreads(void);
+TH_API int THGetNumCores(void);
+TH_API int THInferNumThreads(void);
+
+/* Math helpers of TH's: log1p, log2 and expm1 of a double. */
+TH_API double THLog1p(const double x);
+TH_API double THLog2(const double x);
+TH_API double THExpm1(const double x);
 
 /* Message of the last error on this thread, or NULL; clears it. */
 TH_API const char *THFFI_takeError(void);
@@ -95,6 +177,12 @@ TH_API void _THAssertionFailed(const char *file, int line, const char *exp,
 #define THError(...) _THError(THFFI_FILE, __LINE__, __VA_ARGS__)
 #define THArgCheck(COND, ARG, ...) \
   do { if (!(COND)) _THArgCheck(THFFI_FILE, __LINE__, 0, ARG, __VA_ARGS__); } while (0)
+/* THArgCheck running `cleanup` (THCleanup(statements)) before failing. */
+#define THCleanup(...) __VA_ARGS__
+#define THArgCheckWithCleanup(COND, CLEANUP, ARG, ...) \
+  do { if (!(COND)) { CLEANUP _THArgCheck(THFFI_FILE, __LINE__, 0, ARG, __VA_ARGS__); } } while (0)
+/* THArgCheck's failure, unconditionally. */
+#define THArgError(ARG, ...) _THArgCheck(THFFI_FILE, __LINE__, 0, ARG, __VA_ARGS__)
 #define THAssert(exp) \
   do { if (!(exp)) _THAssertionFailed(THFFI_FILE, __LINE__, #exp, "%s", ""); } while (0)
 #define THAssertMsg(exp, ...) \
@@ -301,11 +389,21 @@ TH_API void *THFFI_handOver(THFFITensorPriv *priv);
 /* What thffi asks Python to do to a tensor (THFFI_tensorOp). */
 enum {
   THFFI_OP_RESIZE, THFFI_OP_NEW, THFFI_OP_SELECT, THFFI_OP_NARROW,
-  THFFI_OP_TRANSPOSE, THFFI_OP_CONTIGUOUS, THFFI_OP_CLONE, THFFI_OP_RELEASE
+  THFFI_OP_TRANSPOSE, THFFI_OP_CONTIGUOUS, THFFI_OP_CLONE, THFFI_OP_RELEASE,
+  THFFI_OP_UNFOLD, THFFI_OP_SQUEEZE, THFFI_OP_UNSQUEEZE, THFFI_OP_VIEW, THFFI_OP_EXPAND,
+  THFFI_OP_SET, THFFI_OP_STRIDED, THFFI_OP_WRAP
 };
-/* Runs `op` on the torch tensor behind `priv` (RESIZE, SELECT, NARROW,
- * TRANSPOSE; `src` is the view's source) or makes a new one (NEW: of
- * `dtype` on `device` with sizes `args`; CONTIGUOUS, CLONE: from `src`),
+/* How memory given to a storage (THFFI_OP_WRAP) is freed: release(allocator,
+ * ctx, data), called once torch drops its last reference to it. */
+typedef void (*THFFIRelease)(void *allocator, void *ctx, void *data);
+/* Runs `op` on the torch tensor behind `priv` (RESIZE; or a view of `src`:
+ * SELECT, NARROW, TRANSPOSE, UNFOLD, SQUEEZE, UNSQUEEZE, VIEW, EXPAND, the
+ * torch method of that name with `args`; SET: all of src; STRIDED: args
+ * {offset from src's first element, n, n sizes, n strides} over src's
+ * storage) or makes a new one (NEW: of
+ * `dtype` on `device` with sizes `args`; CONTIGUOUS, CLONE: from `src`;
+ * WRAP: over the memory args {data, numel, THFFIRelease, allocator, ctx},
+ * which it owns from then on: released as args say when torch drops it),
  * then describes it in priv (obj, dim, sizes, strides) and returns its data
  * pointer.  dtype numbers: THFFI_DTYPES order in thffi/_types.py. */
 TH_API uintptr_t THFFI_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src,

@@ -1,6 +1,6 @@
 /* Legacy generic-code machinery (the single-type generators of TH 0.4):
  * includes TH_GENERIC_FILE once, for THDoubleTensor, with `real`, `accreal`,
- * `Real`, TH_REAL_IS_DOUBLE and THInf defined as THGenerateAllTypes.h does. */
+ * `Real`, TH_CONVERT_*, TH_REAL_IS_DOUBLE and THInf defined as THGenerateAllTypes.h does. */
 #ifndef TH_GENERIC_FILE
 #error "You must define TH_GENERIC_FILE before including THGenerateDoubleType.h"
 #endif
@@ -13,6 +13,8 @@
 #define Real Double
 #define TH_REAL_IS_DOUBLE
 #define THInf DBL_MAX
+#define TH_CONVERT_REAL_TO_ACCREAL(_val) (accreal)(_val)
+#define TH_CONVERT_ACCREAL_TO_REAL(_val) (real)(_val)
 #line 1 TH_GENERIC_FILE
 #include TH_GENERIC_FILE
 #undef real
@@ -20,6 +22,8 @@
 #undef Real
 #undef TH_REAL_IS_DOUBLE
 #undef THInf
+#undef TH_CONVERT_REAL_TO_ACCREAL
+#undef TH_CONVERT_ACCREAL_TO_REAL
 #ifndef THGenerateManyTypes
 #undef TH_GENERIC_FILE
 #endif

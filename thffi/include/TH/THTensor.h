@@ -15,6 +15,8 @@
 #define THFFI_STATE_ONLY void
 #define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
 #include "TH/THGenerateAllTypes.h"
+#define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
+#include "TH/THGenerateHalfType.h"
 #undef THFFI_T
 #undef THFFI_S
 #undef THFFI_F
@@ -24,5 +26,7 @@
 
 #define TH_GENERIC_FILE "TH/generic/THTensor.h"
 #include "TH/THGenerateAllTypes.h"
+#define TH_GENERIC_FILE "TH/generic/THTensor.h"
+#include "TH/THGenerateHalfType.h"
 
 #endif

@@ -1,7 +1,18 @@
 #ifndef THFFI_THC_TENSOR_H
 #define THFFI_THC_TENSOR_H
 
+#include <TH/TH.h>
 #include "THCGeneral.h"
+#include "THCHalf.h"
+
+/* What THC's debug functions (THCTensor_(sizeDesc)) return. */
+#define THC_DESC_BUFF_LEN TH_DESC_BUFF_LEN
+typedef THDescBuff THCDescBuff;
+
+/* Legacy THC 0.3's direct element access (host code cannot dereference
+ * device memory: use THCStorage_(get)/(set)). */
+#define THC_STORAGE_GET(storage, idx) ((storage)->data[(idx)])
+#define THC_STORAGE_SET(storage, idx, value) ((storage)->data[(idx)] = (value))
 
 #define THCStorage TH_CONCAT_3(TH, CReal, Storage)
 #define THCStorage_(NAME) TH_CONCAT_4(TH, CReal, Storage_, NAME)
@@ -10,6 +21,8 @@
 
 #define TH_GENERIC_FILE "THC/generic/THCStorage.h"
 #include "THC/THCGenerateAllTypes.h"
+#define TH_GENERIC_FILE "THC/generic/THCStorage.h"
+#include "THC/THCGenerateHalfType.h"
 
 /* The functions THC shares with TH, bound to THC: a leading state. */
 #define THFFI_T THCTensor
@@ -20,6 +33,8 @@
 #define THFFI_STATE_ONLY THCState *state
 #define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
 #include "THC/THCGenerateAllTypes.h"
+#define TH_GENERIC_FILE "TH/generic/THTensorMeta.h"
+#include "THC/THCGenerateHalfType.h"
 #undef THFFI_T
 #undef THFFI_S
 #undef THFFI_F
@@ -29,5 +44,7 @@
 
 #define TH_GENERIC_FILE "THC/generic/THCTensor.h"
 #include "THC/THCGenerateAllTypes.h"
+#define TH_GENERIC_FILE "THC/generic/THCTensor.h"
+#include "THC/THCGenerateHalfType.h"
 
 #endif

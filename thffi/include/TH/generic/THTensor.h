@@ -9,10 +9,12 @@ THFFI_PUN(THTensor_(zero));
 /* Element-wise in logical order; both must have the same number of elements. */
 TH_API void THTensor_(copy)(THTensor *self, THTensor *src);
 THFFI_PUN(THTensor_(copy));
+#ifndef TH_REAL_IS_HALF
 /* r = t + value * src; r is resized like t; t and src must have the same
- * number of elements. */
+ * number of elements.  (Not for half, which has no arithmetic in C.) */
 TH_API void THTensor_(cadd)(THTensor *r, THTensor *t, real value, THTensor *src);
 THFFI_PUN(THTensor_(cadd));
+#endif
 
 /* Element accessors, as legacy TH's: the tensor must have exactly that many
  * dimensions and the indices must be in range (else THArgCheck names which). */

@@ -1,0 +1,104 @@
+"""Package mode's hand-off to setuptools (create_extension(package=True)).
+
+In package mode setuptools compiles and links the cffi module, from
+build.py's ffi (`cffi_modules=['build.py:ffi']`, or
+`ext_modules=[ffi.distutils_extension()]`); thffi has written the
+package's Python files (__init__.py, _thffi_runtime.py) into the source
+tree by then.  Two things setuptools would not do by itself:
+
+- install those files.  A 2018 setup.py computes `packages=find_packages()`
+  before setup() runs build.py (cffi_modules), so in a fresh checkout the
+  packages build.py writes (pkg._ext, pkg._ext.my_lib) are not listed and
+  only the library is installed: the package then imports as an empty
+  namespace package, without its functions.
+- check the library it links for names nothing defines (_linking.py).
+
+When build.py runs inside setup() (cffi's cffi_modules handler runs it,
+handing it no reference to the setup), `adopt` finds that setup's
+Distribution on the call stack, adds the packages and has its build_ext
+check the library.  With `ffi.distutils_extension()` build.py runs before
+setup(), which then finds the written packages itself (find_packages()
+after create_extension) and links unchecked."""
+
+import inspect
+import os
+import shutil
+import sys
+
+from ._configure import BuildError
+
+
+def running_distribution():
+    """The setuptools Distribution whose setup() runs this code (it is a
+    local variable of a caller: cffi's handler's `dist`), or None."""
+    dist = sys.modules.get('setuptools.dist')
+    if dist is None:
+        return None
+    frame = inspect.currentframe()
+    while frame is not None:
+        for value in frame.f_locals.values():
+            if isinstance(value, dist.Distribution):
+                return value
+        frame = frame.f_back
+    return None
+
+
+def adopt(extension):
+    """Makes the setup() running build.py, if any, install the package
+    `extension` (an Extension in package mode) wrote and check its library."""
+    dist = running_distribution()
+    if dist is None:
+        return
+    # Without packages or py_modules setuptools discovers the packages when
+    # a command runs, after build.py wrote them: listing some would stop that.
+    if dist.packages is not None or dist.py_modules is not None:
+        parts = extension.module_name.split('.')[:-1]
+        dist.packages = list(dist.packages or [])
+        dist.packages += [p for p in ('.'.join(parts[:i + 1]) for i in range(len(parts)))
+                          if p not in dist.packages]
+    dist.cmdclass['build_ext'] = _checking_build_ext(
+        dist.cmdclass.get('build_ext') or _setuptools_build_ext(), extension)
+
+
+def _setuptools_build_ext():
+    from setuptools.command.build_ext import build_ext
+    return build_ext
+
+
+def _checking_build_ext(base, extension):
+    """A build_ext command class (subclassing `base`) that checks the
+    library it links for `extension` as thffi's own builds are checked.
+    When the check fails the new library is removed, or the previous one
+    put back, before setuptools installs it or copies it in place
+    (build_ext --inplace keeps the previous one in the source tree)."""
+    # Imported here: distutils is there once setuptools is (Python 3.12).
+    from distutils.errors import DistutilsError
+
+    class _SetupBuildError(BuildError, DistutilsError):
+        """A BuildError that setup() reports as it does its own errors (one
+        line, `error: ...`), not as a traceback."""
+
+    class build_ext(base):
+        def build_extension(self, ext):
+            if ext.name != extension.module_name:
+                return super().build_extension(ext)
+            path = self.get_ext_fullpath(ext.name)
+            previous = path + '.thffi-previous'
+            if os.path.isfile(path):
+                shutil.copy2(path, previous)
+            try:
+                super().build_extension(ext)
+                sources = [os.path.abspath(s) for s in ext.sources]
+                objects = self.compiler.object_filenames(ext.sources, output_dir=self.build_temp)
+                extension._check_symbols(path, extension.kwargs, dict(zip(objects, sources)))
+            except BuildError as exc:
+                if os.path.isfile(previous):
+                    os.replace(previous, path)
+                elif os.path.isfile(path):
+                    os.remove(path)
+                raise _SetupBuildError(str(exc)) from None
+            finally:
+                if os.path.isfile(previous):
+                    os.remove(previous)
+
+    return build_ext

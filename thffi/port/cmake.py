@@ -1,0 +1,297 @@
+"""The CMake side of `python -m thffi port`: CMakeLists.txt and *.cmake
+files, read by pygments' CMake lexer into commands and their arguments
+(an argument's span includes its quotes), rewritten argument by argument.
+
+- nvcc architecture flags (`-gencode arch=compute_30,code=sm_30`, as two
+  arguments or inside a quoted string such as the 2018
+  `set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -gencode ...")`, `-arch=sm_30`,
+  in any variable) of a command naming an architecture the installed nvcc
+  rejects become ${THFFI_ARCH_FLAGS}: the architectures thffi builds for
+  (TORCH_CUDA_ARCH_LIST when cmake runs).  A command setting the same
+  variable after one at the file's top level that got them has its flags
+  deleted instead, so that they are not given twice.
+- TH/THC include folders taken from torch (`${TORCH_DIR}/lib/include`,
+  `.../include/TH`, `.../include/THC`, alone or as -I flags) become
+  ${THFFI_INCLUDE_DIRS} (${THFFI_INCLUDE_FLAGS} for -I flags): those
+  folders are gone from PyTorch; thffi's headers take their place.
+- libATen/libTH/libTHC (paths or -l flags, or ${TH_LIBRARIES}-style
+  variables in target_link_libraries) become ${THFFI_LIBRARIES}:
+  thffi's TH/THC layer as a shared library (`python -m thffi --libs`).
+
+Inside a quoted string the same variables end in _STRING (the flags
+separated by blanks, as `python -m thffi` prints them).  A block at the top
+of the file (after cmake_minimum_required/project/cmake_policy) defines
+them by running `python -m thffi` with THFFI_PYTHON, a cache variable set
+to the Python that ran port; a configure whose thffi fails stops there,
+saying so.  Lookups of PyTorch 0.x's libraries and headers
+(find_library/find_path naming TH, THC, ATen) are reported with what to
+write, and so is a minimum CMake version before 3.5 (CMake 4 refuses it)
+in a file with any of the above.  A file lexed once more after port changes nothing."""
+
+import re
+
+from pygments.lexers import CMakeLexer
+from pygments.token import Comment, Punctuation, Whitespace
+
+from .report import Finding
+from .shell import OLDEST_WITHOUT_NVCC
+
+# The block's first line, by which a ported file is known.
+MARKER = '# thffi port: PyTorch 0.x\'s TH/THC, GPU architectures'
+_OPTIONS = {'ARCH_FLAGS': '--arch-flags', 'INCLUDE_FLAGS': '--includes',
+            'LIBRARIES': '--libs'}
+
+_ARCH_NAMES = ('-gencode', '--generate-code', '-arch', '--gpu-architecture', '-code',
+               '--gpu-code')
+_ARCH_NUMBER = re.compile(r'(?:sm|compute)_(\d+)')
+# Inside a quoted string: a flag and its value.
+_ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+)([^\s";]+)' % '|'.join(_ARCH_NAMES))
+_VARIABLE = r'\$(?:ENV)?\{\w+\}'
+_TORCH_PATH = r'(?:%s|[^\s";]*/torch)(?:/lib/include(?:/THC?)?|/include/THC?)/?' % _VARIABLE
+_TORCH_DIR_ARG = re.compile(r'"?%s"?$' % _TORCH_PATH)
+_TORCH_INCLUDE = re.compile(r'(?<![\w-])-I%s(?=[\s";]|$)' % _TORCH_PATH)
+_TORCH_LIB = r'(?:[^\s";]*/)?lib(?:ATen|THC?|THC?NN|THC?S)\.(?:so|dylib|a)(?:\.[\d.]+)?'
+_TORCH_LIB_ARG = re.compile(r'"?%s"?$|-l(?:ATen|THC?|THC?NN)$' % _TORCH_LIB)
+# What a link command takes from a variable named for them (a path from
+# the build script's environment, say).
+_TORCH_LIB_VARIABLE = re.compile(r'"?\$\{(?:ATEN|ATen|THC?|THC?NN)_LIBRAR(?:Y|IES)\}"?$')
+_LINKS = ('target_link_libraries', 'link_libraries')
+_TORCH_LIB_IN_STRING = re.compile(r'(?<![\w-])(?:%s|-l(?:ATen|THC?|THC?NN))(?=[\s";]|$)'
+                                  % _TORCH_LIB)
+_FINDS_TORCH = re.compile(r'^(?:find_library|find_path|find_file)$', re.I)
+_TORCH_NAME = re.compile(r'^"?(?:lib)?(?:ATen|THC?|THC?NN|THC?\.h|THC?/THC?\.h)(?:\.\d+)?"?$')
+_SELF_SET = re.compile(r'set\s*\(\s*(\w+)\s+"?\$\{\1\}"?\s*\)$', re.I)
+_BEFORE_3_5 = re.compile(r'(?:[0-2]\.[\d.]*|3\.[0-4](?:\.[\d.]*)?)$')
+_BLOCK_OPENS = ('if', 'foreach', 'while', 'function', 'macro')
+_BLOCK_CLOSES = ('endif', 'endforeach', 'endwhile', 'endfunction', 'endmacro')
+_HEAD = ('cmake_minimum_required', 'project', 'cmake_policy')
+
+
+def _commands(text):
+    """The commands of a CMake file, in order: (name, start, end, depth,
+    [(start, end) of each argument]); depth: how many if/foreach/function
+    blocks hold it."""
+    commands, depth = [], 0
+    tokens = iter(CMakeLexer().get_tokens_unprocessed(text))
+    for pos, kind, value in tokens:
+        if kind in Whitespace or kind in Comment or kind in Punctuation:
+            continue
+        name, start, args, arg, level = value, pos, [], None, 0
+        for pos, kind, value in tokens:
+            if kind in Punctuation and value in '()':
+                if arg:
+                    args.append(arg)
+                    arg = None
+                level += 1 if value == '(' else -1
+                if level == 0:
+                    break
+            elif kind in Whitespace or kind in Comment:
+                if arg:
+                    args.append(arg)
+                    arg = None
+            else:
+                arg = (arg[0] if arg else pos, pos + len(value))
+        lowered = name.lower()
+        depth -= lowered in _BLOCK_CLOSES
+        commands.append((lowered, start, pos + 1, depth, args))
+        depth += lowered in _BLOCK_OPENS
+    return commands
+
+
+def _arch_edits(text, args):
+    """([edit spans], [architecture numbers]) of one command's nvcc
+    architecture flags."""
+    spans, numbers = [], []
+    i = 0
+    while i < len(args):
+        start, end = args[i]
+        value = text[start:end]
+        name, _, inline = value.partition('=')
+        if value.startswith('"') or ' ' in value:
+            for m in _ARCH_FLAG.finditer(value):
+                found = _ARCH_NUMBER.findall(m.group(1))
+                if found:
+                    spans.append((start + m.start(), start + m.end(), True))
+                    numbers += found
+        elif name in _ARCH_NAMES and (inline or i + 1 < len(args)):
+            following = args[i + 1] if not inline else None
+            found = _ARCH_NUMBER.findall(inline or text[following[0]:following[1]])
+            if found:
+                numbers += found
+                spans.append((start, end, False))
+                if following:
+                    spans.append((following[0], following[1], False))
+                    i += 1
+        i += 1
+    return spans, [int(n) for n in numbers]
+
+
+def _spans(text, args, whole, inside):
+    """(start, end, in a string) of the arguments matching whole and of
+    the places in quoted strings matching inside."""
+    spans = []
+    for start, end in args:
+        value = text[start:end]
+        if whole.match(value):
+            spans.append((start, end, False))
+        elif value.startswith('"'):
+            spans += [(start + m.start(), start + m.end(), True)
+                      for m in inside.finditer(value)]
+    return spans
+
+
+def _replace(spans, variable, edits):
+    """Puts ${variable} (${variable_STRING} in a string) over the first span
+    and deletes the others."""
+    for k, (start, end, in_string) in enumerate(sorted(spans)):
+        edits.append((start, end, '' if k else
+                      '${%s%s}' % (variable, '_STRING' if in_string else '')))
+
+
+def _apply(text, edits):
+    """text with the edits made; a deleted flag goes with the blanks before
+    it."""
+    for start, end, replacement in sorted(edits, reverse=True):
+        if not replacement:
+            while start > 0 and text[start - 1] in ' \t':
+                start -= 1
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
+def _delete(text, start, end, spans):
+    """Edits deleting the spans from the command text[start:end]; the whole
+    command, with its line, when that leaves it setting a variable to
+    itself (`set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS}")`) alone on its line."""
+    edits = [(s, e, '') for s, e, _ in spans]
+    left = _apply(text[start:end], [(s - start, e - start, r) for s, e, r in edits])
+    line_start = text.rfind('\n', 0, start) + 1
+    line_end = text.find('\n', end)
+    line_end = len(text) if line_end < 0 else line_end + 1
+    if (_SELF_SET.match(left) and not text[line_start:start].strip()
+            and not text[end:line_end].strip()):
+        return [(line_start, line_end, '')]
+    return edits
+
+
+def _block(python, options):
+    """The lines defining THFFI_<variable> and THFFI_<variable>_STRING for
+    each option of python -m thffi (and THFFI_INCLUDE_DIRS: the folders of
+    the -I flags)."""
+    lines = [MARKER + ' (python -m thffi)',
+             'set(THFFI_PYTHON "%s" CACHE FILEPATH "the Python whose thffi gives TH/THC '
+             'and the GPU architectures")' % python.replace('\\', '/'),
+             'macro(thffi_flags name option)',
+             '  execute_process(COMMAND "${THFFI_PYTHON}" -m thffi ${option}',
+             '                  RESULT_VARIABLE _thffi_status OUTPUT_VARIABLE ${name}_STRING',
+             '                  OUTPUT_STRIP_TRAILING_WHITESPACE)',
+             '  if(NOT _thffi_status EQUAL 0)',
+             '    message(FATAL_ERROR "${THFFI_PYTHON} -m thffi ${option} failed: install '
+             'thffi there, or set THFFI_PYTHON")',
+             '  endif()',
+             '  separate_arguments(${name} UNIX_COMMAND "${${name}_STRING}")',
+             'endmacro()']
+    for variable, option in _OPTIONS.items():
+        if option in options:
+            lines.append('thffi_flags(THFFI_%s %s)' % (variable, option))
+    if '--includes' in options:
+        lines.append('string(REGEX REPLACE "(^|;)-I" "\\\\1" THFFI_INCLUDE_DIRS '
+                     '"${THFFI_INCLUDE_FLAGS}")')
+    return '\n'.join(lines) + '\n\n'
+
+
+def rewrite_cmake(text, path, accepted, python):
+    """(new text, [Finding]) for one CMake file.  accepted: the compute
+    capabilities of the installed nvcc (shell.nvcc_architectures()), or
+    None; python: the interpreter the configure runs thffi with."""
+    findings, edits, options = [], [], set()
+    versions = []  # reported for a file of the torch build only (not vendored code)
+    commands = _commands(text)
+    arch_done = set()  # variables given thffi's architectures at top level
+    arch_lines, arch_rejected = [], set()
+
+    def line_of(offset):
+        return text.count('\n', 0, offset) + 1
+
+    for name, start, end, depth, args in commands:
+        values = [text[s:e] for s, e in args]
+        if _FINDS_TORCH.match(name) and any(_TORCH_NAME.match(v) for v in values[1:]):
+            findings.append(Finding(path, line_of(start), '%s of PyTorch 0.x\'s TH/THC/ATen '
+                                    '(gone from PyTorch): use ${THFFI_INCLUDE_DIRS} and '
+                                    '${THFFI_LIBRARIES} (python -m thffi --includes, --libs) '
+                                    'where its result is used' % name, False))
+            continue
+        if (name in ('cmake_minimum_required', 'cmake_policy') and len(values) > 1
+                and values[0] == 'VERSION' and _BEFORE_3_5.match(values[1])):
+            versions.append(Finding(path, line_of(start), '%s(VERSION %s): CMake 4 refuses '
+                                    'versions before 3.5; write VERSION %s...3.5, or configure '
+                                    'with -DCMAKE_POLICY_VERSION_MINIMUM=3.5'
+                                    % (name, values[1], values[1]), False))
+        spans, numbers = _arch_edits(text, args)
+        rejected = sorted({n for n in numbers
+                           if (n not in accepted if accepted else n < OLDEST_WITHOUT_NVCC)})
+        if rejected:
+            target = ' '.join(values[:2] if name == 'list' else values[:1])
+            if (name, target) in arch_done:
+                edits += _delete(text, start, end, spans)
+            else:
+                _replace(spans, 'THFFI_ARCH_FLAGS', edits)
+                options.add('--arch-flags')
+            if depth == 0:
+                arch_done.add((name, target))
+            arch_lines.append(line_of(spans[0][0]))
+            arch_rejected |= set(rejected)
+        for variable, whole, inside, what in (
+                ('THFFI_INCLUDE_DIRS', _TORCH_DIR_ARG, _TORCH_INCLUDE,
+                 '$TORCH/lib/include/TH(C): gone from PyTorch'),
+                ('THFFI_LIBRARIES', _TORCH_LIB_ARG, _TORCH_LIB_IN_STRING,
+                 'libATen/libTH/libTHC: gone from PyTorch')):
+            spans = _spans(text, args, whole, inside)
+            if variable == 'THFFI_LIBRARIES' and name in _LINKS:
+                spans += _spans(text, args, _TORCH_LIB_VARIABLE, re.compile('$^'))
+            if not spans:
+                continue
+            if variable == 'THFFI_INCLUDE_DIRS':
+                # -I flags take the flags; folders, the folders.
+                flags = [s for s in spans if text[s[0]:s[1]].lstrip('"').startswith('-I')]
+                _replace(flags, 'THFFI_INCLUDE_FLAGS', edits)
+                _replace([s for s in spans if s not in flags], variable, edits)
+                options.add('--includes')
+                now = '${THFFI_INCLUDE_%s}' % ('FLAGS' if flags else 'DIRS')
+            else:
+                _replace(spans, variable, edits)
+                options.add('--libs')
+                now = '${THFFI_LIBRARIES} (python -m thffi --libs)'
+            findings.append(Finding(path, line_of(min(spans)[0]), '%s; now %s' % (what, now),
+                                    True))
+    if arch_lines:
+        findings.append(Finding(path, arch_lines[0], 'nvcc architecture flags%s: %s %s; now '
+                                '${THFFI_ARCH_FLAGS} (python -m thffi --arch-flags: '
+                                'TORCH_CUDA_ARCH_LIST when set)' % (
+                                    ' (lines %s)' % ', '.join(map(str, arch_lines))
+                                    if len(arch_lines) > 1 else '',
+                                    ', '.join('sm_%d' % n for n in sorted(arch_rejected)),
+                                    'rejected by the installed nvcc' if accepted else
+                                    'older than sm_%d (no nvcc found to ask)'
+                                    % OLDEST_WITHOUT_NVCC), True))
+    if edits or findings or MARKER in text:
+        findings = versions + findings
+    if not edits:
+        return text, findings
+    new = _apply(text, edits)
+    if MARKER not in text:
+        # After the head commands before the first edit (a blank line
+        # between), else before the first command.
+        block = _block(python, options)
+        head = [end for name, _, end, depth, _ in commands
+                if name in _HEAD and depth == 0 and end <= min(edits)[0]]
+        if head:
+            at = text.find('\n', head[-1])
+            at, block = (len(text) if at < 0 else at + 1), '\n' + block[:-1]
+        else:
+            # Before the comment lines right above it too: they are about it.
+            at = text.rfind('\n', 0, commands[0][1]) + 1
+            while at > 0 and text[text.rfind('\n', 0, at - 1) + 1:at].lstrip().startswith('#'):
+                at = text.rfind('\n', 0, at - 1) + 1
+        new = new[:at] + block + new[at:]
+    return new, findings
