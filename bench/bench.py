@@ -27,6 +27,9 @@ timed in the same rounds).
                                      # bench/results.md and bench/latency.png
     python bench/bench.py --quick    # fewer sizes, no build timing, peers built
                                      # in torch's extension cache: a smoke run
+    python bench/bench.py --call-row # only the wrapped C call against
+                                     # torch.add(out=) at N=1 (no peer built;
+                                     # tools/version_matrix.py's column)
     python bench/bench.py --gpu      # the GPU rows and their targets only (no CPU
                                      # rows, no builds, no peers): seconds, for
                                      # tools/gpu_check.sh; writes nothing
@@ -245,6 +248,27 @@ def cpu_rows(sizes, peer, stable):
                                                if k != 'n')), flush=True)
         del a, b, o, ag, bg, env
     return rows
+
+
+def call_row(rounds=9):
+    """The per-call row alone: the wrapped C call and torch.add(out=) at
+    N=1, in µs: the fastest block of alternating rounds.  On a shared
+    machine the other processes slow torch.add's long path (its code and
+    data out of the caches) far more than the short C call, for seconds at
+    a time: the fastest block is each call's own cost."""
+    import torch.utils.benchmark as benchmark
+    from _ext import my_lib
+    a, b, o = torch.rand(1), torch.rand(1), torch.empty(1)
+    env = dict(torch=torch, a=a, b=b, o=o, my_lib=my_lib)
+    cases = {'torch.add(out=)': 'torch.add(a, b, out=o)',
+             'ours: wrapped C call': 'my_lib.my_lib_add_forward(a, b, o)'}
+    samples = {name: [] for name in cases}
+    for r in range(rounds):
+        for name in (list(cases) if r % 2 == 0 else reversed(list(cases))):
+            timer = benchmark.Timer(stmt=cases[name], globals=env,
+                                    num_threads=torch.get_num_threads())
+            samples[name].append(min(timer.blocked_autorange(min_run_time=0.2).times) * 1e6)
+    return {name: min(v) for name, v in samples.items()}
 
 
 def gpu_rows(sizes, stable):
@@ -607,10 +631,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--quick', action='store_true',
                         help='small sizes, no build timing, peers built in torch\'s cache')
+    parser.add_argument('--call-row', action='store_true',
+                        help='only the wrapped C call against torch.add(out=) at N=1')
     parser.add_argument('--gpu', action='store_true',
                         help='only the GPU rows and their targets, printed (exit 1 without '
                              'a GPU or a CUDA build of the demo)')
     args = parser.parse_args()
+    if args.call_row:
+        row = call_row()
+        print('N=1, torch %s: torch.add(out=) %.3f us, wrapped C call %.3f us, ratio %.2fx'
+              % (torch.__version__, row['torch.add(out=)'], row['ours: wrapped C call'],
+                 row['ours: wrapped C call'] / row['torch.add(out=)']))
+        return
     if args.gpu:
         return gpu_only()
     sizes = SIZES[:3] if args.quick else SIZES

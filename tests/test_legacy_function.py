@@ -274,7 +274,7 @@ class Modern(Function):
 
 x = Variable(torch.randn(3, 4).double(), requires_grad=True)
 y = Variable(torch.randn(3, 4).double(), requires_grad=True)
-print('modern', Modern.apply(x).grad_fn.name())
+print('modern', type(Modern.apply(x).grad_fn).__name__)  # .name(): PyTorch 2.5+
 for call in (Modern, lambda: Modern()(x)):  # as torch has them
     try:
         call()

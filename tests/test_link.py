@@ -28,8 +28,13 @@ def _write(folder, files):
 
 
 def _run(command, cwd):
-    """Runs a make.sh or build.py as a user would, with thffi importable."""
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    """Runs a make.sh or build.py as a user would, with thffi importable and
+    this interpreter's environment activated: the `python` of make.sh is the
+    one running the tests (in a virtual environment not activated, PATH's
+    python is another one, whose cffi builds with another configuration)."""
+    bindir = os.path.dirname(sys.executable)
+    env = dict(os.environ, PYTHONPATH=ROOT,
+               PATH=bindir + os.pathsep + os.environ.get('PATH', ''))
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=300)
 

@@ -2,6 +2,8 @@
 (their use by the demo op is tested in test_add.py and test_integration.py)."""
 
 import inspect
+import re
+import warnings
 
 import pytest
 import torch
@@ -64,6 +66,60 @@ def test_register_function_states_its_contract():
             return output
 
     op = register_function('thffi_test::keeps_shape', KeepsShape)
+    if not hasattr(torch.library, 'custom_op'):  # no op: nothing runs forward in an op
+        return
     with pytest.raises(TypeError, match=r'forward stored shape on ctx, which backward could not '
                                         r'read in compiled code'):
         op.op(torch.ones(2), torch.ones(2))
+
+
+class Twice(Function):
+    """input1 + input2 by the demo's C function, for the tests below."""
+
+    @staticmethod
+    @adapts_inputs(autocast_to=torch.float32)
+    def forward(ctx, input1: Tensor, input2: Tensor) -> Tensor:
+        output = torch.empty_like(input1, memory_format=torch.contiguous_format)
+        add_forward(input1, input2, output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output, grad_output
+
+
+def test_without_custom_op_calls_run_eagerly_and_a_warning_names_the_release(monkeypatch):
+    # As on torch 2.0-2.3: torch.library has no custom_op.
+    from thffi import ops
+    monkeypatch.setattr(ops, '_CUSTOM_OP', None)
+    monkeypatch.setattr(ops, '_warned_no_custom_op', False)
+    with pytest.warns(UserWarning, match=r'torch %s has no torch.library.custom_op .*'
+                                         r'thffi_test::eager_only .*graph' % re.escape(torch.__version__)):
+        twice = register_function('thffi_test::eager_only', Twice)
+    assert twice.op is None
+    x = torch.randn(4, requires_grad=True)
+    out = twice(x, x)
+    assert torch.equal(out, 2 * x)
+    out.sum().backward()
+    assert torch.equal(x.grad, torch.full((4,), 2.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # said once per process
+        register_function('thffi_test::eager_only_again', Twice)
+    if hasattr(torch, 'compiler'):  # torch.compile around it breaks the graph there
+        compiled = torch.compile(lambda a, b: twice(a, b) * 2, backend='eager')
+        assert torch.equal(compiled(x.detach(), x.detach()), 4 * x.detach())
+
+
+def test_without_register_autocast_the_traced_call_casts(monkeypatch):
+    # As on torch 2.4: custom_op without register_autocast.
+    from thffi import ops
+    if ops._CUSTOM_OP is None:
+        pytest.skip('torch %s has no torch.library.custom_op' % torch.__version__)
+    monkeypatch.setattr(ops, '_REGISTER_AUTOCAST', None)
+    twice = register_function('thffi_test::cast_in_call', Twice)
+    x = torch.randn(4)
+    compiled = torch.compile(lambda a, b: twice(a, b), backend='eager', fullgraph=True)
+    with torch.autocast('cpu', dtype=torch.bfloat16):
+        out = compiled(x.bfloat16(), x.bfloat16())
+    assert out.dtype is torch.float32
+    assert torch.equal(out, 2 * x.bfloat16().float())

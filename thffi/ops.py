@@ -28,6 +28,15 @@ register_op(qualname, impl, fake, ...)
     The general step under register_function: any typed function calling
     C functions as a custom op, with your fake, backward and setup_context.
 
+Across releases (each decided by feature, not by version number): where
+torch.library.custom_op exists (PyTorch 2.4+) ops are custom ops with
+register_fake and register_autograd; where register_autocast exists (2.5+)
+it casts under torch.autocast, elsewhere the op's call does the same cast
+while traced.  Without custom_op (2.0-2.3) eager calls work as everywhere,
+torch.compile breaks the graph at each op call (torch.compiler.disable,
+2.1+) and torch.export cannot export it: a warning says so once, naming the
+release.
+
 The cost: a fast path pays one Python call per c_function and per
 adapts_inputs, with no `*args` (their code is generated from the
 parameters; a `*args` wrapper costs three times as much, about 3% of a
@@ -40,6 +49,7 @@ import functools
 import inspect
 import keyword
 import typing
+import warnings
 
 import torch
 
@@ -47,6 +57,25 @@ import torch
 _RETRY_ON = (TypeError, ValueError, KeyError, AttributeError)
 _LOW_PRECISION = (torch.float16, torch.bfloat16)
 _CONTIGUOUS = torch.contiguous_format
+
+# What the running PyTorch offers, decided by feature (module docstring:
+# "Across releases").
+_CUSTOM_OP = getattr(torch.library, 'custom_op', None)             # 2.4+
+_REGISTER_AUTOCAST = getattr(torch.library, 'register_autocast', None)  # 2.5+
+_COMPILER = getattr(torch, 'compiler', None)
+_IS_COMPILING = getattr(_COMPILER, 'is_compiling', None)
+_DISABLE = getattr(_COMPILER, 'disable', None)
+_warned_no_custom_op = False
+
+
+def _autocast_enabled(device_type):
+    """Whether torch.autocast is on for `device_type` ('cpu', 'cuda')."""
+    try:
+        return torch.is_autocast_enabled(device_type)
+    except TypeError:  # a torch whose is_autocast_enabled() means CUDA only
+        if device_type == 'cpu':
+            return torch.is_autocast_cpu_enabled()
+        return device_type == 'cuda' and torch.is_autocast_enabled()
 
 
 def _generated(name, params, body, namespace):
@@ -143,7 +172,7 @@ def _adapt(caller, names, tensors, autocast_to, args):
     dtypes = {args[i].dtype for i in tensors}
     if (autocast_to is not None and dtypes - {autocast_to}
             and dtypes <= {autocast_to, *_LOW_PRECISION}
-            and torch.is_autocast_enabled(first.device.type)):
+            and _autocast_enabled(first.device.type)):
         for i in tensors:
             args[i] = args[i].to(autocast_to)
         adapted = True
@@ -248,6 +277,10 @@ def register_function(qualname, function):
             raise TypeError('%s: forward may not have a parameter named %s' % (where, reserved))
     names = [p.name for p in params]
     other_names = [p.name for p in others]
+    if _CUSTOM_OP is None:  # no op to trace: neither this one nor its backward
+        call = _eager_only(qualname, function.apply)
+        call.__doc__ = function.__doc__
+        return call
 
     def impl(*args):
         ctx = _Context()
@@ -342,21 +375,64 @@ def register_op(qualname, impl, fake, *, backward=None, setup_context=None, eage
     traces, and `eager` otherwise; its `.op` is the registered op, for
     torch.library.opcheck.
     """
-    op = torch.library.custom_op(qualname, mutates_args=mutates_args)(impl)
+    if _CUSTOM_OP is None:
+        call = _eager_only(qualname, eager if eager is not None else impl)
+        call.__doc__ = impl.__doc__
+        return call
+    op = _CUSTOM_OP(qualname, mutates_args=mutates_args)(impl)
     op.register_fake(fake)
     if backward is not None:
         op.register_autograd(backward, setup_context=setup_context)
+    cast_in_call = False
     if autocast_to is not None:
-        for device_type in ('cpu', 'cuda'):
-            torch.library.register_autocast(qualname, device_type, autocast_to)
+        if _REGISTER_AUTOCAST is not None:
+            for device_type in ('cpu', 'cuda'):
+                _REGISTER_AUTOCAST(qualname, device_type, autocast_to)
+        else:
+            cast_in_call = True
     fast = eager if eager is not None else op
 
+    def traced(*args):
+        if cast_in_call:  # what register_autocast would do
+            args = _autocast_args(args, autocast_to)
+        return op(*args)
+
     def call(*args):
-        if torch.compiler.is_compiling():
-            return op(*args)
+        if _IS_COMPILING():
+            return traced(*args)
         return fast(*args)
 
     call.op = op
     call.__name__ = qualname.split('::')[-1]
     call.__doc__ = impl.__doc__
+    return call
+
+
+def _autocast_args(args, autocast_to):
+    """args with their float16/bfloat16 tensors cast to autocast_to when
+    torch.autocast is on for their device (register_autocast's rule)."""
+    return tuple(a.to(autocast_to) if isinstance(a, torch.Tensor) and a.dtype in _LOW_PRECISION
+                 and _autocast_enabled(a.device.type) else a for a in args)
+
+
+def _eager_only(qualname, fast):
+    """register_op and register_function on a torch without
+    torch.library.custom_op (before 2.4): calls run `fast`; torch.compile
+    does not trace into it (a graph break where torch.compiler.disable
+    exists) and torch.export cannot export it.  Said once per process,
+    naming the release; `.op` is None."""
+    global _warned_no_custom_op
+    if not _warned_no_custom_op:
+        _warned_no_custom_op = True
+        warnings.warn('thffi.ops: torch %s has no torch.library.custom_op (PyTorch 2.4+): %s '
+                      'and the other ops registered by thffi run eagerly; torch.compile breaks '
+                      'the graph at them and torch.export cannot export them'
+                      % (torch.__version__, qualname), stacklevel=3)
+    run = _DISABLE(fast) if _DISABLE is not None else fast
+
+    def call(*args):
+        return run(*args)
+
+    call.op = None
+    call.__name__ = qualname.split('::')[-1]
     return call

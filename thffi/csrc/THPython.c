@@ -61,14 +61,21 @@ static const thffi_DLDataType thffi_dl_dtypes[8] = {  /* THFFI_DTYPES order */
     {2, 16, 1}};
 enum { THFFI_DL_CPU = 1, THFFI_DL_CUDA = 2 };
 /* The attributes read per argument.  On an object of type exactly
- * torch.Tensor the descriptor found on the type at install is used directly,
- * as Python's attribute lookup would, without the lookup (generic attribute
- * access when it is neither a getset nor a method descriptor, and on
- * subclasses). */
+ * torch.Tensor the C function behind the attribute, found at install through
+ * the descriptor on the type (CPython's public PyGetSetDescrObject and
+ * PyMethodDescrObject), is called directly, as the descriptor would call it
+ * after its own checks: the type is checked here, and the lookup, the
+ * descriptor's dispatch and its argument checks are skipped (~25% of a call
+ * on a torch without DLPack's exchange API).  Other descriptors and
+ * subclasses get Python's attribute lookup. */
 typedef struct {
   const char *text;
   PyObject *name;
-  PyObject *descr;  /* a getset or a method descriptor, or NULL */
+  getter get;        /* a getset's getter, or NULL */
+  void *closure;
+  PyCFunction meth;  /* a method without arguments: METH_NOARGS, or
+                        METH_VARARGS (| METH_KEYWORDS) called with () */
+  int flags;
 } thffi_attr;
 static thffi_attr a_dtype = {"dtype"}, a_is_cpu = {"is_cpu"}, a_is_cuda = {"is_cuda"},
                   a_shape = {"shape"}, a_data_ptr = {"data_ptr"}, a_stride = {"stride"},
@@ -76,10 +83,23 @@ static thffi_attr a_dtype = {"dtype"}, a_is_cpu = {"is_cpu"}, a_is_cuda = {"is_c
 static thffi_attr *const thffi_attrs[] = {&a_dtype,  &a_is_cpu,     &a_is_cuda,
                                           &a_shape,  &a_data_ptr,   &a_stride,
                                           &a_get_device, &a_is_neg};
+/* torch's legacy tensor types (torch.FloatTensor..., torch.cuda.FloatTensor...;
+ * [cuda][THFFI_DTYPES order]) and the C function of their metaclass's
+ * __instancecheck__ (METH_O): isinstance(t, torch.FloatTensor) checks the
+ * dtype and the device of a tensor in one call, where reading dtype and
+ * is_cpu takes two.  It also says no to what carries a key besides its
+ * device's (negative views, vmap's and functorch's wrappers, sparse, meta):
+ * the slow path names those.  NULL where this torch has none of it. */
+static PyObject *thffi_legacy_types[2][8];
+static PyCFunction thffi_instancecheck;
+static const char *const thffi_legacy_names[8] = {"FloatTensor", "DoubleTensor", "ByteTensor",
+                                                   "CharTensor", "ShortTensor", "IntTensor",
+                                                   "LongTensor",  "HalfTensor"};
 static PyObject *thffi_dtypes[8];  /* THFFI_DTYPES order (thffi/_types.py) */
 static PyObject *thffi_empty;      /* torch.empty */
 static PyObject *thffi_from_dlpack; /* torch.from_dlpack */
 static PyObject *thffi_contiguous_format;
+static PyObject *thffi_no_args;    /* () */
 static PyObject *s_strict, *s_resize_, *s_set_, *s_select, *s_narrow, *s_transpose,
     *s_clone, *s_contiguous, *s_is_contiguous, *s_detach, *s_memory_format, *s_device,
     *s_unfold, *s_squeeze, *s_unsqueeze, *s_view, *s_expand, *s_untyped_storage,
@@ -92,16 +112,34 @@ static const char *const thffi_dtype_names[8] = {"float32", "float64", "uint8", 
 
 /* obj.<attr> (a new reference), NULL with an exception. */
 static PyObject *thffi_get(PyObject *obj, const thffi_attr *a) {
-  if (a->descr != NULL && Py_TYPE(obj) == thffi_tensor_type)
-    return Py_TYPE(a->descr)->tp_descr_get(a->descr, obj, (PyObject *)thffi_tensor_type);
+  if (a->get != NULL && Py_TYPE(obj) == thffi_tensor_type) return a->get(obj, a->closure);
   return PyObject_GetAttr(obj, a->name);
 }
 
 /* obj.<attr>() */
 static PyObject *thffi_call(PyObject *obj, const thffi_attr *a) {
-  if (a->descr != NULL && Py_TYPE(obj) == thffi_tensor_type)
-    return PyObject_Vectorcall(a->descr, &obj, 1, NULL);
+  if (a->meth != NULL && Py_TYPE(obj) == thffi_tensor_type) {
+    if (a->flags == METH_NOARGS) return a->meth(obj, NULL);
+    if (a->flags == METH_VARARGS) return a->meth(obj, thffi_no_args);
+    return ((PyCFunctionWithKeywords)(void (*)(void))a->meth)(obj, thffi_no_args, NULL);
+  }
   return PyObject_VectorcallMethod(a->name, &obj, 1, NULL);
+}
+
+/* Fills a's direct route from d, the descriptor found on torch.Tensor. */
+static void thffi_direct(thffi_attr *a, PyObject *d) {
+  if (Py_IS_TYPE(d, &PyGetSetDescr_Type)) {
+    PyGetSetDef *g = ((PyGetSetDescrObject *)d)->d_getset;
+    a->get = g->get;
+    a->closure = g->closure;
+  } else if (Py_IS_TYPE(d, &PyMethodDescr_Type)) {
+    PyMethodDef *m = ((PyMethodDescrObject *)d)->d_method;
+    int flags = m->ml_flags & ~(METH_COEXIST);
+    if (flags == METH_NOARGS || flags == METH_VARARGS || flags == (METH_VARARGS | METH_KEYWORDS)) {
+      a->meth = m->ml_meth;
+      a->flags = flags;
+    }
+  }
 }
 
 /* Reads a tuple of ints into out[0..n); 0 on failure (exception set or not). */
@@ -201,10 +239,17 @@ int THFFIPy_tensorArg(PyObject *obj, int dtype, int cuda, THFFIArg *arg) {
     if (!thffi_dlpack_arg(obj, dtype, cuda, arg)) return 0;
   } else {
     if (!PyObject_TypeCheck(obj, thffi_tensor_type)) return 0;
-    if (!thffi_attr_is(obj, &a_dtype, thffi_dtypes[dtype]) ||
-        !thffi_attr_is(obj, cuda ? &a_is_cuda : &a_is_cpu, Py_True) ||
-        !thffi_describe(obj, &arg->data, &arg->dim, arg->size, arg->stride))
+    if (thffi_instancecheck != NULL && Py_TYPE(obj) == thffi_tensor_type &&
+        thffi_legacy_types[cuda][dtype] != NULL) {
+      v = thffi_instancecheck(thffi_legacy_types[cuda][dtype], obj);
+      if (v == NULL) goto no;
+      Py_DECREF(v);
+      if (v != Py_True) return 0;
+    } else if (!thffi_attr_is(obj, &a_dtype, thffi_dtypes[dtype]) ||
+               !thffi_attr_is(obj, cuda ? &a_is_cuda : &a_is_cpu, Py_True)) {
       goto no;
+    }
+    if (!thffi_describe(obj, &arg->data, &arg->dim, arg->size, arg->stride)) goto no;
     if (cuda) {
       v = thffi_call(obj, &a_get_device);
       if (v == NULL) goto no;
@@ -631,6 +676,34 @@ static int thffi_find_dlpack(PyObject *torch, PyObject *tensor_type) {
   return 1;
 }
 
+/* thffi_legacy_types and thffi_instancecheck, where torch has them (their
+ * absence is no error). */
+static void thffi_find_legacy_types(PyObject *torch) {
+  PyObject *cuda = PyObject_GetAttrString(torch, "cuda"), *meta = NULL, *d;
+  int i, c;
+  for (c = 0; c < 2; c++) {
+    PyObject *module = c ? cuda : torch;
+    for (i = 0; i < 8 && module != NULL; i++) {
+      PyObject *t = PyObject_GetAttrString(module, thffi_legacy_names[i]);
+      if (t != NULL && PyType_Check(t) && (meta == NULL || Py_TYPE(t) == (PyTypeObject *)meta)) {
+        meta = (PyObject *)Py_TYPE(t);
+        thffi_legacy_types[c][i] = t;  /* the module keeps it too */
+      } else {
+        Py_XDECREF(t);
+      }
+    }
+  }
+  Py_XDECREF(cuda);
+  PyErr_Clear();
+  d = meta == NULL ? NULL : PyObject_GetAttrString(meta, "__instancecheck__");
+  if (d != NULL && Py_IS_TYPE(d, &PyMethodDescr_Type) &&
+      ((PyMethodDescrObject *)d)->d_method->ml_flags == METH_O &&
+      PyType_IsSubtype((PyTypeObject *)meta, PyDescr_TYPE(d)))
+    thffi_instancecheck = ((PyMethodDescrObject *)d)->d_method->ml_meth;
+  Py_XDECREF(d);
+  PyErr_Clear();
+}
+
 static int thffi_init(void) {
   PyObject *torch, *type = NULL;
   size_t i;
@@ -653,6 +726,8 @@ static int thffi_init(void) {
     thffi_dtypes[i] = PyObject_GetAttrString(torch, thffi_dtype_names[i]);
     if (thffi_dtypes[i] == NULL) goto fail;
   }
+  thffi_no_args = PyTuple_New(0);
+  if (thffi_no_args == NULL) goto fail;
   thffi_empty = PyObject_GetAttrString(torch, "empty");
   thffi_from_dlpack = PyObject_GetAttrString(torch, "from_dlpack");
   thffi_contiguous_format = PyObject_GetAttrString(torch, "contiguous_format");
@@ -660,16 +735,15 @@ static int thffi_init(void) {
     goto fail;
   type = PyObject_GetAttrString(torch, "Tensor");
   if (type == NULL || !thffi_find_dlpack(torch, type)) goto fail;
+  if (thffi_dlpack == NULL) thffi_find_legacy_types(torch);
   for (i = 0; i < sizeof thffi_attrs / sizeof thffi_attrs[0]; i++) {
     thffi_attr *a = thffi_attrs[i];
     PyObject *d;
     if (!thffi_intern(&a->name, a->text)) goto fail;
     d = PyObject_GetAttr(type, a->name);
     if (d == NULL) goto fail;
-    if (Py_IS_TYPE(d, &PyGetSetDescr_Type) || Py_IS_TYPE(d, &PyMethodDescr_Type))
-      a->descr = d;
-    else
-      Py_DECREF(d);
+    thffi_direct(a, d);
+    Py_DECREF(d);  /* the type keeps its descriptors, and what they point to */
   }
   Py_DECREF(torch);
   thffi_tensor_type = (PyTypeObject *)type;  /* set last: initialised */
