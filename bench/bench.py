@@ -478,7 +478,7 @@ RATIOS = [
 
 def targets(rows, builds):
     """[(target, the figures that judge it, met)] for each target the run
-    measured: the demo's own (the README's) and issue 17's against the
+    measured: the demo's own (docs/performance.md's) and issue 17's against the
     stable-ABI op."""
     by_n = {r['n']: r for r in rows}
     small = [by_n[n] for n in SMALL if n in by_n]
