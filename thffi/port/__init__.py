@@ -68,7 +68,8 @@ def port(root, write=False, version=None):
     from .cmake import rewrite_cmake
     from .compiled import compiled_files, cuda_files, python2_binaries, summarise
     from .python import is_legacy_generated, rewrite_python
-    from .shell import nvcc_architectures, nvcc_outputs, rewrite_shell
+    from ..toolchain.nvcc import accepted_architectures
+    from .shell import nvcc_outputs, rewrite_shell
     from .warp import own_definitions, report_warp, rewrite_warp
 
     accepted = None
@@ -127,7 +128,7 @@ def port(root, write=False, version=None):
                                     'writes it anew', False))
             continue
         if kind in ('sh', 'cmake') and not asked_nvcc:
-            accepted, asked_nvcc = nvcc_architectures(), True
+            accepted, asked_nvcc = accepted_architectures(), True
         if kind == 'sh':
             new, found = rewrite_shell(text, rel, accepted)
         elif kind == 'cmake':

@@ -33,17 +33,15 @@ import re
 from pygments.lexers import CMakeLexer
 from pygments.token import Comment, Punctuation, Whitespace
 
+from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
+    OLDEST_WITHOUT_NVCC, rejected as _rejected
 from .report import Finding
-from .shell import OLDEST_WITHOUT_NVCC
 
 # The block's first line, by which a ported file is known.
 MARKER = '# thffi port: PyTorch 0.x\'s TH/THC, GPU architectures'
 _OPTIONS = {'ARCH_FLAGS': '--arch-flags', 'INCLUDE_FLAGS': '--includes',
             'LIBRARIES': '--libs'}
 
-_ARCH_NAMES = ('-gencode', '--generate-code', '-arch', '--gpu-architecture', '-code',
-               '--gpu-code')
-_ARCH_NUMBER = re.compile(r'(?:sm|compute)_(\d+)')
 # Inside a quoted string: a flag and its value.
 _ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+)([^\s";]+)' % '|'.join(_ARCH_NAMES))
 _VARIABLE = r'\$(?:ENV)?\{\w+\}'
@@ -202,7 +200,7 @@ def _block(python, options):
 
 def rewrite_cmake(text, path, accepted, python):
     """(new text, [Finding]) for one CMake file.  accepted: the compute
-    capabilities of the installed nvcc (shell.nvcc_architectures()), or
+    capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or
     None; python: the interpreter the configure runs thffi with."""
     findings, edits, options = [], [], set()
     versions = []  # reported for a file of the torch build only (not vendored code)
@@ -228,8 +226,7 @@ def rewrite_cmake(text, path, accepted, python):
                                     'with -DCMAKE_POLICY_VERSION_MINIMUM=3.5'
                                     % (name, values[1], values[1]), False))
         spans, numbers = _arch_edits(text, args)
-        rejected = sorted({n for n in numbers
-                           if (n not in accepted if accepted else n < OLDEST_WITHOUT_NVCC)})
+        rejected = _rejected(numbers, accepted)
         if rejected:
             target = ' '.join(values[:2] if name == 'list' else values[:1])
             if (name, target) in arch_done:

@@ -24,45 +24,24 @@ A script without `set -e` is reported: it carries on after a failed command."""
 
 import os
 import re
-import subprocess
 
 import bashlex
 
-from .. import cuda
+from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
+    OLDEST_WITHOUT_NVCC, rejected as _rejected
 from .report import Finding
 
 ARCH_FLAGS = '$(python -m thffi --arch-flags)'
 INCLUDES = '$(python -m thffi --includes)'
-# CUDA 13's oldest architecture: what is assumed without an nvcc to ask.
-OLDEST_WITHOUT_NVCC = 75
-
-_ARCH_NAMES = ('-gencode', '--generate-code', '-arch', '--gpu-architecture', '-code',
-               '--gpu-code')
 # Inside a word with blanks: a flag and its value.
 _ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+|\\\n[ \t]*)([^\s"\']+)'
                         % '|'.join(_ARCH_NAMES))
-_ARCH_NUMBER = re.compile(r'(?:sm|compute)_(\d+)')
 _TORCH_PATH = r'\$\{?\w+\}?(?:/lib/include(?:/THC?)?|/include/THC?)/?'
 _TORCH_INCLUDE_WORD = re.compile(r'-I(?:%s)$' % _TORCH_PATH)
 _TORCH_PATH_WORD = re.compile(_TORCH_PATH + '$')
 _TORCH_INCLUDE = re.compile(r'(?<![\w-])-I[ \t]*(?:%s)(?=[\s;"\']|$)' % _TORCH_PATH)
 _SET_E = re.compile(r'^\s*set\s+-\w*e|^#!.*\s-\w*e\b|set\s+-o\s+errexit', re.M)
 _RUNS_BUILD = re.compile(r'\bnvcc\b|\bpython[\d.]*\s+\S*build\w*\.py\b|\bsetup\.py\b')
-
-
-def nvcc_architectures():
-    """(set of the compute capabilities the installed nvcc accepts, as
-    numbers like 75, or None when there is no nvcc to ask)."""
-    home = cuda.find_cuda_home()
-    if home is None:
-        return None
-    try:
-        out = subprocess.run([os.path.join(home, 'bin', 'nvcc'), '--list-gpu-arch'],
-                             capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    found = {int(n) for n in _ARCH_NUMBER.findall(out.stdout)}
-    return found if out.returncode == 0 and found else None
 
 
 def _commands(lines):
@@ -115,7 +94,7 @@ class _Words(bashlex.ast.nodevisitor):
 
 def _edits(text, words, accepted, path, line_of, findings):
     """(start, end, replacement) edits of one command's words."""
-    arch, includes, spans, numbers = [], [], {}, []
+    arch, includes, numbers = [], [], []
     i = 0
     while i < len(words):
         start, end, value, kind = words[i]
@@ -149,8 +128,7 @@ def _edits(text, words, accepted, path, line_of, findings):
                 arch.append([(start, end)] if inline else [(start, end), following[:2]])
                 i += 0 if inline else 1
         i += 1
-    rejected = sorted({n for n in numbers
-                       if (n not in accepted if accepted else n < OLDEST_WITHOUT_NVCC)})
+    rejected = _rejected(numbers, accepted)
     edits = []
     if rejected:
         findings.append(Finding(path, line_of(arch[0][0][0]), 'nvcc architecture flags: %s %s; '
@@ -225,7 +203,7 @@ def nvcc_outputs(text):
 
 def rewrite_shell(text, path, accepted):
     """(new text, [Finding]) for one shell script.  accepted: the compute
-    capabilities of the installed nvcc (nvcc_architectures()), or None."""
+    capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or None."""
     findings, out, done = [], [], 0
     for start, end, nodes in _parts(text):
         chunk = text[start:end]
