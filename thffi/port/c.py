@@ -16,22 +16,15 @@ C parser: a check made in a helper function is not seen."""
 
 import re
 
+from ..toolchain.cc import blank_comments_and_strings
 from .report import Finding
 
-_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-                                re.S)
 _EXIT = re.compile(r'(?<![\w.>])(exit|abort|_exit)\s*\(')
 _READS_MEMORY = re.compile(r'_data\s*\(|->storage->data\b|\bstorage->data\b')
 _CHECK = re.compile(r'THArgCheck|THAssert|THError|nDimension|isContiguous|newContiguous'
                     r'|isSameSizeAs|_size\s*\(|->size\s*\[|_stride\s*\(|->stride\s*\[')
 _KEYWORDS = ('if', 'for', 'while', 'switch', 'catch', 'sizeof', 'defined')
 _FUNCTION_HEAD = re.compile(r'(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*$')
-
-
-def _blank(match):
-    """The match with everything but newlines turned into spaces, so that
-    offsets and line numbers stay."""
-    return re.sub(r'[^\n]', ' ', match.group(0))
 
 
 def _functions(code):
@@ -51,11 +44,6 @@ def _functions(code):
             function = stack.pop()
             if function:
                 yield function[0], function[1], i + 1
-
-
-def blank_comments_and_strings(text):
-    """text with its comments and string and char literals blanked."""
-    return _COMMENT_OR_STRING.sub(_blank, text)
 
 
 def scan_c(text, path):
