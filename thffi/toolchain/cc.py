@@ -127,8 +127,9 @@ def tolerated_errors(compiler):
     return kept
 
 
-_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-                                re.S)
+# A comment, or a string or char literal (C, C++, CUDA).
+COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                               re.S)
 
 
 def _blank(match):
@@ -139,7 +140,7 @@ def _blank(match):
 
 def blank_comments_and_strings(text):
     """text with its comments and string and char literals blanked."""
-    return _COMMENT_OR_STRING.sub(_blank, text)
+    return COMMENT_OR_STRING.sub(_blank, text)
 
 
 _DEFINITION_HEAD = re.compile(r'\b(\w+)\s*\(')
