@@ -407,3 +407,14 @@ def test_c99_inline_definitions_are_told_from_static_and_extern_ones():
         int g(void) { return 0; }
         '''
     assert cc.c99_inline_definitions(textwrap.dedent(text)) == {'a': 3, 'd': 7}
+
+
+def test_port_reports_c99_inline_helpers(tmp_path):
+    from thffi.port import port
+    _write(tmp_path, INTERP)
+    findings = port(str(tmp_path))[1]
+    assert [str(f) for f in findings if 'plain `inline`' in f.message] == [
+        os.path.join('src', 'lerp.h') + ':5: rec_nlinear_interp() is defined plain `inline`: C99 '
+        'gives it no external definition, and gcc 10+ leaves calls to recursive or large '
+        'functions out of line (undefined symbol); thffi\'s build compiles its definition once, '
+        'saying so; for other builds make it `static inline`']

@@ -10,13 +10,17 @@ reported.
   shape or layout check in it (THArgCheck, THAssert, nDimension,
   isContiguous, isSameSizeAs, stride): its loops index as if every tensor
   had the shape and contiguous layout it expects.
+- A function a C file (.c, .h) defines plain `inline` (toolchain/cc.py):
+  C99 gives it no external definition, and today's gcc leaves calls to
+  recursive and large ones out of line; thffi's build adds the definition,
+  other builds fail to link.
 
 These are heuristics over the text (comments and strings removed), not a
 C parser: a check made in a helper function is not seen."""
 
 import re
 
-from ..toolchain.cc import blank_comments_and_strings
+from ..toolchain.cc import blank_comments_and_strings, c99_inline_definitions
 from .report import Finding
 
 _EXIT = re.compile(r'(?<![\w.>])(exit|abort|_exit)\s*\(')
@@ -67,4 +71,11 @@ def scan_c(text, path):
                                     'layout (no THArgCheck, sizes, strides or isContiguous): '
                                     'input of another shape, or a non-contiguous view, is '
                                     'read out of bounds or in the wrong order' % name, False))
+    if path.endswith(('.c', '.h')):
+        findings += [Finding(path, line, '%s() is defined plain `inline`: C99 gives it no external '
+                             'definition, and gcc 10+ leaves calls to recursive or large '
+                             'functions out of line (undefined symbol); thffi\'s build compiles '
+                             'its definition once, saying so; for other builds make it `static '
+                             'inline`' % name, False)
+                     for name, line in c99_inline_definitions(text).items()]
     return sorted(findings, key=lambda f: f.line)
