@@ -72,8 +72,8 @@ def scan_c(text, path):
                                     'input of another shape, or a non-contiguous view, is '
                                     'read out of bounds or in the wrong order' % name, False))
     if path.endswith(('.c', '.h')):
-        findings += [Finding(path, line, '%s() is defined plain `inline`: C99 gives it no external '
-                             'definition, and gcc 10+ leaves calls to recursive or large '
+        findings += [Finding(path, line, '%s() is defined plain `inline`: C99 gives it no '
+                             'external definition, and gcc 10+ leaves calls to recursive or large '
                              'functions out of line (undefined symbol); thffi\'s build compiles '
                              'its definition once, saying so; for other builds make it `static '
                              'inline`' % name, False)

@@ -9,8 +9,8 @@ code's includes that name the copy by its path (`"cub-1.3.2/cub/cub.cuh"`,
 (`<cub/cub.cuh>`), so that the copy is no longer compiled, when the code
 can use the toolkit's as it stands: every header it includes is in the
 toolkit, and every `cub::Name` it uses is there (nvcc is asked:
-toolchain/vendored.py's missing_names).  Otherwise nothing is rewritten and each clash is reported with its
-line.  A build script that puts the copy's folder on the include path
+toolchain/vendored.py's missing_names).  Otherwise nothing is rewritten
+and each clash is reported with its line.  A build script that puts the copy's folder on the include path
 (-I, include_dirs) is reported: `<cub/...>` would find the copy there
 before the toolkit's."""
 
