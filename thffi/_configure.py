@@ -88,7 +88,7 @@ class LanguageArgs(list):
     """extra_compile_args that setuptools hands to every source, C or C++,
     of which each compile passes on the flags of its source's language
     (toolchain/cc.py's for_language; setuptools' compiler class is taught
-    to ask, by _compile_by_language)."""
+    to ask, by compile_by_language)."""
 
     def for_compile(self, compiler, source, cc_args):
         """The arguments for `source` compiled by `compiler` (a setuptools
@@ -101,10 +101,12 @@ class LanguageArgs(list):
         return cc.for_language(self, 'c++' if cxx else 'c')[0]
 
 
-def _compile_by_language():
+def compile_by_language():
     """Teaches the C compiler class setuptools uses (the one cffi compiles
     with) to pass LanguageArgs per source.  Other argument lists pass
-    unchanged, so other builds in the process are not affected; done once."""
+    unchanged, so other builds in the process are not affected; done once,
+    before the first compile (importing setuptools takes 0.3 s: not for
+    a build that is up to date)."""
     import setuptools  # noqa: F401 (makes `distutils` setuptools' own, as cffi does)
     from distutils import ccompiler
     compiler_class = type(ccompiler.new_compiler())
@@ -265,7 +267,6 @@ class Configured(cffi.FFI):
         self.cdef_text = _codegen.cdef(self.with_cuda)
         self.cdef(self.cdef_text)
         self._set_compile_args(sanitize_link, sanitize_flags)
-        _compile_by_language()
         self.source_text = self._module_source(cc_is_cxx)
         self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
         self.sources = sources

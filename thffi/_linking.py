@@ -17,7 +17,8 @@ import cffi
 
 from . import _link, cuda
 from ._compile import Compiled
-from ._configure import _CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list
+from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list,
+                         compile_by_language)
 from .toolchain import cc
 
 
@@ -169,6 +170,7 @@ class Linked(Compiled):
                 user for src, user in shown.items()}
 
     def _cffi_compile(self, module, kwargs, sources):
+        compile_by_language()
         try:
             ffi = cffi.FFI()
             ffi.cdef(self.cdef_text)
