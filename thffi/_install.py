@@ -21,7 +21,7 @@ import cffi
 
 from . import _codegen, _package
 from ._compile import digest, write_atomic
-from ._configure import HERE
+from ._configure import HERE, compile_by_language
 from ._linking import Linked
 
 _MANIFEST = '.thffi-build.json'
@@ -33,8 +33,9 @@ class Installed(Linked):
     def __init__(self, *args):
         super().__init__(*args)
         if self.package:
-            # setuptools links from build.py's ffi later: what it links and
-            # the package's Python files must exist by then.
+            # setuptools compiles and links from build.py's ffi later: what
+            # it links and the package's Python files must exist by then.
+            compile_by_language()
             _make_package_dirs(self.base, self.name)
             shutil.rmtree(self.build_dir, ignore_errors=True)
             os.makedirs(self.build_dir)

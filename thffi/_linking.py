@@ -17,7 +17,9 @@ import cffi
 
 from . import _link, cuda
 from ._compile import Compiled
-from ._configure import BuildError, as_list
+from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list,
+                         compile_by_language)
+from .toolchain import cc
 
 
 class Linked(Compiled):
@@ -82,8 +84,7 @@ class Linked(Compiled):
         # jobs; the compiled ones), or the extra object itself.  The module
         # cffi generates uses the exported functions: their header says it.
         if compiled is None:
-            compiled = {os.path.join(self.build_dir, os.path.splitext(src)[0].lstrip(os.sep))
-                        + '.o': src for src in self.sources}
+            compiled = self._cffi_objects(self.sources)
         source_of = {obj: src for src, obj, _, _ in self.jobs}
         source_of.update(compiled)
         objects = [os.path.join(root, f) for root, _, files in os.walk(self.build_dir)
@@ -148,15 +149,37 @@ class Linked(Compiled):
         link them with the objects of _compile_objects, in the build folder;
         checks the result.  Returns the library's path there."""
         kwargs = self._link_kwargs()
+        built = self._cffi_compile(module, kwargs, self.sources)
+        try:
+            self._check_symbols(built, kwargs)
+        except BuildError:
+            sources = self.with_inline_definitions(built, kwargs, self._cffi_objects(
+                self.sources))
+            if sources is None:
+                raise
+            built = self._cffi_compile(module, kwargs, list(sources))
+            self._check_symbols(built, kwargs, self._cffi_objects(sources))
+        return built
+
+    def _cffi_objects(self, sources):
+        """{object: source} of cffi's compiles: in the build folder under the
+        source's absolute path; sources: a list, or {source compiled: the
+        user's source it stands for}."""
+        shown = sources if isinstance(sources, dict) else {s: s for s in sources}
+        return {os.path.join(self.build_dir, os.path.splitext(src)[0].lstrip(os.sep)) + '.o':
+                user for src, user in shown.items()}
+
+    def _cffi_compile(self, module, kwargs, sources):
+        compile_by_language()
         try:
             ffi = cffi.FFI()
             ffi.cdef(self.cdef_text)
             ffi.set_source(module, self.source_text, source_extension=self.source_extension,
-                           sources=self.sources, **kwargs)
+                           sources=sources, **kwargs)
             with _printing_compiler_commands(self.verbose):
-                built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
-                                    target='%s%s' % (module.split('.')[-1],
-                                                     sysconfig.get_config_var('EXT_SUFFIX')))
+                return ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
+                                   target='%s%s' % (module.split('.')[-1],
+                                                    sysconfig.get_config_var('EXT_SUFFIX')))
         except cffi.VerificationError:
             # The compiler printed its file:line messages already; the
             # exception's own text is only its long command line.
@@ -164,8 +187,89 @@ class Linked(Compiled):
                              % self.name) from None
         except OSError as exc:
             raise BuildError('building %s failed: %s' % (self.name, exc)) from None
-        self._check_symbols(built, kwargs)
-        return built
+
+    def with_inline_definitions(self, library, kwargs, compiled, folder=None):
+        """The sources to compile instead of self.sources, {source: the
+        user's source}, when names `library` leaves unresolved are functions
+        the user's C defines plain `inline` (C99 inline definitions: no
+        object defines them; gcc 5 inlined every call, gcc 12 leaves calls
+        to recursive and large ones out of line: toolchain/cc.py).  The
+        first C source that reads each such definition is compiled through
+        a file that includes it, then declares the functions `extern`, which
+        makes that object hold their one external definition.  Says so in
+        one line.  None when no unresolved name is such a function.
+        compiled: {object: source} of the compiles (gcc -MMD's .d files
+        beside the objects name the headers each read, relative to folder,
+        where the compiler ran: by default the build folder, cffi's)."""
+        names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
+                                     self.linked_libraries)[0])
+        reads = {}  # the user's C sources, in order: [files each read]
+        by_source = {src: obj for obj, src in compiled.items()}
+        for src in self.sources:
+            if src in by_source and not src.endswith(_CXX_SUFFIXES):
+                read = _dependencies(by_source[src], folder or self.build_dir)
+                reads[src] = [src] + [f for f in read if self._users_file(f)]
+        defined = {}  # name: (file, line, the first source reading it)
+        for src, files in reads.items():
+            for path in files:
+                for name, line in _c99_inline(path).items():
+                    if name in names:
+                        defined.setdefault(name, (path, line, src))
+        if not defined:
+            return None
+        wrapped = {}
+        for name, (_, _, src) in sorted(defined.items()):
+            wrapped.setdefault(src, []).append(name)
+        folder = os.path.join(self.build_dir, 'c99-inline')
+        os.makedirs(folder, exist_ok=True)
+        sources = {}
+        for i, src in enumerate(self.sources):
+            if src not in wrapped:
+                sources[src] = src
+                continue
+            wrapper = os.path.join(folder, '%d_%s' % (i, os.path.basename(src)))
+            with open(wrapper, 'w') as f:
+                f.write('/* thffi: %s, with the external definition of the C99 inline '
+                        'function%s it defines */\n#include "%s"\n%s'
+                        % (os.path.basename(src), 's' if len(wrapped[src]) > 1 else '', src,
+                           ''.join('extern __typeof__(%s) %s;\n' % (n, n)
+                                   for n in wrapped[src])))
+            sources[wrapper] = src
+        sys.stderr.write(
+            'thffi: warning: %s: defined plain `inline` (C99: no external definition) and '
+            'called out of line, which gcc 5 inlined: compiled %s once more with %s\n'
+            % (', '.join('%s (%s:%d)' % (n, self._display(f), line)
+                         for n, (f, line, _) in sorted(defined.items())),
+               'its definition' if len(defined) == 1 else 'their definitions',
+               ', '.join(self._display(s) for s in wrapped)))
+        return sources
+
+    def _users_file(self, path):
+        """Whether a file a compile read is the user's (not thffi's, the
+        system's, Python's or the CUDA toolkit's)."""
+        paths = sysconfig.get_paths()
+        return not path.startswith(tuple(filter(None, (
+            INCLUDE_DIR, paths['include'], paths['platinclude'], '/usr/include/', '/usr/lib/',
+            getattr(self, 'cuda_home', None)))))
+
+
+def _dependencies(obj, folder):
+    """The files gcc -MMD says the compile of `obj` read (its .d file;
+    relative paths from `folder`, where cffi compiles); [] without one."""
+    try:
+        with open(obj[:-2] + '.d') as f:
+            text = f.read().replace('\\\n', ' ')
+    except OSError:
+        return []
+    return [os.path.normpath(os.path.join(folder, d)) for d in text.partition(':')[2].split()]
+
+
+def _c99_inline(path):
+    try:
+        with open(path, errors='replace') as f:
+            return cc.c99_inline_definitions(f.read())
+    except OSError:
+        return {}
 
 
 @contextlib.contextmanager

@@ -79,6 +79,11 @@ def _checking_build_ext(base, extension):
         line, `error: ...`), not as a traceback."""
 
     class build_ext(base):
+        def _compiled(self, ext):
+            """{object: source} of ext's compiles (absolute sources)."""
+            objects = self.compiler.object_filenames(ext.sources, output_dir=self.build_temp)
+            return dict(zip(objects, [os.path.abspath(s) for s in ext.sources]))
+
         def build_extension(self, ext):
             if ext.name != extension.module_name:
                 return super().build_extension(ext)
@@ -88,9 +93,23 @@ def _checking_build_ext(base, extension):
                 shutil.copy2(path, previous)
             try:
                 super().build_extension(ext)
-                sources = [os.path.abspath(s) for s in ext.sources]
-                objects = self.compiler.object_filenames(ext.sources, output_dir=self.build_temp)
-                extension._check_symbols(path, extension.kwargs, dict(zip(objects, sources)))
+                try:
+                    extension._check_symbols(path, extension.kwargs, self._compiled(ext))
+                except BuildError:
+                    # C99 inline functions nothing defines: compiled once more
+                    # with their definition, as thffi's own builds do.
+                    instead = extension.with_inline_definitions(
+                        path, extension.kwargs, self._compiled(ext), os.getcwd())
+                    if instead is None:
+                        raise
+                    original = ext.sources
+                    ext.sources = original[:1] + [os.path.relpath(s) for s in instead]
+                    try:
+                        super().build_extension(ext)
+                        extension._check_symbols(path, extension.kwargs, {
+                            o: instead.get(s, s) for o, s in self._compiled(ext).items()})
+                    finally:
+                        ext.sources = original
             except BuildError as exc:
                 if os.path.isfile(previous):
                     os.replace(previous, path)

@@ -12,7 +12,9 @@ CMakeLists.txt and *.cmake: nvcc architectures, TH/THC include folders and
 libraries taken from torch, argument by argument) and C/C++/CUDA source (c.py: read
 only, reported; compiled.py: only what the build scripts compile is
 listed, and committed Python 2 binaries are reported; warp.py: maskless
-warp intrinsics in the CUDA the build compiles get the full-warp mask) under PATH, prints a
+warp intrinsics and PTX in the CUDA the build compiles get the full-warp
+mask; vendored.py: includes of a CUB or thrust copy become the toolkit's,
+and no file in a library copy is changed) under PATH, prints a
 unified diff of what it would change on stdout and a report of what it
 changed and what it left for the user on stderr.  --write applies the
 diff.  Running it again changes nothing."""
@@ -70,6 +72,7 @@ def port(root, write=False, version=None):
     from .python import is_legacy_generated, rewrite_python
     from ..toolchain.nvcc import accepted_architectures
     from .shell import nvcc_outputs, rewrite_shell
+    from . import vendored
     from .warp import own_definitions, report_warp, rewrite_warp
 
     accepted = None
@@ -139,21 +142,30 @@ def port(root, write=False, version=None):
             new, found = rewrite_python(text, rel, version, built_by_nvcc)
         findings += found
         _change(path, rel, text, new, write, diff, changed)
+    # Library copies (vendored.py): the code's includes of a copy the
+    # toolkit serves become the toolkit's; nothing in a copy is rewritten.
+    compiled = compiled_files(texts)
+    copies = vendored.find(texts)
+    inside = vendored.files_in(texts, copies)
+    included, found = vendored.rewrite_includes(texts, compiled, copies)
+    findings += found
     # Warp intrinsics: rewritten in the CUDA the build compiles, unless the
     # code defines the name itself; reported elsewhere.
-    compiled = compiled_files(texts)
-    cuda = cuda_files(texts, compiled) - undecodable
+    cuda = cuda_files({**texts, **included}, compiled) - undecodable - inside
     own = {}
     for rel in sorted(cuda):
         own = dict(own_definitions(texts[rel], rel), **own)
     findings += own.values()
     for rel, path in c_paths.items():
+        new = included.get(rel, texts[rel])
         if rel in cuda:
-            new, found = rewrite_warp(texts[rel], rel, own)
+            new, found = rewrite_warp(new, rel, own)
             findings += found
-            _change(path, rel, texts[rel], new, write, diff, changed)
         else:
             c_findings += report_warp(texts[rel], rel)
+        _change(path, rel, texts[rel], new, write, diff, changed)
+    if inside:  # a copy's findings are summarised, as code the build does not compile
+        compiled = (compiled if compiled is not None else set(c_paths)) - inside
     findings += summarise(c_findings, compiled) + python2_binaries(binaries)
     return ''.join(diff), findings, read, changed
 

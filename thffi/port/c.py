@@ -10,28 +10,25 @@ reported.
   shape or layout check in it (THArgCheck, THAssert, nDimension,
   isContiguous, isSameSizeAs, stride): its loops index as if every tensor
   had the shape and contiguous layout it expects.
+- A function a C file (.c, .h) defines plain `inline` (toolchain/cc.py):
+  C99 gives it no external definition, and today's gcc leaves calls to
+  recursive and large ones out of line; thffi's build adds the definition,
+  other builds fail to link.
 
 These are heuristics over the text (comments and strings removed), not a
 C parser: a check made in a helper function is not seen."""
 
 import re
 
+from ..toolchain.cc import blank_comments_and_strings, c99_inline_definitions
 from .report import Finding
 
-_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-                                re.S)
 _EXIT = re.compile(r'(?<![\w.>])(exit|abort|_exit)\s*\(')
 _READS_MEMORY = re.compile(r'_data\s*\(|->storage->data\b|\bstorage->data\b')
 _CHECK = re.compile(r'THArgCheck|THAssert|THError|nDimension|isContiguous|newContiguous'
                     r'|isSameSizeAs|_size\s*\(|->size\s*\[|_stride\s*\(|->stride\s*\[')
 _KEYWORDS = ('if', 'for', 'while', 'switch', 'catch', 'sizeof', 'defined')
 _FUNCTION_HEAD = re.compile(r'(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*$')
-
-
-def _blank(match):
-    """The match with everything but newlines turned into spaces, so that
-    offsets and line numbers stay."""
-    return re.sub(r'[^\n]', ' ', match.group(0))
 
 
 def _functions(code):
@@ -51,11 +48,6 @@ def _functions(code):
             function = stack.pop()
             if function:
                 yield function[0], function[1], i + 1
-
-
-def blank_comments_and_strings(text):
-    """text with its comments and string and char literals blanked."""
-    return _COMMENT_OR_STRING.sub(_blank, text)
 
 
 def scan_c(text, path):
@@ -79,4 +71,11 @@ def scan_c(text, path):
                                     'layout (no THArgCheck, sizes, strides or isContiguous): '
                                     'input of another shape, or a non-contiguous view, is '
                                     'read out of bounds or in the wrong order' % name, False))
+    if path.endswith(('.c', '.h')):
+        findings += [Finding(path, line, '%s() is defined plain `inline`: C99 gives it no '
+                             'external definition, and gcc 10+ leaves calls to recursive or large '
+                             'functions out of line (undefined symbol); thffi\'s build compiles '
+                             'its definition once, saying so; for other builds make it `static '
+                             'inline`' % name, False)
+                     for name, line in c99_inline_definitions(text).items()]
     return sorted(findings, key=lambda f: f.line)

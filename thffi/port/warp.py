@@ -14,12 +14,16 @@ comments and string/char literals blanked (c.py's lexing), so that
 not touched; macro bodies are (a `#define` calling `__shfl_down` is
 compiled where it is used).  A name the code defines itself (`#define
 __shfl_down(...)`, or a function of that name) is left alone everywhere
-and reported: the code has its own compatibility layer.  Rewritten text
-has no maskless call left, so a second run changes nothing."""
+and reported: the code has its own compatibility layer.  Inline PTX in
+the string literals of asm() statements gets the same (toolchain/ptx.py:
+`shfl.up.b32 d, a, b, c;` -> `shfl.sync.up.b32 d, a, b, c, 0xffffffff;`).
+Rewritten text has no maskless call left, so a second run changes
+nothing."""
 
 import re
 
-from .c import blank_comments_and_strings
+from ..toolchain import ptx
+from ..toolchain.cc import COMMENT_OR_STRING, blank_comments_and_strings
 from .report import Finding
 
 NAMES = ('__shfl', '__shfl_up', '__shfl_down', '__shfl_xor', '__ballot', '__any', '__all')
@@ -30,6 +34,7 @@ _DEFINE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(%s)\b' % '|'.join(NAMES), re.M
 # (`float __shfl(float v, int l)` declares one).
 _EXPRESSION_WORDS = ('return', 'else', 'case', 'do', 'throw')
 _MACRO_HEAD = re.compile(r'#[ \t]*define[ \t]+\w+[ \t]*$')
+_ASM = re.compile(r'\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|goto)\b\s*)*\(')
 
 
 def _closing(code, i):
@@ -59,6 +64,35 @@ def _calls(code):
         yield match.group(1), match.start(), match.end() - 1, declared
 
 
+def _asm_literals(text, code):
+    """(start, end) of each string literal in an asm() statement."""
+    for match in _ASM.finditer(code):
+        end = _closing(code, match.end() - 1)
+        for literal in COMMENT_OR_STRING.finditer(text, match.end(), end):
+            if literal.group(0).startswith('"'):
+                yield literal.start(), literal.end()
+
+
+def _ptx(text, code):
+    """(edits, [(line, ptx.Change)], [(line, instruction left)]) of the old
+    inline PTX (toolchain/ptx.py) in asm() statements."""
+    edits, changed, left = [], [], []
+    for start, end in _asm_literals(text, code):
+        new, changes, unfinished = ptx.modernize(text[start:end])
+        if changes:
+            edits.append((start, end, new))
+        changed += [(_line(code, start), c) for c in changes]
+        left += [(_line(code, start), name) for name in unfinished]
+    return edits, changed, left
+
+
+def _ptx_left(path, left):
+    return [Finding(path, line, 'PTX %s without .sync, its operands going on past this string: '
+                    'write %s with the mask of the lanes taking part as its last operand '
+                    '(ptxas refuses the old form for sm_70 and later)'
+                    % (name, name.replace('.', '.sync.', 1)), False) for line, name in left]
+
+
 def own_definitions(text, path):
     """{name: Finding} of the maskless names a file defines itself (a
     macro, or a function defined or declared with that name)."""
@@ -85,16 +119,23 @@ def rewrite_warp(text, path, own=()):
         findings.append(Finding(path, _line(code, start), '%s(...): now %s_sync(%s, ...); '
                                 'full-warp mask assumed: if only some lanes take part, pass '
                                 'their mask' % (name, name, MASK), True))
-    for start, end, replacement in reversed(edits):
+    asm_edits, changed, left = _ptx(text, code)
+    findings += [Finding(path, line, 'PTX `%s`: now `%s`; full-warp mask assumed: if only some '
+                         'lanes take part, pass their mask' % (c.old, c.new), True)
+                 for line, c in changed] + _ptx_left(path, left)
+    for start, end, replacement in sorted(edits + asm_edits, reverse=True):
         text = text[:start] + replacement + text[end:]
-    return text, findings
+    return text, sorted(findings, key=lambda f: f.line)
 
 
 def report_warp(text, path):
     """[Finding] of maskless calls in a file port does not rewrite (not
     compiled as CUDA by the build, or not read as UTF-8)."""
     code = blank_comments_and_strings(text)
+    _, changed, left = _ptx(text, code)
     return [Finding(path, _line(code, start), '%s() is gone from CUDA 13 (deprecated since '
                     'CUDA 9): write %s_sync(%s, ...), its mask naming the lanes that take part '
                     '(all of a full warp)' % (name, name, MASK), False)
-            for name, start, _, declared in _calls(code) if not declared]
+            for name, start, _, declared in _calls(code) if not declared] + [
+        Finding(path, line, 'PTX `%s`: ptxas refuses it for sm_70 and later; write `%s`'
+                % (c.old, c.new), False) for line, c in changed] + _ptx_left(path, left)

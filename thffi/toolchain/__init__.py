@@ -6,4 +6,11 @@ run from Python) read the same rows, so a new legacy case is a row and a
 test, not a branch in either.
 
 - nvcc.py: nvcc's command line (C++ standard, renamed options, the GPU
-  architectures today's nvcc cannot target)."""
+  architectures today's nvcc cannot target).
+- cc.py: C as gcc 5 compiled it (what gcc 14 and 15 refuse, C99 inline
+  helpers nothing defines out of line) and the flags gcc takes for C or
+  C++ only.
+- ptx.py: inline PTX without `.sync` (shfl, vote), which ptxas refuses for
+  sm_70 and later.
+- vendored.py: library copies 2018 repositories carried (CUB 1.x, thrust,
+  moderngpu) and whether the toolkit ships them."""
