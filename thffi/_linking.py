@@ -12,12 +12,14 @@ import os
 import re
 import sys
 import sysconfig
+import threading
 
 import cffi
 
 from . import _link, cuda
 from ._compile import Compiled
-from ._configure import BuildError, as_list
+from ._configure import BuildError, as_list, removed_calls
+from .toolchain import cuda_api
 
 
 class Linked(Compiled):
@@ -34,6 +36,15 @@ class Linked(Compiled):
             if not os.path.isfile(obj):
                 raise BuildError('create_extension(%r): extra_objects: %s does not exist '
                                  '(a make.sh step builds it?)' % (self.name, obj))
+        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
+        toolkit = home and cuda_api.toolkit_version(home)
+        stale = [(obj, removed_calls(obj, toolkit)) for obj in self.user_objects]
+        stale = ['%s was built by an old CUDA toolkit: %s. Compile it again from its .cu with '
+                 'today\'s nvcc (thffi does so itself when the .cu lies beside it, as %s or %s)'
+                 % (self._display(obj), why, _source_names(obj)[0], _source_names(obj)[1])
+                 for obj, why in stale if why]
+        if stale:
+            raise BuildError('create_extension(%r): %s' % (self.name, '\n'.join(stale)))
         user = self.user_objects + [obj for _, obj, _, own in self.jobs if not own]
         kw = dict(self.kwargs)
         for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
@@ -57,6 +68,14 @@ class Linked(Compiled):
             self.name, ', '.join(users), what, ', '.join(names[:3]),
             ', ...' if len(names) > 3 else '')
         home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
+        toolkit = home and cuda_api.toolkit_version(home)
+        if all(cuda_api.lookup(n) and cuda_api.removed_by(cuda_api.lookup(n), toolkit)
+               for n in names):
+            # Every name it uses of that library is one CUDA removed: no
+            # library of today's would help.
+            raise BuildError('create_extension(%r): %s uses %s names CUDA removed:\n  %s'
+                             % (self.name, ', '.join(users), what,
+                                '\n  '.join(cuda_api.describe_all(names, toolkit))))
         if home is None:
             raise BuildError(cuda.missing_toolkit_message(
                 needs, 'leave that object out of extra_objects'))
@@ -109,7 +128,7 @@ class Linked(Compiled):
                 reason = ('%s defines it with C++ linkage: declare it extern "C"'
                           % ', '.join(sorted(map(self._display, cxx[name]))))
             else:
-                reason = self._unresolved_reason(name, declared)
+                reason = self._unresolved_reason(name, declared, kwargs.get('libraries', []))
             shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
             lines.append('  %s, %s: %s' % (shown, used, reason))
         for path, unbound in sorted(linked.items()):
@@ -130,13 +149,22 @@ class Linked(Compiled):
                          % (self.name, 'this name' if count == 1
                             else 'these %d names' % count, '\n'.join(lines)))
 
-    def _unresolved_reason(self, name, declared):
+    def _unresolved_reason(self, name, declared, libraries):
         if re.match(r'TH[A-Z]', name):
             return ('thffi does not provide this TH/THC function (docs/PORTING.md, '
                     '"Not supported", says what to do instead)')
+        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
+        toolkit = home and cuda_api.toolkit_version(home)
+        removed = cuda_api.describe_all([name], toolkit)
+        if removed:
+            return removed[0].split(': ', 1)[1]
         runtime = _link.runtime_of(name)
         if runtime and runtime[1] == 'cudart' and not self.with_cuda:
             return 'a CUDA runtime function: build with with_cuda=True'
+        if runtime and runtime[1] in libraries:
+            return ('%s is linked (lib%s) and does not define it: a name the CUDA release here '
+                    '(%s) does not have' % (runtime[0], runtime[1], '%d.%d' % toolkit
+                                            if toolkit else 'unknown'))
         if runtime and runtime[1] != _link.CXX_RUNTIME:
             return "part of %s: add '%s' to libraries" % runtime
         if name in declared:
@@ -148,24 +176,66 @@ class Linked(Compiled):
         link them with the objects of _compile_objects, in the build folder;
         checks the result.  Returns the library's path there."""
         kwargs = self._link_kwargs()
+        output = []
         try:
             ffi = cffi.FFI()
             ffi.cdef(self.cdef_text)
             ffi.set_source(module, self.source_text, source_extension=self.source_extension,
                            sources=self.sources, **kwargs)
-            with _printing_compiler_commands(self.verbose):
+            with _printing_compiler_commands(self.verbose), _teeing_stderr(output):
                 built = ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
                                     target='%s%s' % (module.split('.')[-1],
                                                      sysconfig.get_config_var('EXT_SUFFIX')))
         except cffi.VerificationError:
             # The compiler printed its file:line messages already; the
             # exception's own text is only its long command line.
-            raise BuildError('building %s failed: the C compiler reported the errors above'
-                             % self.name) from None
+            raise BuildError('building %s failed: the C compiler reported the errors above%s'
+                             % (self.name, self._explained(
+                                 b''.join(output).decode('utf-8', 'replace')))) from None
         except OSError as exc:
             raise BuildError('building %s failed: %s' % (self.name, exc)) from None
         self._check_symbols(built, kwargs)
         return built
+
+
+def _source_names(obj):
+    """The names a .cu for the object `obj` has beside it, for thffi to
+    compile it again: x.cu and x_*.cu for x.cu.o or x.o."""
+    stem = re.sub(r'(\.cu)?\.o$', '', os.path.basename(obj))
+    return stem + '.cu', stem + '_*.cu'
+
+
+@contextlib.contextmanager
+def _teeing_stderr(output):
+    """Appends what is written to file descriptor 2 meanwhile (by this
+    process and the compilers it runs) to the list `output`, as bytes, as
+    it passes on to where it went before: the compilers' messages show as
+    they come, and the build can read them afterwards."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    read, write = os.pipe()
+    os.dup2(write, 2)
+    os.close(write)
+
+    def pump():
+        while True:
+            chunk = os.read(read, 65536)
+            if not chunk:
+                break
+            output.append(chunk)
+            while chunk:
+                chunk = chunk[os.write(saved, chunk):]
+
+    thread = threading.Thread(target=pump, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)  # closes the pipe's last write end: pump() ends
+        thread.join()
+        os.close(read)
+        os.close(saved)
 
 
 @contextlib.contextmanager
