@@ -197,32 +197,47 @@ def _building_step(obj, base):
     """(build file, line number, command) of the make.sh or Makefile step
     that writes `obj` (an extra object), or None: the first compile command
     naming the object's file name, in base or up to three folders above it
-    (for a make rule `x.cu.o: x.cu`, its first recipe line)."""
+    (for a make rule whose target is the object, its first recipe line)."""
     name = os.path.basename(obj)
     word = re.compile(r'(?<![\w.-])%s(?![\w.-])' % re.escape(name))
     folder = os.path.abspath(base)
     for _ in range(4):
         for build_file in _BUILD_FILES:
-            path = os.path.join(folder, build_file)
             try:
-                with open(path) as f:
-                    lines = f.read().replace('\\\n', ' ').split('\n')
+                with open(os.path.join(folder, build_file)) as f:
+                    lines = _logical_lines(f.read())
             except (OSError, UnicodeDecodeError):
                 continue
-            for i, line in enumerate(lines):
+            for i, (number, line) in enumerate(lines):
                 if not word.search(line) or line.lstrip().startswith('#'):
                     continue
                 if _COMPILE_WORDS.search(line):
-                    return path, i + 1, ' '.join(line.split())
-                if 'make' in build_file.lower() and re.match(r'[^\t=]*:(?!=)', line):
-                    recipe = next((j for j in range(i + 1, len(lines))
-                                   if lines[j].startswith('\t')), None)
-                    if recipe is not None:
-                        return path, recipe + 1, ' '.join(lines[recipe].split())
+                    return os.path.join(folder, build_file), number, ' '.join(line.split())
+                target = re.match(r'([^\t=:]*):(?!=)', line)
+                recipe = lines[i + 1] if i + 1 < len(lines) else (0, '')
+                if target and word.search(target.group(1)) and recipe[1].startswith('\t'):
+                    return os.path.join(folder, build_file), recipe[0], ' '.join(
+                        recipe[1].split())
         if os.path.dirname(folder) == folder:
             break
         folder = os.path.dirname(folder)
     return None
+
+
+def _logical_lines(text):
+    """[(number of its first line, line)] with backslash-continued lines joined."""
+    out, pending = [], None
+    for number, line in enumerate(text.split('\n'), 1):
+        if pending:
+            pending = (pending[0], pending[1] + ' ' + line)
+        else:
+            pending = (number, line)
+        if line.endswith('\\'):
+            pending = (pending[0], pending[1][:-1])
+        else:
+            out.append(pending)
+            pending = None
+    return out + ([pending] if pending else [])
 
 
 def _show_step(step, base):
@@ -366,9 +381,10 @@ class Configured(cffi.FFI):
                 self.user_objects.append(obj)
                 old = not missing and home and old_device_code(obj)
                 if old:
-                    sys.stderr.write('thffi: warning: %s (extra_objects) %s, and no .cu lies '
-                                     'beside it to compile again: its kernels will not run on '
-                                     'today\'s GPUs\n' % (self._display(obj), old))
+                    sys.stderr.write('thffi: warning: %s (extra_objects) was built by an old CUDA '
+                                     'toolkit: %s, and no .cu lies beside it to compile again: '
+                                     'its kernels will not run on today\'s GPUs\n'
+                                     % (self._display(obj), old))
 
     def _set_compile_args(self, cxx, sanitize_link, sanitize_flags):
         """The compiler and linker flags of the module and the user's C
