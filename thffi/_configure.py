@@ -152,16 +152,16 @@ def _stale(obj, home):
     return removed_calls(obj, cuda_api.toolkit_version(home)) or old_device_code(obj)
 
 
-def removed_calls(obj, toolkit):
+def removed_calls(obj, toolkit, compiled=False):
     """'it calls cudaConfigureCall, ..., which CUDA 10.1 removed' when the
     object calls functions the toolkit release `toolkit` ((major, minor);
     None: today's) lacks (toolchain/cuda_api.py): it was built by an older
-    one.  None when it calls none."""
+    one (compiled: only names nvcc wrote into it).  None when it calls none."""
     undefined, _ = _link.symbols([obj])
     gone = {}  # {release: [name]}
     for name in sorted(undefined):
         row = cuda_api.lookup(name)
-        if row and cuda_api.removed_by(row, toolkit):
+        if row and cuda_api.removed_by(row, toolkit) and (row.compiled or not compiled):
             gone.setdefault(row.removed, []).append(name)
     if not gone:
         return None

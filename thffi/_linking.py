@@ -36,15 +36,7 @@ class Linked(Compiled):
             if not os.path.isfile(obj):
                 raise BuildError('create_extension(%r): extra_objects: %s does not exist '
                                  '(a make.sh step builds it?)' % (self.name, obj))
-        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
-        toolkit = home and cuda_api.toolkit_version(home)
-        stale = [(obj, removed_calls(obj, toolkit)) for obj in self.user_objects]
-        stale = ['%s was built by an old CUDA toolkit: %s. Compile it again from its .cu with '
-                 'today\'s nvcc (thffi does so itself when the .cu lies beside it, as %s or %s)'
-                 % (self._display(obj), why, _source_names(obj)[0], _source_names(obj)[1])
-                 for obj, why in stale if why]
-        if stale:
-            raise BuildError('create_extension(%r): %s' % (self.name, '\n'.join(stale)))
+        self._check_removed_calls()
         user = self.user_objects + [obj for _, obj, _, own in self.jobs if not own]
         kw = dict(self.kwargs)
         for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
@@ -59,6 +51,31 @@ class Linked(Compiled):
             kw['libraries'] = kw['libraries'] + [library]
         return kw
 
+    def _check_removed_calls(self):
+        """Fails the build when a prebuilt object of extra_objects calls CUDA
+        functions the toolkit here lacks (toolchain/cuda_api.py), naming
+        them: an object an old toolkit built (its launch sequence) is to be
+        compiled again from its .cu; other names, in its source, replaced."""
+        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
+        toolkit = home and cuda_api.toolkit_version(home)
+        lines = []
+        for obj in self.user_objects:
+            old = removed_calls(obj, toolkit, compiled=True)
+            if old:
+                lines.append('%s was built by an old CUDA toolkit: %s. Compile it again from its '
+                             '.cu with today\'s nvcc (thffi does so itself when the .cu lies '
+                             'beside it, as %s or %s)'
+                             % ((self._display(obj), old) + _source_names(obj)))
+            undefined, _ = _link.symbols([obj])
+            removed = cuda_api.describe_all(
+                [n for n in sorted(undefined) if cuda_api.lookup(n)
+                 and not cuda_api.lookup(n).compiled], toolkit)
+            if removed:
+                lines.append('%s calls names CUDA removed:\n  %s'
+                             % (self._display(obj), '\n  '.join(removed)))
+        if lines:
+            raise BuildError('create_extension(%r): %s' % (self.name, '\n'.join(lines)))
+
     def _cuda_library_dir(self, library, what, symbols):
         """The toolkit folder holding lib<library>.so, for objects using
         `symbols` ({symbol: [object]}) of it; BuildError when there is none."""
@@ -68,14 +85,6 @@ class Linked(Compiled):
             self.name, ', '.join(users), what, ', '.join(names[:3]),
             ', ...' if len(names) > 3 else '')
         home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
-        toolkit = home and cuda_api.toolkit_version(home)
-        if all(cuda_api.lookup(n) and cuda_api.removed_by(cuda_api.lookup(n), toolkit)
-               for n in names):
-            # Every name it uses of that library is one CUDA removed: no
-            # library of today's would help.
-            raise BuildError('create_extension(%r): %s uses %s names CUDA removed:\n  %s'
-                             % (self.name, ', '.join(users), what,
-                                '\n  '.join(cuda_api.describe_all(names, toolkit))))
         if home is None:
             raise BuildError(cuda.missing_toolkit_message(
                 needs, 'leave that object out of extra_objects'))

@@ -26,7 +26,10 @@ import collections
 import os
 import re
 
-Removed = collections.namedtuple('Removed', 'names library removed replacement')
+# compiled: nvcc wrote the calls, not the code's author (an object calling
+# them was built by an old toolkit, and compiling its .cu again mends it).
+Removed = collections.namedtuple('Removed', 'names library removed replacement compiled',
+                                 defaults=(False,))
 
 TYPES = 'SDCZ'
 
@@ -48,7 +51,8 @@ REMOVED = [
     # -- the CUDA runtime ----------------------------------------------------
     Removed(('cudaConfigureCall', 'cudaSetupArgument', 'cudaLaunch'), 'cudart', '10.1',
             'cudaLaunchKernel, which nvcc 10.1 and later compile a <<<...>>> launch into: an '
-            'object calling these was built by CUDA 10.0 or older; rebuild it from its .cu'),
+            'object calling these was built by CUDA 10.0 or older; rebuild it from its .cu',
+            compiled=True),
     Removed(('texture', 'cudaBindTexture', 'cudaBindTexture2D', 'cudaBindTextureToArray',
              'cudaBindTextureToMipmappedArray', 'cudaUnbindTexture',
              'cudaGetTextureAlignmentOffset', 'cudaGetTextureReference'), 'cudart', '12.0',
