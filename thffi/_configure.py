@@ -329,7 +329,10 @@ class Configured(cffi.FFI):
         for fn in self.functions:
             if _codegen.uses_cuda(fn) and not self.with_cuda:
                 raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
-                                 'with_cuda=True' % (name, fn.name))
+                                 'with_cuda=True (a build script that sets it behind `if '
+                                 'torch.cuda.is_available():` leaves it False on a machine '
+                                 'without a GPU: `python -m thffi port` makes it depend on the '
+                                 'CUDA toolkit instead)' % (name, fn.name))
         self.cdef_text = _codegen.cdef(self.with_cuda)
         self.cdef(self.cdef_text)
         self._set_compile_args(cxx, sanitize_link, sanitize_flags)

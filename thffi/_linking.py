@@ -176,6 +176,10 @@ class Linked(Compiled):
                                             if toolkit else 'unknown'))
         if runtime and runtime[1] != _link.CXX_RUNTIME:
             return "part of %s: add '%s' to libraries" % runtime
+        if name in declared and not self.sources and not self.cuda_sources:
+            return ('no source or extra object defines it, and create_extension got no source '
+                    '(were they added behind a condition false on this machine, such as `if '
+                    'torch.cuda.is_available():`?)')
         if name in declared:
             return 'no source or extra object defines it'
         return 'no source, extra object or library of the build defines it'
