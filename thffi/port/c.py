@@ -11,11 +11,16 @@ reported.
   isContiguous, isSameSizeAs, stride): its loops index as if every tensor
   had the shape and contiguous layout it expects.
 
+- A CUDA name today's toolkit lacks (toolchain/cuda_api.py: texture
+  references, cudaThreadSynchronize, cuSPARSE's legacy API...), once per
+  name and file: the release that removed it and what replaces it.
+
 These are heuristics over the text (comments and strings removed), not a
 C parser: a check made in a helper function is not seen."""
 
 import re
 
+from ..toolchain import cuda_api
 from .report import Finding
 
 _COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
@@ -25,6 +30,7 @@ _READS_MEMORY = re.compile(r'_data\s*\(|->storage->data\b|\bstorage->data\b')
 _CHECK = re.compile(r'THArgCheck|THAssert|THError|nDimension|isContiguous|newContiguous'
                     r'|isSameSizeAs|_size\s*\(|->size\s*\[|_stride\s*\(|->stride\s*\[')
 _KEYWORDS = ('if', 'for', 'while', 'switch', 'catch', 'sizeof', 'defined')
+_CUDA_NAME = re.compile(r'(?<![\w.>])((?:cuda|cusparse|texture|surface)\w*)\s*[(<]')
 _FUNCTION_HEAD = re.compile(r'(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*$')
 
 
@@ -79,4 +85,12 @@ def scan_c(text, path):
                                     'layout (no THArgCheck, sizes, strides or isContiguous): '
                                     'input of another shape, or a non-contiguous view, is '
                                     'read out of bounds or in the wrong order' % name, False))
+    seen = set()
+    for match in _CUDA_NAME.finditer(code):
+        name = match.group(1)
+        described = name not in seen and cuda_api.describe_all([name])
+        if described:
+            seen.add(name)
+            findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
+                                    described[0], False))
     return sorted(findings, key=lambda f: f.line)
