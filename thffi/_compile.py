@@ -148,7 +148,6 @@ class Compiled(Configured):
                      '%d compiled in %.1f s, ' % (len(fresh), time.perf_counter() - start)
                      if fresh else '', len(cache) - len(fresh), cache_root(), archs))
 
-
     def _explained(self, output):
         """What a compiler's failed output says of CUDA names today's toolkit
         removed or lacks (toolchain/cuda_api.py), as lines to append to the

@@ -245,15 +245,13 @@ def _show_step(step, base):
     with why today's nvcc refuses the command, when the toolchain's rules
     know."""
     path, line, command = step
-    rel = os.path.relpath(path, base)
     try:
         args = shlex.split(command)
     except ValueError:
         args = command.split()
     _, changes = toolchain_nvcc.modernize(args, ['<arch flags>'])
     why = ''.join('; %s' % c.why for c in changes if 'rejects' in c.why)
-    return '%s:%d (`%s`%s)' % (path if rel.startswith('..' + os.sep + '..' + os.sep + '..')
-                               else rel, line, command, why)
+    return '%s:%d (`%s`%s)' % (os.path.relpath(path, base), line, command, why)
 
 
 class Configured(cffi.FFI):
@@ -373,7 +371,7 @@ class Configured(cffi.FFI):
                 else:
                     why = ('was built by an old CUDA toolkit: %s' % stale
                            + ('; %s was to build it again' % step if step else ''))
-                if home or self.with_cuda:  # (without a toolkit, with_cuda fails later)
+                if home or self.with_cuda:  # with_cuda without a toolkit stops below
                     self.rescued[source] = obj
                     self.rescue_reasons[source] = why
                 else:

@@ -150,6 +150,10 @@ REMOVED = [
 
 _BY_NAME = {name: row for row in REMOVED for name in row.names}
 
+# Names of removed C++ templates: only `texture<...>` or "texture is not a
+# template" in a compiler's line is one (a variable may be called texture).
+_TEMPLATES = ('texture', 'surface')
+
 # A cuBLAS v2 function, as cublas_v2.h names a BLAS call: cublasSgemm is
 # #defined as cublasSgemm_v2, whose first parameter is a cublasHandle_t.
 _CUBLAS_V2 = re.compile(r'cublas(\w+?)_v2$')
@@ -295,7 +299,8 @@ def explain(output, home=None, toolkit=None):
             continue
         for name in _IDENTIFIER.findall(line):
             row, v2 = lookup(name), _CUBLAS_V2.match(name)
-            if name in seen:
+            if name in seen or name in _TEMPLATES and not re.search(
+                    r'\b%s\b(\s*<| is not a template)' % name, line):
                 continue
             if row and (removed_by(row, toolkit) or row.removed is None):
                 seen.add(name)
