@@ -14,7 +14,7 @@ import torch
 
 from conftest import ROOT
 from thffi import _link, find_cuda_home
-from thffi._configure import _building_step
+from thffi._configure import building_step
 
 needs_toolkit = pytest.mark.skipif(find_cuda_home() is None,
                                    reason='no CUDA toolkit (nvcc) installed')
@@ -329,6 +329,17 @@ def test_an_object_with_gpu_code_only_for_old_architectures_is_compiled_again(tm
             'today\'s GPUs\n') in out.stderr
 
 
+def test_a_missing_object_without_its_cu_names_the_step_that_was_to_build_it(tmp_path):
+    _write(tmp_path, SCALE_FILES)
+    (tmp_path / 'src/cuda/scale_kernel.cu').unlink()
+    out = _run([sys.executable, 'build.py'], tmp_path)
+    assert out.returncode != 0
+    assert ("create_extension('_ext.scale'): extra_objects: %s does not exist (make.sh:4 (`nvcc "
+            "-c -o scale_kernel.cu.o scale_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52`; "
+            "today's nvcc rejects sm_52) was to build it)"
+            % (tmp_path / 'src/cuda/scale_kernel.cu.o')) in out.stderr, out.stderr
+
+
 def test_the_build_step_that_writes_an_object_is_found_in_make_sh_or_a_makefile(tmp_path):
     _write(tmp_path, {
         'lib/make.sh': '''\
@@ -349,11 +360,11 @@ def test_the_build_step_that_writes_an_object_is_found_in_make_sh_or_a_makefile(
             '''})
     base = tmp_path / 'lib' / 'model' / 'nms'
     base.mkdir(parents=True, exist_ok=True)
-    assert _building_step(str(base / 'src' / 'nms_cuda_kernel.cu.o'), str(base)) == (
+    assert building_step(str(base / 'src' / 'nms_cuda_kernel.cu.o'), str(base)) == (
         str(tmp_path / 'lib' / 'make.sh'), 5,
         'nvcc -c -o nms_cuda_kernel.cu.o nms_cuda_kernel.cu -D GOOGLE_CUDA=1 -x cu -Xcompiler '
         '-fPIC $CUDA_ARCH')
     roi = tmp_path / 'lib' / 'model' / 'roi'
-    assert _building_step(str(roi / 'src' / 'roi_kernel.cu.o'), str(roi)) == (
+    assert building_step(str(roi / 'src' / 'roi_kernel.cu.o'), str(roi)) == (
         str(roi / 'Makefile'), 6, '$(NVCC) -c $< -o $@ -x cu -Xcompiler -fPIC -arch=sm_61')
-    assert _building_step(str(roi / 'src' / 'other.cu.o'), str(roi)) is None
+    assert building_step(str(roi / 'src' / 'other.cu.o'), str(roi)) is None

@@ -193,7 +193,7 @@ _BUILD_FILES = ('make.sh', 'build.sh', 'install.sh', 'compile.sh', 'Makefile', '
 _COMPILE_WORDS = re.compile(r'nvcc|\$[({]NVCC[)}]|\s-o\s|\s-c\s')
 
 
-def _building_step(obj, base):
+def building_step(obj, base):
     """(build file, line number, command) of the make.sh or Makefile step
     that writes `obj` (an extra object), or None: the first compile command
     naming the object's file name, in base or up to three folders above it
@@ -240,7 +240,7 @@ def _logical_lines(text):
     return out + ([pending] if pending else [])
 
 
-def _show_step(step, base):
+def show_step(step, base):
     """How a message names a build step: `make.sh:5 (nvcc ... -arch=sm_52)`,
     with why today's nvcc refuses the command, when the toolchain's rules
     know."""
@@ -363,8 +363,8 @@ class Configured(cffi.FFI):
             missing = not os.path.exists(obj)
             stale = not missing and source and home and _stale(obj, home)
             if source and (missing or stale):
-                step = _building_step(obj, self.base)
-                step = step and _show_step(step, self.base)
+                step = building_step(obj, self.base)
+                step = step and show_step(step, self.base)
                 if missing:
                     why = 'does not exist' + (': %s was to build it' % step if step else
                                               ', as a make.sh step that failed would leave it')

@@ -18,7 +18,7 @@ import cffi
 
 from . import _link, cuda
 from ._compile import Compiled
-from ._configure import BuildError, as_list, removed_calls
+from ._configure import BuildError, building_step, show_step, as_list, removed_calls
 from .toolchain import cuda_api
 
 
@@ -34,8 +34,10 @@ class Linked(Compiled):
         the fallback), with or without with_cuda."""
         for obj in self.user_objects:
             if not os.path.isfile(obj):
-                raise BuildError('create_extension(%r): extra_objects: %s does not exist '
-                                 '(a make.sh step builds it?)' % (self.name, obj))
+                step = building_step(obj, self.base)
+                raise BuildError('create_extension(%r): extra_objects: %s does not exist (%s)'
+                                 % (self.name, obj, '%s was to build it' % show_step(
+                                     step, self.base) if step else 'a make.sh step builds it?'))
         self._check_removed_calls()
         user = self.user_objects + [obj for _, obj, _, own in self.jobs if not own]
         kw = dict(self.kwargs)
