@@ -18,7 +18,7 @@ import cffi
 
 from . import _link, cuda
 from ._compile import Compiled
-from ._configure import BuildError, building_step, show_step, as_list, removed_calls
+from ._configure import BuildError, as_list, building_step, removed_calls, show_step
 from .toolchain import cuda_api
 
 
