@@ -310,6 +310,27 @@ def test_c_is_scanned_not_changed():
                                                                      (13, 'exit()')]
 
 
+def test_port_reports_cuda_names_today_s_toolkit_lacks():
+    source = textwrap.dedent('''\
+        texture<float, 1, cudaReadModeElementType> tex;  // cudaBindTexture( in a comment
+        int launch(const float *in, int n) {
+          cudaBindTexture(0, tex, in, n * sizeof(float));
+          cudaThreadSynchronize();
+          cudaThreadSynchronize();
+          return cudaDeviceSynchronize();
+        }
+        ''')
+    assert [(f.line, f.message) for f in scan_c(source, 'k.cu')] == [
+        (1, 'texture: removed from the CUDA runtime in CUDA 12.0; use texture objects: '
+            'cudaCreateTextureObject gives a cudaTextureObject_t, passed to the kernel and read '
+            'with tex1Dfetch<T>(object, i)'),
+        (3, 'cudaBindTexture: removed from the CUDA runtime in CUDA 12.0; use texture objects: '
+            'cudaCreateTextureObject gives a cudaTextureObject_t, passed to the kernel and read '
+            'with tex1Dfetch<T>(object, i)'),
+        (4, 'cudaThreadSynchronize: removed from the CUDA runtime in CUDA 13.0; use '
+            'cudaDeviceSynchronize')]
+
+
 # The legacy build's __init__.py of an extension, as it wrote them.
 GENERATED_INIT = '''
 from torch.utils.ffi import _wrap_function

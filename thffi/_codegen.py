@@ -247,13 +247,16 @@ def module_source(functions, home, cxx=False, shared=False, constants=()):
     return '\n'.join(out)
 
 
-def python_module(name, module, functions, with_cuda, sanitize=None, constants=()):
+def python_module(name, module, functions, with_cuda, sanitize=None, constants=(),
+                  empty=None):
     """Source of the extension package `name`'s __init__.py, which loads the
     cffi module `module` beside it and installs its C entry points, and
     provides the module torch.utils.ffi built, `_<name>`, with `lib` (the
     wrapped functions and the enum constants) and `ffi`.  sanitize: the
     THFFI_SANITIZE mode it was built with, or None.  constants: the
-    headers' enum constants, module attributes as in cffi's lib."""
+    headers' enum constants, module attributes as in cffi's lib.  empty:
+    why there are no functions, when there are none: said at import, and
+    by the AttributeError of a name asked for."""
     legacy = '_' + name
     dtypes = sorted({TENSOR_TYPES[p.ctype[:-2]][0] for fn in functions
                      for p in fn.params if p.kind == 'tensor'})
@@ -291,6 +294,18 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
         out.append('_S_%s = _rt.spec(%r, %r, (%s), %r)' % (
             fn.name, fn.name, fn.prototype, ''.join(s + ', ' for s in specs),
             uses_cuda(fn)))
+    if empty:
+        out += ['', '# Built with no functions.',
+                '_EMPTY = __name__ + %r' % (' was built with no functions: ' + empty),
+                'import warnings as _warnings',
+                '_warnings.warn(_EMPTY, RuntimeWarning, stacklevel=2)',
+                '',
+                '',
+                'def __getattr__(name):',
+                '    if name.startswith(\'__\'):',
+                '        raise AttributeError(name)',
+                '    raise AttributeError(\'module %r has no attribute %r: \' % (__name__, name)'
+                ' + _EMPTY)']
     out += ['', '# Defines the C entry points in this module: the names of __all__, but',
             '# those returning pointers, which are wrapped below.',
             '_rt.install(__name__)']

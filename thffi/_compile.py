@@ -17,8 +17,10 @@ import sysconfig
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from . import cuda
 from ._configure import (CSRC, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError, Configured,
                          python_includes)
+from .toolchain import cuda_api
 
 
 class Compiled(Configured):
@@ -88,15 +90,17 @@ class Compiled(Configured):
             cache = {job[1]: _cached_object(job[2], job[1]) for job in self.jobs if job[3]}
         except FileNotFoundError as exc:  # the cache key reads the compiler's binary
             raise BuildError(_missing_compiler(exc.filename)) from None
+        # What a make.sh step failed to build, or an old toolkit built,
+        # comes first: the lines above it (make.sh's) are where it failed.
+        for source, obj in self.rescued.items():
+            print('thffi: %s (extra_objects) %s: compiling %s with nvcc for architectures %s '
+                  'instead' % (self._display(obj), self.rescue_reasons[source],
+                               self._display(source), self.arch_spec))
         fresh = [job for job in self.jobs if job[3] and not cache[job[1]].present()]
         if self.verbose and any(job[0].endswith('.cu') for job in fresh):
             print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '
                   'about 25-45 s, once; later builds take them from the cache'
                   % (self.arch_spec, self.arch_source))
-        for source, obj in self.rescued.items():
-            print('thffi: %s (extra_objects) does not exist, as a make.sh step that failed '
-                  'would leave it: compiling %s with nvcc for architectures %s instead'
-                  % (self._display(obj), self._display(source), self.arch_spec))
 
         def run(job):
             """The compiler's result (a blank one for an object from the cache)."""
@@ -121,25 +125,36 @@ class Compiled(Configured):
             if self.verbose:
                 sys.stdout.write(result.stdout)
             if result.returncode != 0 and src in self.rescued:
+                obj = self.rescued[src]
                 raise BuildError(
-                    'building %s failed: extra_objects names %s, which a make.sh step was to '
-                    'compile and did not; thffi compiled %s with nvcc for %s (its include '
-                    'folders and macros, -Xcompiler -fPIC) instead, and nvcc failed: its output '
-                    'is above' % (self.name, self._display(self.rescued[src]),
-                                  self._display(src), self.arch_spec))
+                    'building %s failed: extra_objects names %s, which %s; thffi compiled %s with '
+                    'nvcc for %s (its include folders and macros, -Xcompiler -fPIC) instead, and '
+                    'nvcc failed: its output is above%s'
+                    % (self.name, self._display(obj), 'an old CUDA toolkit built'
+                       if os.path.exists(obj) else 'a make.sh step was to compile and did not',
+                       self._display(src), self.arch_spec, self._explained(result.stderr)))
             if result.returncode != 0:
                 raise BuildError('building %s failed: %s could not compile %s (its output '
-                                 'is above)' % (self.name, os.path.basename(command[0]), src))
+                                 'is above)%s' % (self.name, os.path.basename(command[0]), src,
+                                                  self._explained(result.stderr)))
         if self.verbose and self.shared_library:
             print('thffi: its own TH code: in %s, shared with the libraries the build links'
                   % self.shared_library)
         elif self.verbose:
-            cuda = (', CUDA architectures %s from %s' % (self.arch_spec, self.arch_source)
-                    if self.with_cuda else '')
+            archs = (', CUDA architectures %s from %s' % (self.arch_spec, self.arch_source)
+                     if self.with_cuda else '')
             print('thffi: its own TH%s code: %s%d objects from the cache (%s)%s'
                   % ('/THC' if self.with_cuda else '',
                      '%d compiled in %.1f s, ' % (len(fresh), time.perf_counter() - start)
-                     if fresh else '', len(cache) - len(fresh), cache_root(), cuda))
+                     if fresh else '', len(cache) - len(fresh), cache_root(), archs))
+
+    def _explained(self, output):
+        """What a compiler's failed output says of CUDA names today's toolkit
+        removed or lacks (toolchain/cuda_api.py), as lines to append to the
+        error; '' when it says nothing of them."""
+        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
+        lines = cuda_api.explain(output, home, home and cuda_api.toolkit_version(home))
+        return ''.join('\n  ' + line for line in lines)
 
 
 class _CachedObject:

@@ -14,6 +14,7 @@ import sysconfig
 import cffi
 
 from . import _codegen, _link, cuda
+from .toolchain import cuda_api, nvcc as toolchain_nvcc
 from ._parse import read_header
 from .toolchain import cc
 
@@ -190,6 +191,114 @@ def _static_cuda_runtime(name, obj):
     return shared
 
 
+def _stale(obj, home):
+    """Why an object nvcc built cannot serve with the CUDA toolkit at
+    `home`, or None: removed_calls(), or old_device_code()."""
+    return removed_calls(obj, cuda_api.toolkit_version(home)) or old_device_code(obj)
+
+
+def removed_calls(obj, toolkit, compiled=False):
+    """'it calls cudaConfigureCall, ..., which CUDA 10.1 removed' when the
+    object calls functions the toolkit release `toolkit` ((major, minor);
+    None: today's) lacks (toolchain/cuda_api.py): it was built by an older
+    one (compiled: only names nvcc wrote into it).  None when it calls none."""
+    undefined, _ = _link.symbols([obj])
+    gone = {}  # {release: [name]}
+    for name in sorted(undefined):
+        row = cuda_api.lookup(name)
+        if row and cuda_api.removed_by(row, toolkit) and (row.compiled or not compiled):
+            gone.setdefault(row.removed, []).append(name)
+    if not gone:
+        return None
+    return 'it calls %s%s' % ('; '.join(
+        '%s, which CUDA %s removed' % (', '.join(names), release)
+        for release, names in sorted(gone.items(), key=lambda g: cuda_api.release(g[0]))),
+        ' (the toolkit here is CUDA %d.%d)' % toolkit if toolkit else '')
+
+
+def old_device_code(obj):
+    """'it holds GPU code only for sm_52 ...' when the object's GPU code is
+    machine code for architectures the installed nvcc cannot target and no
+    PTX (which the driver would compile for today's GPUs); else None."""
+    code = _link.device_code(obj)
+    if not code or any(kind == 'compute' for kind, _ in code):
+        return None
+    archs = {arch for _, arch in code}
+    old = toolchain_nvcc.rejected(archs, toolchain_nvcc.accepted_architectures())
+    if len(old) < len(archs):
+        return None
+    return ('it holds GPU code only for %s (no PTX), which the nvcc here cannot target'
+            % ', '.join('sm_%d' % n for n in old))
+
+
+# Build files of 2018 repositories that compiled the objects build.py
+# linked: shell scripts and Makefiles, in the project's folder or above it.
+_BUILD_FILES = ('make.sh', 'build.sh', 'install.sh', 'compile.sh', 'Makefile', 'makefile',
+                'GNUmakefile')
+_COMPILE_WORDS = re.compile(r'nvcc|\$[({]NVCC[)}]|\s-o\s|\s-c\s')
+
+
+def building_step(obj, base):
+    """(build file, line number, command) of the make.sh or Makefile step
+    that writes `obj` (an extra object), or None: the first compile command
+    naming the object's file name, in base or up to three folders above it
+    (for a make rule whose target is the object, its first recipe line)."""
+    name = os.path.basename(obj)
+    word = re.compile(r'(?<![\w.-])%s(?![\w.-])' % re.escape(name))
+    folder = os.path.abspath(base)
+    for _ in range(4):
+        for build_file in _BUILD_FILES:
+            try:
+                with open(os.path.join(folder, build_file)) as f:
+                    lines = _logical_lines(f.read())
+            except (OSError, UnicodeDecodeError):
+                continue
+            for i, (number, line) in enumerate(lines):
+                if not word.search(line) or line.lstrip().startswith('#'):
+                    continue
+                if _COMPILE_WORDS.search(line):
+                    return os.path.join(folder, build_file), number, ' '.join(line.split())
+                target = re.match(r'([^\t=:]*):(?!=)', line)
+                recipe = lines[i + 1] if i + 1 < len(lines) else (0, '')
+                if target and word.search(target.group(1)) and recipe[1].startswith('\t'):
+                    return os.path.join(folder, build_file), recipe[0], ' '.join(
+                        recipe[1].split())
+        if os.path.dirname(folder) == folder:
+            break
+        folder = os.path.dirname(folder)
+    return None
+
+
+def _logical_lines(text):
+    """[(number of its first line, line)] with backslash-continued lines joined."""
+    out, pending = [], None
+    for number, line in enumerate(text.split('\n'), 1):
+        if pending:
+            pending = (pending[0], pending[1] + ' ' + line)
+        else:
+            pending = (number, line)
+        if line.endswith('\\'):
+            pending = (pending[0], pending[1][:-1])
+        else:
+            out.append(pending)
+            pending = None
+    return out + ([pending] if pending else [])
+
+
+def show_step(step, base):
+    """How a message names a build step: `make.sh:5 (nvcc ... -arch=sm_52)`,
+    with why today's nvcc refuses the command, when the toolchain's rules
+    know."""
+    path, line, command = step
+    try:
+        args = shlex.split(command)
+    except ValueError:
+        args = command.split()
+    _, changes = toolchain_nvcc.modernize(args, ['<arch flags>'])
+    why = ''.join('; %s' % c.why for c in changes if 'rejects' in c.why)
+    return '%s:%d (`%s`%s)' % (os.path.relpath(path, base), line, command, why)
+
+
 class Configured(cffi.FFI):
     """A cffi FFI configured for one extension from create_extension's
     arguments (paths already absolute)."""
@@ -263,7 +372,10 @@ class Configured(cffi.FFI):
         for fn in self.functions:
             if _codegen.uses_cuda(fn) and not self.with_cuda:
                 raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
-                                 'with_cuda=True' % (name, fn.name))
+                                 'with_cuda=True (a build script that sets it behind `if '
+                                 'torch.cuda.is_available():` leaves it False on a machine '
+                                 'without a GPU: `python -m thffi port` makes it depend on the '
+                                 'CUDA toolkit instead)' % (name, fn.name))
         self.cdef_text = _codegen.cdef(self.with_cuda)
         self.cdef(self.cdef_text)
         self._set_compile_args(sanitize_link, sanitize_flags)
@@ -272,31 +384,53 @@ class Configured(cffi.FFI):
         self.sources = sources
 
     def _sort_extra_objects(self):
-        """self.user_objects: extra_objects, but for objects make.sh failed to
-        build (self.rescued) and the static CUDA runtime.
+        """self.user_objects: extra_objects, but for objects nvcc is to build
+        again here (self.rescued) and the static CUDA runtime.
 
         Objects a make.sh step was to compile from a .cu beside them (x.cu.o
         or x.o from x.cu) and did not: 2018 make.sh files name GPU
         architectures nvcc 12 rejects, and most go on to build.py after a
-        failed step.  Where there is a CUDA toolkit they are compiled here as
-        the extension's .cu sources are, also without with_cuda (build.py
-        files gated their CUDA sources, not the kernel object, on
+        failed step.  Objects that are there but stale: committed in 2018,
+        or left by an old toolkit, they call runtime functions the installed
+        toolkit's release removed (CUDA 10.0's launch sequence:
+        toolchain/cuda_api.py) or hold GPU code for no architecture it can
+        target.  Where there is a CUDA toolkit both are compiled here as the
+        extension's .cu sources are, also without with_cuda (build.py files
+        gated their CUDA sources, not the kernel object, on
         torch.cuda.is_available()): {source: the object make.sh was to
-        write}.  Without one such an object is left out, saying so (the
-        symbol check names what used it)."""
-        self.user_objects, self.rescued = [], {}
+        write}; self.rescue_reasons says why, for each source.  Without a
+        toolkit a missing object is left out, saying so (the symbol check
+        names what used it)."""
+        self.user_objects, self.rescued, self.rescue_reasons = [], {}, {}
+        home = cuda.find_cuda_home()
         for obj in as_list(self.kwargs.get('extra_objects')):
             source = _object_source(obj)
-            if not os.path.exists(obj) and source:
-                if self.with_cuda or cuda.find_cuda_home():
-                    self.rescued[source] = obj
+            missing = not os.path.exists(obj)
+            stale = not missing and source and home and _stale(obj, home)
+            if source and (missing or stale):
+                step = building_step(obj, self.base)
+                step = step and show_step(step, self.base)
+                if missing:
+                    why = 'does not exist' + (': %s was to build it' % step if step else
+                                              ', as a make.sh step that failed would leave it')
                 else:
-                    sys.stderr.write('thffi: warning: %s (extra_objects) does not exist, as a '
-                                     'make.sh step that failed would leave it, and there is no '
-                                     'CUDA toolkit to compile %s: leaving it out\n'
-                                     % (self._display(obj), self._display(source)))
+                    why = ('was built by an old CUDA toolkit: %s' % stale
+                           + ('; %s was to build it again' % step if step else ''))
+                if home or self.with_cuda:  # with_cuda without a toolkit stops below
+                    self.rescued[source] = obj
+                    self.rescue_reasons[source] = why
+                else:
+                    sys.stderr.write('thffi: warning: %s (extra_objects) %s, and there is no CUDA '
+                                     'toolkit to compile %s: leaving it out\n'
+                                     % (self._display(obj), why, self._display(source)))
             elif not _static_cuda_runtime(self.name, obj):
                 self.user_objects.append(obj)
+                old = not missing and home and old_device_code(obj)
+                if old:
+                    sys.stderr.write('thffi: warning: %s (extra_objects) was built by an old CUDA '
+                                     'toolkit: %s, and no .cu lies beside it to compile again: '
+                                     'its kernels will not run on today\'s GPUs\n'
+                                     % (self._display(obj), old))
 
     def _set_compile_args(self, sanitize_link, sanitize_flags):
         """The compiler and linker flags of the module and the user's C

@@ -12,6 +12,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import sysconfig
@@ -32,6 +33,12 @@ class Installed(Linked):
 
     def __init__(self, *args):
         super().__init__(*args)
+        # Said in every road to a build (build(), setuptools' cffi_modules
+        # and distutils_extension(), which never call build()), and again
+        # by the built package when it is imported (pip hides build output).
+        if not self.functions:
+            sys.stderr.write('thffi: warning: %s has no functions: %s\n'
+                             % (self.name, self.empty_reason()))
         if self.package:
             # setuptools compiles and links from build.py's ffi later: what
             # it links and the package's Python files must exist by then.
@@ -99,12 +106,6 @@ class Installed(Linked):
         """Compiles the extension unless it is up to date.  Returns True when
         it compiled.  The previous library stays in place until the new one
         is complete (files are written aside, then renamed)."""
-        if not self.functions:
-            sys.stderr.write(
-                'thffi: warning: %s has no functions: %s (were they added behind a '
-                'condition false on this machine, such as `if torch.cuda.is_available():`?)\n'
-                % (self.name, 'its headers declare none' if self.headers else
-                   'create_extension got no header'))
         if self.is_up_to_date():
             if self.verbose:
                 print('thffi: %s is up to date' % self.name)
@@ -132,6 +133,25 @@ class Installed(Linked):
                   % (self.name, time.perf_counter() - start, final))
         return True
 
+    def empty_reason(self):
+        """Why the extension has no functions (when it has none)."""
+        gated = ('were they added behind a condition false on this machine, such as `if '
+                 'torch.cuda.is_available():`?')
+        if not self.headers:
+            return 'create_extension got no header (%s)' % gated
+        # thffi reads the headers it is given, as cffi's cdef did, not those
+        # they include.
+        included = []
+        for header in self.headers:
+            with open(header) as f:
+                names = re.findall(r'^\s*#\s*include\s*"([^"]+)"', f.read(), re.M)
+            included += [n for n in names
+                         if os.path.isfile(os.path.join(os.path.dirname(header), n))]
+        if included:
+            return ('its headers declare none, and #include %s, which thffi does not read (list '
+                    'them in headers; %s)' % (', '.join(included), gated))
+        return 'its headers declare none (%s)' % gated
+
     def _write_python_files(self, module):
         """Writes the runtime, then __init__.py, which loads the cffi module
         `module`: the last write is the switch to a new build."""
@@ -140,7 +160,8 @@ class Installed(Linked):
         write_atomic(os.path.join(self.target_dir, '__init__.py'),
                       _codegen.python_module(self.name.split('.')[-1], module,
                                              self.functions, self.with_cuda, self.sanitize,
-                                             self.constants))
+                                             self.constants,
+                                             None if self.functions else self.empty_reason()))
 
     def _compile_and_install(self):
         self._compile_objects()

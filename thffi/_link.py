@@ -10,6 +10,7 @@ provides fails the build by name, instead of the import."""
 
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -96,6 +97,69 @@ def dynamic_section(path):
             search += [d.replace('$ORIGIN', os.path.dirname(os.path.abspath(path)))
                        for d in value.split(':') if d]
     return needed, search
+
+
+def _section(path, wanted):
+    """The bytes of the section named `wanted` of a 64-bit little-endian
+    ELF file (an object or a shared library), or None (no such section,
+    or not such a file)."""
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError:
+        return None
+    if data[:6] != b'\x7fELF\x02\x01' or len(data) < 64:
+        return None
+    shoff, = struct.unpack_from('<Q', data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+    try:
+        def header(i):  # (name offset, file offset, size) of section i
+            fields = struct.unpack_from('<IIQQQQ', data, shoff + i * shentsize)
+            return fields[0], fields[4], fields[5]
+        _, names_at, _ = header(shstrndx)
+        for i in range(shnum):
+            name, offset, size = header(i)
+            end = data.index(b'\0', names_at + name)
+            if data[names_at + name:end].decode('ascii', 'replace') == wanted:
+                return data[offset:offset + size]
+    except (struct.error, ValueError):
+        return None
+    return None
+
+
+# nvcc's fat binary (the .nv_fatbin section of an object it compiled): a
+# header (magic, version, header size, size of the entries), then entries,
+# each a header (kind: 1 PTX, 2 machine code; header size; payload size;
+# the architecture, e.g. 75, at byte 28) and its payload.
+_FATBIN_MAGIC = 0xBA55ED50
+_FATBIN_KINDS = {1: 'compute', 2: 'sm'}
+
+
+def device_code(path):
+    """The GPU code an object holds, as a sorted list of ('sm', 75) for
+    machine code and ('compute', 75) for PTX; None when it holds none (no
+    .nv_fatbin section: not compiled by nvcc, or host code only)."""
+    data = _section(path, '.nv_fatbin')
+    if not data:
+        return None
+    found, pos = set(), 0
+    try:
+        while pos + 16 <= len(data):
+            magic, _, header_size, size = struct.unpack_from('<IHHQ', data, pos)
+            if magic != _FATBIN_MAGIC:
+                break
+            entry, end = pos + header_size, pos + header_size + size
+            while entry < end:
+                kind, _, entry_header, payload = struct.unpack_from('<HHIQ', data, entry)
+                arch, = struct.unpack_from('<I', data, entry + 28)
+                if kind in _FATBIN_KINDS:
+                    found.add((_FATBIN_KINDS[kind], arch))
+                entry += entry_header + payload
+            # fat binaries of several files follow each other, 8-byte aligned
+            pos = (end + 7) // 8 * 8
+    except struct.error:
+        pass
+    return sorted(found)
 
 
 def runtime_of(symbol):

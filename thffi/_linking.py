@@ -12,14 +12,15 @@ import os
 import re
 import sys
 import sysconfig
+import threading
 
 import cffi
 
 from . import _link, cuda
 from ._compile import Compiled
-from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list,
-                         compile_by_language)
-from .toolchain import cc
+from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, building_step,
+                         compile_by_language, removed_calls, show_step)
+from .toolchain import cc, cuda_api
 
 
 class Linked(Compiled):
@@ -34,8 +35,11 @@ class Linked(Compiled):
         the fallback), with or without with_cuda."""
         for obj in self.user_objects:
             if not os.path.isfile(obj):
-                raise BuildError('create_extension(%r): extra_objects: %s does not exist '
-                                 '(a make.sh step builds it?)' % (self.name, obj))
+                step = building_step(obj, self.base)
+                raise BuildError('create_extension(%r): extra_objects: %s does not exist (%s)'
+                                 % (self.name, obj, '%s was to build it' % show_step(
+                                     step, self.base) if step else 'a make.sh step builds it?'))
+        self._check_removed_calls()
         user = self.user_objects + [obj for _, obj, _, own in self.jobs if not own]
         kw = dict(self.kwargs)
         for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
@@ -49,6 +53,31 @@ class Linked(Compiled):
                     kw[key] = kw[key] + ([libdir] if libdir not in kw[key] else [])
             kw['libraries'] = kw['libraries'] + [library]
         return kw
+
+    def _check_removed_calls(self):
+        """Fails the build when a prebuilt object of extra_objects calls CUDA
+        functions the toolkit here lacks (toolchain/cuda_api.py), naming
+        them: an object an old toolkit built (its launch sequence) is to be
+        compiled again from its .cu; other names, in its source, replaced."""
+        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
+        toolkit = home and cuda_api.toolkit_version(home)
+        lines = []
+        for obj in self.user_objects:
+            old = removed_calls(obj, toolkit, compiled=True)
+            if old:
+                lines.append('%s was built by an old CUDA toolkit: %s. Compile it again from its '
+                             '.cu with today\'s nvcc (thffi does so itself when the .cu lies '
+                             'beside it, as %s or %s)'
+                             % ((self._display(obj), old) + _source_names(obj)))
+            undefined, _ = _link.symbols([obj])
+            removed = cuda_api.describe_all(
+                [n for n in sorted(undefined) if cuda_api.lookup(n)
+                 and not cuda_api.lookup(n).compiled], toolkit)
+            if removed:
+                lines.append('%s calls names CUDA removed:\n  %s'
+                             % (self._display(obj), '\n  '.join(removed)))
+        if lines:
+            raise BuildError('create_extension(%r): %s' % (self.name, '\n'.join(lines)))
 
     def _cuda_library_dir(self, library, what, symbols):
         """The toolkit folder holding lib<library>.so, for objects using
@@ -110,7 +139,7 @@ class Linked(Compiled):
                 reason = ('%s defines it with C++ linkage: declare it extern "C"'
                           % ', '.join(sorted(map(self._display, cxx[name]))))
             else:
-                reason = self._unresolved_reason(name, declared)
+                reason = self._unresolved_reason(name, declared, kwargs.get('libraries', []))
             shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
             lines.append('  %s, %s: %s' % (shown, used, reason))
         for path, unbound in sorted(linked.items()):
@@ -131,15 +160,28 @@ class Linked(Compiled):
                          % (self.name, 'this name' if count == 1
                             else 'these %d names' % count, '\n'.join(lines)))
 
-    def _unresolved_reason(self, name, declared):
+    def _unresolved_reason(self, name, declared, libraries):
         if re.match(r'TH[A-Z]', name):
             return ('thffi does not provide this TH/THC function (docs/PORTING.md, '
                     '"Not supported", says what to do instead)')
+        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
+        toolkit = home and cuda_api.toolkit_version(home)
+        removed = cuda_api.describe_all([name], toolkit)
+        if removed:
+            return removed[0].split(': ', 1)[1]
         runtime = _link.runtime_of(name)
         if runtime and runtime[1] == 'cudart' and not self.with_cuda:
             return 'a CUDA runtime function: build with with_cuda=True'
+        if runtime and runtime[1] in libraries:
+            return ('%s is linked (lib%s) and does not define it: a name the CUDA release here '
+                    '(%s) does not have' % (runtime[0], runtime[1], '%d.%d' % toolkit
+                                            if toolkit else 'unknown'))
         if runtime and runtime[1] != _link.CXX_RUNTIME:
             return "part of %s: add '%s' to libraries" % runtime
+        if name in declared and not self.sources and not self.cuda_sources:
+            return ('no source or extra object defines it, and create_extension got no source '
+                    '(were they added behind a condition false on this machine, such as `if '
+                    'torch.cuda.is_available():`?)')
         if name in declared:
             return 'no source or extra object defines it'
         return 'no source, extra object or library of the build defines it'
@@ -171,20 +213,22 @@ class Linked(Compiled):
 
     def _cffi_compile(self, module, kwargs, sources):
         compile_by_language()
+        output = []
         try:
             ffi = cffi.FFI()
             ffi.cdef(self.cdef_text)
             ffi.set_source(module, self.source_text, source_extension=self.source_extension,
                            sources=sources, **kwargs)
-            with _printing_compiler_commands(self.verbose):
+            with _printing_compiler_commands(self.verbose), _teeing_stderr(output):
                 return ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
                                    target='%s%s' % (module.split('.')[-1],
                                                     sysconfig.get_config_var('EXT_SUFFIX')))
         except cffi.VerificationError:
             # The compiler printed its file:line messages already; the
             # exception's own text is only its long command line.
-            raise BuildError('building %s failed: the C compiler reported the errors above'
-                             % self.name) from None
+            raise BuildError('building %s failed: the C compiler reported the errors above%s'
+                             % (self.name, self._explained(
+                                 b''.join(output).decode('utf-8', 'replace')))) from None
         except OSError as exc:
             raise BuildError('building %s failed: %s' % (self.name, exc)) from None
 
@@ -270,6 +314,46 @@ def _c99_inline(path):
             return cc.c99_inline_definitions(f.read())
     except OSError:
         return {}
+
+
+def _source_names(obj):
+    """The names a .cu for the object `obj` has beside it, for thffi to
+    compile it again: x.cu and x_*.cu for x.cu.o or x.o."""
+    stem = re.sub(r'(\.cu)?\.o$', '', os.path.basename(obj))
+    return stem + '.cu', stem + '_*.cu'
+
+
+@contextlib.contextmanager
+def _teeing_stderr(output):
+    """Appends what is written to file descriptor 2 meanwhile (by this
+    process and the compilers it runs) to the list `output`, as bytes, as
+    it passes on to where it went before: the compilers' messages show as
+    they come, and the build can read them afterwards."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    read, write = os.pipe()
+    os.dup2(write, 2)
+    os.close(write)
+
+    def pump():
+        while True:
+            chunk = os.read(read, 65536)
+            if not chunk:
+                break
+            output.append(chunk)
+            while chunk:
+                chunk = chunk[os.write(saved, chunk):]
+
+    thread = threading.Thread(target=pump, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)  # closes the pipe's last write end: pump() ends
+        thread.join()
+        os.close(read)
+        os.close(saved)
 
 
 @contextlib.contextmanager

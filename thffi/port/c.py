@@ -15,11 +15,16 @@ reported.
   recursive and large ones out of line; thffi's build adds the definition,
   other builds fail to link.
 
+- A CUDA name today's toolkit lacks (toolchain/cuda_api.py: texture
+  references, cudaThreadSynchronize, cuSPARSE's legacy API...), once per
+  name and file: the release that removed it and what replaces it.
+
 These are heuristics over the text (comments and strings removed), not a
 C parser: a check made in a helper function is not seen."""
 
 import re
 
+from ..toolchain import cuda_api
 from ..toolchain.cc import blank_comments_and_strings, c99_inline_definitions
 from .report import Finding
 
@@ -28,6 +33,7 @@ _READS_MEMORY = re.compile(r'_data\s*\(|->storage->data\b|\bstorage->data\b')
 _CHECK = re.compile(r'THArgCheck|THAssert|THError|nDimension|isContiguous|newContiguous'
                     r'|isSameSizeAs|_size\s*\(|->size\s*\[|_stride\s*\(|->stride\s*\[')
 _KEYWORDS = ('if', 'for', 'while', 'switch', 'catch', 'sizeof', 'defined')
+_CUDA_NAME = re.compile(r'(?<![\w.>])((?:cuda|cusparse|texture|surface)\w*)\s*[(<]')
 _FUNCTION_HEAD = re.compile(r'(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*$')
 
 
@@ -78,4 +84,12 @@ def scan_c(text, path):
                              'its definition once, saying so; for other builds make it `static '
                              'inline`' % name, False)
                      for name, line in c99_inline_definitions(text).items()]
+    seen = set()
+    for match in _CUDA_NAME.finditer(code):
+        name = match.group(1)
+        described = name not in seen and cuda_api.describe_all([name])
+        if described:
+            seen.add(name)
+            findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
+                                    described[0], False))
     return sorted(findings, key=lambda f: f.line)

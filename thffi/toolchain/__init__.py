@@ -13,4 +13,8 @@ test, not a branch in either.
 - ptx.py: inline PTX without `.sync` (shfl, vote), which ptxas refuses for
   sm_70 and later.
 - vendored.py: library copies 2018 repositories carried (CUB 1.x, thrust,
-  moderngpu) and whether the toolkit ships them."""
+  moderngpu) and whether the toolkit ships them.
+- cuda_api.py: the CUDA runtime and library names CUDA 10.1-13.0 removed
+  (the launch sequence, texture references, cuSPARSE's legacy API...),
+  each with its release and replacement, and the pip wheels that bring a
+  CUDA library's headers."""
