@@ -82,6 +82,15 @@ def th_test(tmp_path_factory):
 
 
 @pytest.fixture(scope='session')
+def legacy_data(tmp_path_factory):
+    """tests/legacy_data: C of 2018 that reshapes the tensors it is handed
+    and indexes their data."""
+    return build_test_extension(tmp_path_factory, 'legacy_data', ['legacy_data.h'],
+                                ['legacy_data.c'],
+                                include_dirs=[os.path.join(ROOT, 'tests', 'legacy_data')])
+
+
+@pytest.fixture(scope='session')
 def thc_test(tmp_path_factory):
     """An extension built from tests/thc_test, for the THC layer's tests."""
     return build_test_extension(tmp_path_factory, 'thc_test', ['thc_test.h', 'thc_api.h'],

@@ -180,16 +180,24 @@ def test_none_is_null_and_c_checks_it():
         my_lib.my_lib_add_forward(torch.randn(3), torch.randn(3), None)
 
 
-def test_resize_that_pytorch_refuses_is_a_runtime_error():
-    out = torch.empty(0, requires_grad=True)
+def test_resize_of_a_non_leaf_that_requires_grad_is_a_runtime_error():
+    out = torch.empty(0, requires_grad=True) * 1
     with pytest.raises(RuntimeError, match=r'my_lib_add_forward: cannot resize argument 3 to '
-                                           r'\(3,\): cannot resize variables that require grad'):
+                                           r'\(3,\): it requires grad and is not a leaf'):
         my_lib.my_lib_add_forward(torch.randn(3), torch.randn(3), out)
     assert out.shape == (0,)
     # The library keeps working after an error.
     out = torch.empty(0)
     assert my_lib.my_lib_add_forward(torch.ones(3), torch.ones(3), out) == 1
     assert torch.equal(out, torch.full((3,), 2.0))
+
+
+def test_resize_of_a_leaf_that_requires_grad_changes_its_data():
+    # As on PyTorch 0.4: C's resize lands on the tensor's data.
+    out = torch.empty(0, requires_grad=True)
+    assert my_lib.my_lib_add_forward(torch.ones(3), torch.ones(3), out) == 1
+    assert out.requires_grad and out.is_leaf
+    assert torch.equal(out.detach(), torch.full((3,), 2.0))
 
 
 def test_wrapper_has_the_prototype_as_docstring():

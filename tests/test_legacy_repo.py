@@ -98,6 +98,10 @@ def test_pip_installs_thffi_and_torch_utils_ffi(venv, tmp_path):
     with open(os.path.join(ROOT, 'thffi', 'README.md'), encoding='utf-8') as f:
         assert described.stdout.strip() == f.read().strip()
     assert thffi_file.startswith(os.path.dirname(os.path.dirname(python)))
+    # torch.utils.ffi is the installed package file of the hook's.
+    hooked = _run([python, '-c', 'import torch.utils.ffi as f; print(f.__file__)'], tmp_path, env)
+    assert hooked.stdout.strip() == os.path.join(os.path.dirname(thffi_file), '_torch_utils_ffi',
+                                                 '__init__.py'), hooked.stderr
     # An unmodified legacy build script builds with the installed thffi.
     _tiny_project(tmp_path / 'tiny')
     built = _run([python, 'build.py'], tmp_path / 'tiny', env)

@@ -128,6 +128,9 @@ def _trampoline(fn, cxx):
             params.append('%s p%d' % (_SCALARS[p.kind][0], i))
             call_args.append('(%s)p%d' % (p.ctype, i))
     defs, fill = _cxx_call(fn, call_args) if cxx else ([], [])
+    # The parameters' names, for messages (THFFIFrame.params).
+    defs = ['static const char *const _thffi_p_%s[] = {%s};'
+            % (fn.name, ', '.join([_c_string(p.name) for p in fn.params] + ['NULL']))] + defs
     body = defs + ['static %s _thffi_w_%s(%s) {' % (rtype, fn.name, ', '.join(params)),
                    '  THFFIFrame frame;']
     if cuda:
@@ -136,7 +139,8 @@ def _trampoline(fn, cxx):
         if p.kind == 'tensor':
             body.append('  %s a%d;' % (p.ctype[:-2], i))
     body += ['  %s r;' % rtype, '  (void)objs;',
-             '  THFFI_pushFrame(&frame, %s);' % _c_string(fn.name)]
+             '  THFFI_pushFrame(&frame, %s);' % _c_string(fn.name),
+             '  frame.params = _thffi_p_%s;' % fn.name]
     body += ['  frame.device = dev;', '  frame.has_stream = has_stream;',
              '  frame.stream = stream;'] if cuda else []
     body.append('  if (setjmp(frame.env)) {')

@@ -1,10 +1,10 @@
 """torch.utils.ffi, provided by thffi: an import hook for that one name.
 
 `import torch.utils.ffi` and `from torch.utils.ffi import create_extension`
-give a module holding thffi's public names (create_extension,
-cuda_enabled, ...), when PyTorch has no torch.utils.ffi of its own (it
-removed it in 1.0; the hook is consulted last, so a PyTorch that has one
-keeps it).  No other import is affected.
+give the package thffi/_torch_utils_ffi (thffi's public names and the
+legacy module's private ones), when PyTorch has no torch.utils.ffi of its
+own (it removed it in 1.0; the hook is consulted last, so a PyTorch that
+has one keeps it).  No other import is affected.
 
 Installed with the thffi distribution, this file is also the top-level
 module _thffi_hook, which thffi-torch-utils-ffi.pth imports at every
@@ -22,28 +22,23 @@ ENV_SWITCH = 'THFFI_TORCH_UTILS_FFI'
 
 
 class TorchUtilsFfiFinder:
-    """A meta path finder that knows only torch.utils.ffi."""
+    """A meta path finder that knows only torch.utils.ffi: the package
+    thffi/_torch_utils_ffi/__init__.py, loaded under that name, so that the
+    module has a file, a loader and a __path__ as PyTorch 0.4's had."""
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != NAME:
             return None
-        from importlib.machinery import ModuleSpec
-        return ModuleSpec(NAME, self, origin='thffi')
-
-    def create_module(self, spec):
-        return None  # a plain module
-
-    def exec_module(self, module):
-        import thffi
-        module.__doc__ = ('torch.utils.ffi, provided by thffi %s (%s): create_extension '
-                          'builds TH-style C for today\'s PyTorch.'
-                          % (thffi.__version__, os.path.dirname(thffi.__file__)))
-        module.__all__ = list(thffi.__all__)
-        for name in thffi.__all__:
-            setattr(module, name, getattr(thffi, name))
-        # _wrap_function: private, but imported by generated and
-        # hand-written package __init__.py files of that era.
-        module.__getattr__ = thffi.__getattr__
+        import importlib.util
+        # Where thffi is, without importing it (this runs in every process
+        # that imports torch.utils.ffi, also where thffi is the one on
+        # PYTHONPATH); none: the name stays missing, as without the hook.
+        thffi = importlib.util.find_spec('thffi')
+        if thffi is None or thffi.origin is None:
+            return None
+        folder = os.path.join(os.path.dirname(thffi.origin), '_torch_utils_ffi')
+        return importlib.util.spec_from_file_location(
+            NAME, os.path.join(folder, '__init__.py'), submodule_search_locations=[folder])
 
 
 def install():

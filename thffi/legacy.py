@@ -132,11 +132,16 @@ class Function(_Context):
 
 
 def _forward(ctx, function, *inputs):
+    # The leaves that require grad (Parameters), with their shapes: C called
+    # by forward may change one's shape (see _accumulate_reshaped).
+    leaves = [(i, t, t.shape) for i, t in enumerate(inputs)
+              if isinstance(t, torch.Tensor) and t.requires_grad and t.is_leaf]
     function._thffi_ctx = ctx
     try:
         outputs = function.forward(*inputs)
     finally:
         function._thffi_ctx = None
+    ctx.thffi_reshaped = [(i, t) for i, t, shape in leaves if t.shape != shape]
     # This call's backward works on a copy of the instance as forward left
     # it, so that a later call of the same instance does not change it.
     state = type(function).__new__(type(function))
@@ -166,10 +171,52 @@ def _backward(ctx, *grad_outputs):
                            'of forward (None for an input without one)'
                            % (type(state).__name__, len(grads), expected))
     grads = grads[:expected]
+    if ctx.thffi_reshaped:
+        grads = _accumulate_reshaped(type(state).__name__, ctx.thffi_reshaped, grads)
     if torch.is_grad_enabled():  # create_graph=True: mark the gradients
         grads = _Gradients.mark(type(state).__name__, grads,
                                 grad_outputs + tuple(ctx.saved_tensors))
     return (None,) + grads
+
+
+def _accumulate_reshaped(name, reshaped, grads):
+    """grads with None for each input of `reshaped` (index, tensor), whose
+    shape forward changed, and that input's gradient put into its .grad.
+
+    C that a legacy forward calls may change the shape of a Parameter it is
+    handed (THFloatTensor_resize2d(bias, n, 1)): the change lands on the
+    Parameter's data, as on PyTorch 0.4 (csrc/THPython.c).  Autograd recorded
+    the Parameter's old shape when the call began, and checks the gradient
+    against it; so on that call, the gradient backward returns for it goes
+    into its .grad here, in its new shape, as autograd accumulates one.
+    Later calls see the new shape from the start (the C dropped the old
+    gradient accumulator) and are as any."""
+    grads = list(grads)
+    for i, tensor in reshaped:
+        grad = grads[i]
+        if grad is None:
+            continue
+        grads[i] = None
+        if grad.numel() != tensor.numel():
+            raise RuntimeError(
+                '%s.backward: the gradient of input %d has shape %s, but the C code that '
+                'forward called made that input (which requires grad) of shape %s'
+                % (name, i, tuple(grad.shape), tuple(tensor.shape)))
+        grad = grad.detach().reshape(tensor.shape)
+        if tensor.grad is None:
+            tensor.grad = grad.clone()
+        elif tensor.grad.shape == tensor.shape:
+            tensor.grad.add_(grad)
+        elif tensor.grad.numel() == tensor.numel():
+            # a .grad of the old shape, not zeroed since: summed in the new
+            tensor.grad = tensor.grad.reshape(tensor.shape) + grad
+        else:
+            raise RuntimeError(
+                '%s.backward: input %d has a .grad of shape %s from before the C code that '
+                'forward called made it of shape %s: zero or drop its gradients '
+                '(optimizer.zero_grad()) before that call'
+                % (name, i, tuple(tensor.grad.shape), tuple(tensor.shape)))
+    return tuple(grads)
 
 
 class _Gradients(torch.autograd.Function):

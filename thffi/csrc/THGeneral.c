@@ -28,6 +28,7 @@ static void *thffi_default_arg_data = NULL;
 void THFFI_pushFrame(THFFIFrame *frame, const char *name) {
   frame->prev = thffi_top;
   frame->name = name;
+  frame->params = NULL;
   frame->device = -1;
   frame->has_stream = 0;
   frame->stream = 0;

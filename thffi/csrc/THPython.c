@@ -103,7 +103,7 @@ static PyObject *thffi_no_args;    /* () */
 static PyObject *s_strict, *s_resize_, *s_set_, *s_select, *s_narrow, *s_transpose,
     *s_clone, *s_contiguous, *s_is_contiguous, *s_detach, *s_memory_format, *s_device,
     *s_unfold, *s_squeeze, *s_unsqueeze, *s_view, *s_expand, *s_untyped_storage,
-    *s_storage_offset;
+    *s_storage_offset, *s_requires_grad, *s_is_leaf, *s_data, *s_new_empty;
 static long thffi_live;
 
 static const unsigned thffi_itemsize[8] = {4, 8, 1, 1, 2, 4, 8, 2};
@@ -486,9 +486,116 @@ static PyObject *thffi_wrap(int dtype, int device, const int64_t *args) {
   return r;
 }
 
-/* The torch tensor `op` yields (a new reference), NULL with an exception. */
-static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, int device,
-                             PyObject *sizes, int n, const int64_t *args) {
+/* The tensor C works on for `t` (a new reference), NULL with an exception:
+ * t itself, or, where t requires grad, t.detach(), its data.  PyTorch 0.4
+ * handed C the data of a tensor, never its autograd part: views and copies C
+ * makes of a Parameter require no grad, as they did then. */
+static PyObject *thffi_data_of(PyObject *t) {
+  PyObject *v = PyObject_GetAttr(t, s_requires_grad);
+  if (v == NULL) return NULL;
+  Py_DECREF(v);
+  if (v != Py_True) {
+    Py_INCREF(t);
+    return t;
+  }
+  return PyObject_CallMethodNoArgs(t, s_detach);
+}
+
+/* The tensor an in-place change of `obj` is made on (a new reference), NULL
+ * with an exception: obj, or where obj requires grad, an alias of it (a
+ * tensor that requires no grad over the same memory, sizes and strides),
+ * whose new shape, strides and memory thffi_set_data then gives obj as its
+ * data.  So C that resizes, views or sets an argument that is a Parameter
+ * changes its data as on PyTorch 0.4 (where Tensor.resize_ refuses one that
+ * requires grad), and the Parameter stays the same object.  The alias has a
+ * version counter of its own, so obj's does not move: C's changes were not
+ * autograd's in-place operations on 0.4 either, and a Function that saved
+ * the Parameter for backward before its C ran still reads it there.  A
+ * tensor that requires grad and is not a leaf is refused: autograd recorded
+ * its shape in the graph that made it, which a change in place would leave
+ * wrong. */
+static PyObject *thffi_change_target(PyObject *obj) {
+  PyObject *v = PyObject_GetAttr(obj, s_requires_grad), *alias, *data, *size;
+  int leaf;
+  if (v == NULL) return NULL;
+  Py_DECREF(v);
+  if (v != Py_True) {
+    Py_INCREF(obj);
+    return obj;
+  }
+  v = PyObject_GetAttr(obj, s_is_leaf);
+  if (v == NULL) return NULL;
+  leaf = v == Py_True;
+  Py_DECREF(v);
+  if (!leaf) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "it requires grad and is not a leaf (an operation's result, whose shape "
+                    "autograd recorded); C may change a leaf (a Parameter, a tensor made with "
+                    "requires_grad=True) or a tensor that requires no grad");
+    return NULL;
+  }
+  size = Py_BuildValue("(i)", 0);
+  if (size == NULL) return NULL;
+  v = PyObject_GetAttr(obj, s_new_empty);
+  alias = v == NULL ? NULL : PyObject_Call(v, size, NULL);
+  Py_XDECREF(v);
+  Py_DECREF(size);
+  if (alias == NULL) return NULL;
+  data = PyObject_CallMethodNoArgs(obj, s_detach);
+  v = data == NULL ? NULL : PyObject_CallMethodOneArg(alias, s_set_, data);
+  Py_XDECREF(data);
+  if (v == NULL) {
+    Py_DECREF(alias);
+    return NULL;
+  }
+  Py_DECREF(v);
+  return alias;
+}
+
+/* obj.data = target: obj takes target's shape, strides and memory.  When the
+ * shape changes, obj's gradient accumulator is dropped first, by giving obj
+ * an empty tensor of another floating type for a moment (Tensor.data's setter
+ * drops it on a change of type, not of shape): later graphs then accumulate
+ * gradients of the new shape, rather than one checked against the old. */
+static int thffi_set_data(PyObject *obj, PyObject *target) {
+  PyObject *before = PyObject_GetAttr(obj, a_shape.name), *after = NULL, *dtype = NULL,
+           *other = NULL, *kw = NULL, *empty = NULL, *size = NULL;
+  int same, ok = 0;
+  if (before == NULL) return 0;
+  after = PyObject_GetAttr(target, a_shape.name);
+  same = after == NULL ? -1 : PyObject_RichCompareBool(before, after, Py_EQ);
+  if (same < 0) goto done;
+  if (!same) {
+    dtype = PyObject_GetAttr(obj, a_dtype.name);
+    if (dtype == NULL) goto done;
+    kw = PyDict_New();
+    size = Py_BuildValue("(i)", 0);
+    /* thffi_dtypes[1] is float64, [0] float32 */
+    if (kw == NULL || size == NULL ||
+        PyDict_SetItem(kw, a_dtype.name,
+                       thffi_dtypes[dtype == thffi_dtypes[1] ? 0 : 1]) != 0)
+      goto done;
+    other = PyObject_GetAttr(obj, s_new_empty);
+    if (other == NULL) goto done;
+    empty = PyObject_Call(other, size, kw);
+    Py_DECREF(other);
+    if (empty == NULL || PyObject_SetAttr(obj, s_data, empty) != 0) goto done;
+  }
+  ok = PyObject_SetAttr(obj, s_data, target) == 0;
+done:
+  Py_XDECREF(before);
+  Py_XDECREF(after);
+  Py_XDECREF(dtype);
+  Py_XDECREF(kw);
+  Py_XDECREF(size);
+  Py_XDECREF(empty);
+  return ok;
+}
+
+/* The new tensor a creating `op` yields (a new reference), NULL with an
+ * exception. */
+static PyObject *thffi_create(int op, PyObject *src, int dtype, int device, PyObject *sizes,
+                              int n, const int64_t *args) {
   PyObject *r, *kw, *pos;
   switch (op) {
     case THFFI_OP_NEW:
@@ -528,47 +635,78 @@ static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, in
       pos = r == Py_True ? s_detach : s_contiguous;
       Py_DECREF(r);
       return PyObject_CallMethodNoArgs(src, pos);
-    case THFFI_OP_RESIZE:
-      r = PyObject_CallMethodOneArg(obj, s_resize_, sizes);
-      break;
-    case THFFI_OP_SELECT:
-      r = thffi_set_view(obj, src, s_select, sizes);
-      break;
-    case THFFI_OP_NARROW:
-      r = thffi_set_view(obj, src, s_narrow, sizes);
-      break;
-    case THFFI_OP_TRANSPOSE:
-      r = thffi_set_view(obj, src, s_transpose, sizes);
-      break;
-    case THFFI_OP_UNFOLD:
-      r = thffi_set_view(obj, src, s_unfold, sizes);
-      break;
-    case THFFI_OP_SQUEEZE:
-      r = thffi_set_view(obj, src, s_squeeze, sizes);
-      break;
-    case THFFI_OP_UNSQUEEZE:
-      r = thffi_set_view(obj, src, s_unsqueeze, sizes);
-      break;
-    case THFFI_OP_VIEW:
-      r = thffi_set_view(obj, src, s_view, sizes);
-      break;
-    case THFFI_OP_EXPAND:
-      r = thffi_set_view(obj, src, s_expand, sizes);
-      break;
-    case THFFI_OP_SET:
-      r = PyObject_CallMethodOneArg(obj, s_set_, src);
-      break;
-    case THFFI_OP_STRIDED:
-      r = thffi_set_strided(obj, src, n, args);
-      break;
     default:
       PyErr_Format(PyExc_SystemError, "unknown tensor operation %d", op);
       return NULL;
   }
-  if (r == NULL) return NULL;
-  Py_DECREF(r);
-  Py_INCREF(obj);
-  return obj;
+}
+
+/* Does the in-place `op` to `target`; 0 with an exception on failure. */
+static int thffi_change(int op, PyObject *target, PyObject *src, PyObject *sizes, int n,
+                        const int64_t *args) {
+  PyObject *r;
+  switch (op) {
+    case THFFI_OP_RESIZE:
+      r = PyObject_CallMethodOneArg(target, s_resize_, sizes);
+      break;
+    case THFFI_OP_SELECT:
+      r = thffi_set_view(target, src, s_select, sizes);
+      break;
+    case THFFI_OP_NARROW:
+      r = thffi_set_view(target, src, s_narrow, sizes);
+      break;
+    case THFFI_OP_TRANSPOSE:
+      r = thffi_set_view(target, src, s_transpose, sizes);
+      break;
+    case THFFI_OP_UNFOLD:
+      r = thffi_set_view(target, src, s_unfold, sizes);
+      break;
+    case THFFI_OP_SQUEEZE:
+      r = thffi_set_view(target, src, s_squeeze, sizes);
+      break;
+    case THFFI_OP_UNSQUEEZE:
+      r = thffi_set_view(target, src, s_unsqueeze, sizes);
+      break;
+    case THFFI_OP_VIEW:
+      r = thffi_set_view(target, src, s_view, sizes);
+      break;
+    case THFFI_OP_EXPAND:
+      r = thffi_set_view(target, src, s_expand, sizes);
+      break;
+    case THFFI_OP_SET:
+      r = PyObject_CallMethodOneArg(target, s_set_, src);
+      break;
+    case THFFI_OP_STRIDED:
+      r = thffi_set_strided(target, src, n, args);
+      break;
+    default:
+      PyErr_Format(PyExc_SystemError, "unknown tensor operation %d", op);
+      return 0;
+  }
+  Py_XDECREF(r);
+  return r != NULL;
+}
+
+/* The torch tensor `op` yields (a new reference), NULL with an exception:
+ * a new one, or obj changed in place.  C sees the data of src and obj
+ * (thffi_data_of, thffi_change_target). */
+static PyObject *thffi_apply(int op, PyObject *obj, PyObject *src, int dtype, int device,
+                             PyObject *sizes, int n, const int64_t *args) {
+  PyObject *data = NULL, *target, *r = NULL;
+  if (src != NULL && (data = thffi_data_of(src)) == NULL) return NULL;
+  if (op == THFFI_OP_NEW || op == THFFI_OP_WRAP || op == THFFI_OP_CLONE ||
+      op == THFFI_OP_CONTIGUOUS) {
+    r = thffi_create(op, data, dtype, device, sizes, n, args);
+  } else if ((target = thffi_change_target(obj)) != NULL) {
+    if (thffi_change(op, target, data, sizes, n, args) &&
+        (target == obj || thffi_set_data(obj, target))) {
+      Py_INCREF(obj);
+      r = obj;
+    }
+    Py_DECREF(target);
+  }
+  Py_XDECREF(data);
+  return r;
 }
 
 static const char *const thffi_op_names[] = {
@@ -640,6 +778,59 @@ done:
   Py_XDECREF(sizes);
   PyGILState_Release(gil);
   return failed;
+}
+
+/* ---- THFFI_CHECK_LAYOUT ---- */
+
+int THFFI_checkLayout;
+/* (function name's address, argument position) pairs warned about. */
+static PyObject *thffi_layout_warned;
+
+/* "(a, b, c)" of n values into buf. */
+static void thffi_tuple_text(char *buf, size_t len, int n, const int64_t *v) {
+  size_t used = (size_t)snprintf(buf, len, "(");
+  int i;
+  for (i = 0; i < n && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? ", " : "",
+                             (long long)v[i]);
+  if (used < len) snprintf(buf + used, len - used, n == 1 ? ",)" : ")");
+}
+
+void THFFIPy_layoutWarning(const char *accessor, const THFFITensorPriv *priv,
+                           const int64_t *size, const int64_t *stride) {
+  const THFFIFrame *frame = THFFI_currentFrame();
+  const char *function = frame != NULL ? frame->name : "a wrapped function";
+  const char *param = frame != NULL && frame->params != NULL ? frame->params[priv->ref] : "?";
+  char sizes[160], strides[160], body[THFFI_MSG_LEN];
+  int failed = 0, seen;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject *key;
+  if (thffi_layout_warned == NULL && (thffi_layout_warned = PySet_New(NULL)) == NULL) goto done;
+  key = Py_BuildValue("(Nl)", PyLong_FromVoidPtr((void *)function), (long)priv->ref);
+  seen = key == NULL ? -1 : PySet_Contains(thffi_layout_warned, key);
+  if (seen == 0) seen = PySet_Add(thffi_layout_warned, key);
+  Py_XDECREF(key);
+  if (seen != 0) goto done;  /* warned already, or out of memory */
+  thffi_tuple_text(sizes, sizeof sizes, priv->dim, size);
+  thffi_tuple_text(strides, sizeof strides, priv->dim, stride);
+  snprintf(body, sizeof body,
+           "argument %lld (%s) is not contiguous (size %s, stride %s) and the C code took %s "
+           "of it without reading its strides (_stride, _isContiguous, _newStrideOf) or making "
+           "it contiguous (_newContiguous): indexed as if contiguous, it reads the wrong "
+           "elements. Pass %s.contiguous(), or make the C use the strides "
+           "(THFFI_CHECK_LAYOUT=1 warns once per function and argument)",
+           (long long)priv->ref + 1, param, sizes, strides, accessor, param);
+  if (PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "%s: %s", function, body) == 0) goto done;
+  /* Warnings are errors: the call fails with the message (on a thread of
+   * the C's own, with no call to fail, it is reported as unraisable). */
+  if (frame == NULL)
+    PyErr_WriteUnraisable(NULL);
+  else
+    failed = 1;
+done:
+  PyErr_Clear();
+  PyGILState_Release(gil);
+  if (failed) THFFI_fail("%s", body);
 }
 
 /* ---- installation ---- */
@@ -718,7 +909,9 @@ static int thffi_init(void) {
       !thffi_intern(&s_unsqueeze, "unsqueeze") || !thffi_intern(&s_view, "view") ||
       !thffi_intern(&s_expand, "expand") ||
       !thffi_intern(&s_untyped_storage, "untyped_storage") ||
-      !thffi_intern(&s_storage_offset, "storage_offset"))
+      !thffi_intern(&s_storage_offset, "storage_offset") ||
+      !thffi_intern(&s_requires_grad, "requires_grad") || !thffi_intern(&s_is_leaf, "is_leaf") ||
+      !thffi_intern(&s_data, "data") || !thffi_intern(&s_new_empty, "new_empty"))
     return 0;
   torch = PyImport_ImportModule("torch");
   if (torch == NULL) return 0;
@@ -785,7 +978,9 @@ static int thffi_install(const char *module, PyMethodDef *defs, const char *cons
 
 int THFFIPy_install(const char *module, PyMethodDef *defs, const char *const *specs) {
   PyGILState_STATE gil = PyGILState_Ensure();
+  const char *check = getenv("THFFI_CHECK_LAYOUT");
   int ok = thffi_install(module, defs, specs);
+  THFFI_checkLayout = check != NULL && strcmp(check, "1") == 0;
   if (ok) THFFI_installCrashReport(module);
   if (!ok) {
     PyObject *type, *value, *tb, *text;

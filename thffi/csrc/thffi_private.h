@@ -60,6 +60,22 @@ int THFFIPy_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src, 
                      int device, int n, const int64_t *args, uintptr_t *data_out, char *err,
                      size_t errlen);
 
+/* A tensor's first element, for thffi's own code (which reads the strides):
+ * THTensor_(data) without THFFI_CHECK_LAYOUT's check. */
+#define THFFI_DATA(t) ((t)->storage == NULL ? NULL : (t)->storage->data + (t)->storageOffset)
+
+/* THFFI_CHECK_LAYOUT=1 in the environment when an extension was installed:
+ * THTensor_(data) of an argument that is not contiguous, and whose layout
+ * the C has not read, warns (THFFIPy_layoutWarning).  0 costs one load. */
+extern int THFFI_checkLayout;
+/* Warns (RuntimeWarning, once per wrapped function and argument) that C took
+ * `accessor` (e.g. "THFloatTensor_data") of the argument `priv`, of sizes and
+ * strides `size`, `stride`, without reading its layout.  Takes the GIL; where
+ * warnings are errors, ends the call with the warning's message.  Defined in
+ * THPython.c. */
+void THFFIPy_layoutWarning(const char *accessor, const THFFITensorPriv *priv,
+                           const int64_t *size, const int64_t *stride);
+
 /* A number a math function returns (THFFI_math): an int when is_int. */
 typedef struct THFFIMathValue {
   int is_int;

@@ -25,7 +25,7 @@ void THCTensor_(fill)(THCState *state, THCTensor *self, real value) {
   int64_t n = THCTensor_(nElement)(state, self);
   if (n == 0) return;
   fill_kernel<real><<<blocks_for(n), kThreads, 0, THCState_getCurrentStream(state)>>>(
-      THCTensor_(data)(state, self), strided_of(self->priv.dim, self->size, self->stride),
+      THFFI_DATA(self), strided_of(self->priv.dim, self->size, self->stride),
       n, value);
   THCudaCheck(cudaGetLastError());
 }
@@ -53,13 +53,13 @@ void THCTensor_(copy)(THCState *state, THCTensor *self, THCTensor *src) {
   if (n == 0) return;
   cudaStream_t stream = THCState_getCurrentStream(state);
   if (THCTensor_(isContiguous)(state, self) && THCTensor_(isContiguous)(state, src)) {
-    THCudaCheck(cudaMemcpyAsync(THCTensor_(data)(state, self), THCTensor_(data)(state, src),
+    THCudaCheck(cudaMemcpyAsync(THFFI_DATA(self), THFFI_DATA(src),
                                 n * sizeof(real), cudaMemcpyDeviceToDevice, stream));
     return;
   }
   copy_kernel<real><<<blocks_for(n), kThreads, 0, stream>>>(
-      THCTensor_(data)(state, self), strided_of(self->priv.dim, self->size, self->stride),
-      THCTensor_(data)(state, src), strided_of(src->priv.dim, src->size, src->stride), n);
+      THFFI_DATA(self), strided_of(self->priv.dim, self->size, self->stride),
+      THFFI_DATA(src), strided_of(src->priv.dim, src->size, src->stride), n);
   THCudaCheck(cudaGetLastError());
 }
 
@@ -75,9 +75,9 @@ void THCTensor_(cadd)(THCState *state, THCTensor *r, THCTensor *t, real value,
   THCTensor_(resizeAs)(state, r, t);
   if (n == 0) return;
   cadd_kernel<real><<<blocks_for(n), kThreads, 0, THCState_getCurrentStream(state)>>>(
-      THCTensor_(data)(state, r), strided_of(r->priv.dim, r->size, r->stride),
-      THCTensor_(data)(state, t), strided_of(t->priv.dim, t->size, t->stride),
-      THCTensor_(data)(state, src), strided_of(src->priv.dim, src->size, src->stride),
+      THFFI_DATA(r), strided_of(r->priv.dim, r->size, r->stride),
+      THFFI_DATA(t), strided_of(t->priv.dim, t->size, t->stride),
+      THFFI_DATA(src), strided_of(src->priv.dim, src->size, src->stride),
       n, value);
   THCudaCheck(cudaGetLastError());
 }

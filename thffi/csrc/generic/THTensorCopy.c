@@ -41,8 +41,8 @@
     m = TH##NAME##Tensor_nElement(src);                                                  \
     THArgCheck(n == m, 2, "sizes do not match: %lld elements vs %lld", (long long)n,     \
                (long long)m);                                                            \
-    pa = THTensor_(data)(self);                                                          \
-    pb = TH##NAME##Tensor_data(src);                                                     \
+    pa = THFFI_DATA(self);                                                               \
+    pb = THFFI_DATA(src);                                                                \
     THFFIIter_init(&a, self->priv.dim, self->size, self->stride);                        \
     THFFIIter_init(&b, src->priv.dim, src->size, src->stride);                           \
     THFFI_PARALLEL(n, begin, end, THTensor_(copy##NAME##Range)(pa, &a, pb, &b, begin, end)); \

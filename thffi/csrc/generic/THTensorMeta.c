@@ -15,6 +15,9 @@
  *   THFFI_TYPE_NAME        the type's name in descriptions, e.g. "torch.FloatTensor" */
 
 #define THFFI_DTYPE TH_CONCAT_2(THFFI_DTYPE_, Real)
+/* Records that C read t's layout, for THFFI_CHECK_LAYOUT (THFFI_F(data)). */
+#define THFFI_LAYOUT_READ(t) \
+  do { if (THFFI_checkLayout) ((THFFITensorPriv *)&(t)->priv)->layout_read = 1; } while (0)
 
 real *THFFI_SF(data)(THFFI_STATE const THFFI_S *self) {
   THArgCheck(self != NULL, 1, "expected a storage, got NULL");
@@ -72,6 +75,7 @@ static void THFFI_F(initStruct)(THFFI_T *self, void *obj, int64_t ref, int devic
   self->priv.obj = obj;
   self->priv.ref = ref;
   self->priv.device = device;
+  self->priv.layout_read = 0;
 }
 
 void THFFI_F(thffiWrap)(THFFI_T *self, uintptr_t data, int dim, const int64_t *size,
@@ -112,11 +116,40 @@ static THFFI_T *THFFI_F(create)(int op, const THFFI_T *src, int device, int n,
   return self;
 }
 
+/* Whether self's elements lie in row-major order without gaps (as
+ * isContiguous says, without recording that C asked). */
+static int THFFI_F(dense)(const THFFI_T *self) {
+  int64_t expected = 1;
+  int d;
+  /* Without elements there is no layout to break, whatever the strides (as
+   * in TH and torch): the indices sorting an empty column give, say, size
+   * (0,) stride (5,), and legacy NMS code checks those are contiguous. */
+  if (THFFI_numel(self->priv.dim, self->size) == 0) return 1;
+  for (d = self->priv.dim - 1; d >= 0; d--) {
+    if (self->size[d] == 1) continue;
+    if (self->stride[d] != expected) return 0;
+    expected *= self->size[d];
+  }
+  return 1;
+}
+
+#define THFFI_STRING(x) THFFI_STRING_(x)
+#define THFFI_STRING_(x) #x
+
 real *THFFI_F(data)(THFFI_STATE const THFFI_T *self) {
   THFFI_NONNULL(self, 1);
-  if (self->storage == NULL) return NULL;
-  return self->storage->data + self->storageOffset;
+  /* An argument C indexes as if contiguous, when it is not, reads the wrong
+   * elements; code that read its strides first may know what it does. */
+  if (THFFI_checkLayout && !self->priv.layout_read && self->priv.base == NULL &&
+      self->priv.ref >= 0 && !THFFI_F(dense)(self)) {
+    THFFI_LAYOUT_READ(self);  /* once per call and argument */
+    THFFIPy_layoutWarning(THFFI_STRING(THFFI_F(data)), &self->priv, self->size, self->stride);
+  }
+  return THFFI_DATA(self);
 }
+
+#undef THFFI_STRING
+#undef THFFI_STRING_
 
 THFFI_S *THFFI_F(storage)(THFFI_STATE const THFFI_T *self) {
   THFFI_NONNULL(self, 1);
@@ -148,6 +181,7 @@ int64_t THFFI_F(size)(THFFI_STATE const THFFI_T *self, int dim) {
 
 int64_t THFFI_F(stride)(THFFI_STATE const THFFI_T *self, int dim) {
   THFFI_NONNULL(self, 1);
+  THFFI_LAYOUT_READ(self);
   THArgCheck(dim >= 0 && dim < self->priv.dim, 2,
              "dimension %d out of range of %dD tensor", dim, self->priv.dim);
   return self->stride[dim];
@@ -159,19 +193,9 @@ ptrdiff_t THFFI_F(nElement)(THFFI_STATE const THFFI_T *self) {
 }
 
 int THFFI_F(isContiguous)(THFFI_STATE const THFFI_T *self) {
-  int64_t expected = 1;
-  int d;
   THFFI_NONNULL(self, 1);
-  /* Without elements there is no layout to break, whatever the strides (as
-   * in TH and torch): the indices sorting an empty column give, say, size
-   * (0,) stride (5,), and legacy NMS code checks those are contiguous. */
-  if (THFFI_numel(self->priv.dim, self->size) == 0) return 1;
-  for (d = self->priv.dim - 1; d >= 0; d--) {
-    if (self->size[d] == 1) continue;
-    if (self->stride[d] != expected) return 0;
-    expected *= self->size[d];
-  }
-  return 1;
+  THFFI_LAYOUT_READ(self);
+  return THFFI_F(dense)(self);
 }
 
 int THFFI_F(isSameSizeAs)(THFFI_STATE const THFFI_T *self, const THFFI_T *src) {
@@ -275,11 +299,13 @@ THFFI_T *THFFI_F(newWithSize4d)(THFFI_STATE int64_t size0, int64_t size1, int64_
 
 THFFI_T *THFFI_F(newContiguous)(THFFI_STATE THFFI_T *src) {
   THFFI_NONNULL(src, 1);
+  THFFI_LAYOUT_READ(src);
   return THFFI_F(create)(THFFI_OP_CONTIGUOUS, src, src->priv.device, 0, NULL);
 }
 
 THFFI_T *THFFI_F(newClone)(THFFI_STATE THFFI_T *src) {
   THFFI_NONNULL(src, 1);
+  THFFI_LAYOUT_READ(src);
   return THFFI_F(create)(THFFI_OP_CLONE, src, src->priv.device, 0, NULL);
 }
 
@@ -699,6 +725,7 @@ THLongStorage *THFFI_F(newSizeOf)(THFFI_STATE THFFI_T *self) {
 THLongStorage *THFFI_F(newStrideOf)(THFFI_STATE THFFI_T *self) {
   THLongStorage *stride;
   THFFI_NONNULL(self, 1);
+  THFFI_LAYOUT_READ(self);
   stride = THLongStorage_newWithSize(self->priv.dim);
   memcpy(stride->data, self->stride, self->priv.dim * sizeof(int64_t));
   return stride;
@@ -968,5 +995,6 @@ void THFFI_SF(resize)(THFFI_STATE THFFI_S *self, ptrdiff_t size) {
 }
 
 #undef THFFI_DTYPE
+#undef THFFI_LAYOUT_READ
 
 #endif

@@ -46,8 +46,11 @@ THFFI_SIMD_FOR_REAL static void THTensor_(fillRange)(real *pa, const THFFIIter *
 
 void THTensor_(fill)(THTensor *self, real value) {
   THFFIIter a;
-  real *pa = THTensor_(data)(self);
-  int64_t n = THTensor_(nElement)(self);
+  real *pa;
+  int64_t n;
+  THFFI_NONNULL(self, 1);
+  pa = THFFI_DATA(self);
+  n = THTensor_(nElement)(self);
   THTensor_(iter)(&a, self);
   THFFI_PARALLEL(n, begin, end, THTensor_(fillRange)(pa, &a, value, begin, end));
 }
@@ -85,8 +88,8 @@ void THTensor_(copy)(THTensor *self, THTensor *src) {
   int64_t n;
   THFFI_NONNULL(self, 1);
   THFFI_NONNULL(src, 2);
-  pa = THTensor_(data)(self);
-  pb = THTensor_(data)(src);
+  pa = THFFI_DATA(self);
+  pb = THFFI_DATA(src);
   n = THTensor_(nElement)(self);
   THArgCheck(n == THTensor_(nElement)(src), 2,
              "sizes do not match: %lld elements vs %lld",
@@ -133,9 +136,9 @@ void THTensor_(cadd)(THTensor *r, THTensor *t, real value, THTensor *src) {
              "sizes do not match: %lld elements vs %lld",
              (long long)n, (long long)THTensor_(nElement)(src));
   THTensor_(resizeAs)(r, t);
-  pa = THTensor_(data)(r);
-  pb = THTensor_(data)(t);
-  pc = THTensor_(data)(src);
+  pa = THFFI_DATA(r);
+  pb = THFFI_DATA(t);
+  pc = THFFI_DATA(src);
   THTensor_(iter)(&a, r);
   THTensor_(iter)(&b, t);
   THTensor_(iter)(&c, src);

@@ -334,6 +334,10 @@ typedef struct THFFITensorPriv {
   int dim;
   /* CUDA device index, or -1 for CPU tensors. */
   int device;
+  /* Set when C read this tensor's layout (_stride, _isContiguous,
+   * _newStrideOf) or asked for it contiguous (_newContiguous, _newClone),
+   * under THFFI_CHECK_LAYOUT=1 only; its _data then does not warn. */
+  int layout_read;
   /* Shape and strides after a change from C (the arrays passed in by the
    * caller are read-only). */
   int64_t size_buf[THFFI_MAX_DIMS];
@@ -364,6 +368,8 @@ typedef struct THFFIFrame {
   THFFIAlloc *allocs;      /* THCudaMalloc'ed blocks not yet freed */
   const char *name;        /* the wrapped function (a string literal), for
                               the crash report */
+  const char *const *params;  /* its parameters' names, for messages; set by
+                                 the trampoline after THFFI_pushFrame */
 } THFFIFrame;
 
 /* Starts a call of the wrapped function `name` (a string that outlives the
