@@ -9,6 +9,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ._configure import (CSRC, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError, Configured,
                          python_includes)
+from .toolchain import nvcc as nvcc_rules
 
 
 class Compiled(Configured):
@@ -27,6 +29,10 @@ class Compiled(Configured):
 
     def __init__(self, *args):
         super().__init__(*args)
+        # {source: (build file, NvccCommand, folder it ran in) or None}: the
+        # command of the build files that was to write each rescued object.
+        self.meant = {source: _meant_command(obj, self.base)
+                      for source, obj in self.rescued.items()}
         # (source, object, command, cacheable): compiled before cffi links.
         self.jobs = []
         for i, (src, opt) in enumerate(self.own_sources
@@ -43,7 +49,9 @@ class Compiled(Configured):
         """nvcc command for a .cu file: the user's include folders and macros,
         or for thffi's own code (cached for every extension) its own
         headers and none of the user's.  hidden: its symbols stay inside
-        the library (but for thffi's shared library, _shared.py)."""
+        the library (but for thffi's shared library, _shared.py).  A rescued
+        source also gets the flags of the build files' command that was to
+        compile it (self.meant; its -O and -std take the place of ours)."""
         host, defines = '-fPIC,-fvisibility=hidden' if hidden else '-fPIC', []
         if own:
             includes = [INCLUDE_DIR, CSRC, os.path.join(self.cuda_home, 'include')]
@@ -53,12 +61,44 @@ class Compiled(Configured):
             for macro in self.kwargs.get('define_macros', []):
                 name, value = (macro, None) if isinstance(macro, str) else macro
                 defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
-        return ([self.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d',
-                 '-O3', '-std=c++17', '-Xcompiler', host,
-                 # compile the architectures in parallel
-                 '--threads', '0']
-                + ['-I' + d for d in includes] + defines
-                + self.arch_flags + self.nvcc_args)
+        flags = self._meant_flags(source)[0] or self.arch_flags
+        ours = ([] if any(re.fullmatch(r'-O\d?|--optimize(=.*)?', f) for f in flags) else ['-O3'])
+        ours += [] if any(re.fullmatch(r'--?std(=.*)?', f) for f in flags) else ['-std=c++17']
+        return ([self.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d'] + ours
+                + ['-Xcompiler', host,
+                   # compile the architectures in parallel
+                   '--threads', '0']
+                + ['-I' + d for d in includes] + defines + flags + self.nvcc_args)
+
+    def _meant_flags(self, source):
+        """(flags, [toolchain.nvcc.Change]): for a rescued .cu file whose
+        command the build files hold, that command's flags (carried_flags)
+        made today's, this build's architectures in place of its own; else
+        ([], [])."""
+        meant = self.meant.get(source)
+        if not meant:
+            return [], []
+        _, command, cwd = meant
+        return nvcc_rules.modernize(nvcc_rules.carried_flags(command.args, cwd),
+                                    self.arch_flags, always=True)
+
+    def _rescue_line(self, source, obj):
+        """The line saying what is rebuilt, why, and with which command."""
+        meant = self.meant.get(source)
+        line = ('thffi: %s (extra_objects) does not exist, as a %s step that failed would leave '
+                'it: compiling %s with nvcc for architectures %s instead'
+                % (self._display(obj), os.path.basename(meant[0]) if meant else 'make.sh',
+                   self._display(source), self.arch_spec))
+        if not meant:
+            return line
+        flags, changes = self._meant_flags(source)
+        shown = shlex.join('-I' + self._display(f[2:]) if f.startswith('-I/') else f
+                           for f in flags)
+        return line + ', with the flags of the nvcc command of %s:%d: %s%s' % (
+            self._display(meant[0]), meant[1].line, shown, ''.join(
+                ' [%s %s]' % (c.old, 'became ' + c.new if c.new else 'left out')
+                for c in changes))
+
 
     def _cc_command(self, source, obj, flags, hidden=True):
         """gcc (g++ for .cpp) command for one of thffi's own files.  Its C
@@ -94,9 +134,7 @@ class Compiled(Configured):
                   'about 25-45 s, once; later builds take them from the cache'
                   % (self.arch_spec, self.arch_source))
         for source, obj in self.rescued.items():
-            print('thffi: %s (extra_objects) does not exist, as a make.sh step that failed '
-                  'would leave it: compiling %s with nvcc for architectures %s instead'
-                  % (self._display(obj), self._display(source), self.arch_spec))
+            print(self._rescue_line(source, obj))
 
         def run(job):
             """The compiler's result (a blank one for an object from the cache)."""
@@ -140,6 +178,14 @@ class Compiled(Configured):
                   % ('/THC' if self.with_cuda else '',
                      '%d compiled in %.1f s, ' % (len(fresh), time.perf_counter() - start)
                      if fresh else '', len(cache) - len(fresh), cache_root(), cuda))
+
+
+def _meant_command(obj, root):
+    """(build file, NvccCommand, folder it ran in) of the nvcc command in the
+    build files under root (make.sh, Makefiles, build.py) whose output is
+    obj, or None (port/commands.py; read only when an object is rescued)."""
+    from .port.commands import command_building
+    return command_building(obj, root)
 
 
 class _CachedObject:

@@ -45,7 +45,7 @@ def nvcc_commands(path, text):
     elif found == 'make':
         from .make import nvcc_commands as read
     elif found == 'py':
-        from .pynvcc import nvcc_commands as read
+        from .pyscript import nvcc_commands as read
     else:
         return []
     return read(text)

@@ -41,6 +41,7 @@ import bashlex
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
 from .commands import NvccCommand, output
+from .edits import apply_edits, replace_flags
 from .report import Finding
 
 ARCH_FLAGS = '$(python -m thffi --arch-flags)'
@@ -186,49 +187,12 @@ def _edits(text, words, accepted, path, line_of, findings):
                                     'rejected by the installed nvcc' if accepted else
                                     'older than sm_%d (no nvcc found to ask)'
                                     % OLDEST_WITHOUT_NVCC, ARCH_FLAGS), True))
-        edits += _replace(arch, ARCH_FLAGS)
+        edits += replace_flags(arch, ARCH_FLAGS)
     if includes:
         findings.append(Finding(path, line_of(includes[0][0][0]), '-I $TORCH/lib/include/TH(C): '
                                 'gone from PyTorch; now %s' % INCLUDES, True))
-        edits += _replace(includes, INCLUDES)
+        edits += replace_flags(includes, INCLUDES)
     return edits
-
-
-def _replace(flags, replacement):
-    """Edits putting replacement over the first flag's words and deleting
-    the others' (flags: a list of lists of word spans)."""
-    spans = sorted(span for flag in flags for span in flag)
-    return [(s, e, replacement if (s, e) == spans[0] else '') for s, e in spans]
-
-
-def _apply(text, edits):
-    """text with the edits made: a deleted word goes with the blanks before
-    it (after it, when it starts its line); a line an edit leaves holding
-    nothing (or only a continuation) goes, and the line before it stops
-    continuing when it ended the command."""
-    if not edits:
-        return text
-    lines_before = text.splitlines(keepends=True)
-    for start, end, replacement in sorted(edits, reverse=True):
-        line_start = text.rfind('\n', 0, start) + 1
-        if not replacement and text[line_start:start].strip():
-            while text[start - 1] in ' \t':
-                start -= 1
-        elif not replacement:  # the first word of its line: the indent stays
-            while end < len(text) and text[end] in ' \t':
-                end += 1
-        text = text[:start] + replacement + text[end:]
-    lines = text.splitlines(keepends=True)
-    out = []
-    for before, line in zip(lines_before, lines):
-        if line.strip() in ('', '\\') and before.strip() not in ('', '\\'):
-            if not line.rstrip('\n').rstrip().endswith('\\') and out:
-                body = out[-1].rstrip('\n').rstrip()
-                if body.endswith('\\'):
-                    out[-1] = body[:-1].rstrip() + '\n'
-            continue
-        out.append(line)
-    return ''.join(out)
 
 
 def _simple_commands(nodes):
@@ -266,7 +230,7 @@ def rewrite_shell(text, path, accepted):
             edits += _edits(chunk, words, accepted, path, line_of, findings)
             edits += _flag_edits(chunk, words, nvcc_variables, path, line_of, findings)
         out.append(text[done:start])
-        out.append(_apply(chunk, edits))
+        out.append(apply_edits(chunk, edits))
         done = end
     new = ''.join(out) + text[done:]
     if _RUNS_BUILD.search(text) and not _SET_E.search(text):

@@ -180,19 +180,23 @@ def modernize(args, arch_flags, accepted=None, always=False):
 
 
 # What compiling a command's source again does not take from it: its
-# inputs and output, dependency files, and what only linking reads.
+# inputs and output, dependency files, what only linking reads, and
+# relocatable device code (an object that needs a device-link step the
+# builder does not run).
 _DROPPED_WITH_VALUE = ('-o', '--output-file', '-MF', '--dependency-output', '-MT', '-MQ',
                        '-odir', '--output-directory', '-L', '--library-path', '-l',
-                       '--library', '-Xlinker', '--linker-options', '-Xnvlink', '--nvlink-options')
+                       '--library', '-Xlinker', '--linker-options', '-Xnvlink', '--nvlink-options',
+                       '-rdc', '--relocatable-device-code')
 _DROPPED = ('-c', '--compile', '-M', '-MM', '-MD', '-MMD', '-MP', '--generate-dependencies',
-            '-shared', '--shared', '-lib', '--lib', '-dlink', '--device-link', '-link', '--link')
+            '-shared', '--shared', '-lib', '--lib', '-dlink', '--device-link', '-link', '--link',
+            '-dc', '--device-c')
 _LIBRARY = re.compile(r'-l(?!ineinfo$)\S+|-L\S+')
 # Options whose value is the next argument (or after '=').
 _WITH_VALUE = ('-I', '--include-path', '-isystem', '--system-include', '-D', '--define-macro',
                '-U', '--undefine-macro', '-include', '--pre-include', '-x', '--x', '-std',
                '--std', '-Xcompiler', '--compiler-options', '-Xptxas', '--ptxas-options',
                '-Xcudafe', '-ccbin', '--compiler-bindir', '-maxrregcount', '--maxrregcount',
-               '--default-stream', '-rdc', '--relocatable-device-code', '--machine',
+               '--default-stream', '--machine',
                '-gencode', '--generate-code', '-arch', '--gpu-architecture', '-code',
                '--gpu-code') + _DROPPED_WITH_VALUE
 _INCLUDE_OPTIONS = ('-I', '--include-path', '-isystem', '--system-include')
@@ -202,9 +206,9 @@ _UNEXPANDED = re.compile(r'[$`]')
 
 def carried_flags(args, cwd):
     """The flags of an nvcc command (args[0] is nvcc) that compiling its
-    source again takes: all but its inputs, its output, dependency and link
-    options; include folders made absolute against cwd, where the command
-    ran.  A word a build file left unexpanded (holding $ or `) goes, with
+    source again takes: all but its inputs, its output, dependency, link and
+    relocatable-device-code options; include folders made absolute against
+    cwd, where the command ran.  A word a build file left unexpanded (holding $ or `) goes, with
     the option whose value it is."""
     flags, i = [], 1
     while i < len(args):
