@@ -92,8 +92,8 @@ class Compiled(Configured):
         if not meant:
             return line
         flags, changes = self._meant_flags(source)
-        shown = shlex.join('-I' + self._display(f[2:]) if f.startswith('-I/') else f
-                           for f in flags)
+        shown = shlex.join('-I' + self._display(f[2:]) if f.startswith('-I/') else
+                           self._display(f) if os.path.isabs(f) else f for f in flags)
         return line + ', with the flags of the nvcc command of %s:%d: %s%s' % (
             self._display(meant[0]), meant[1].line, shown, ''.join(
                 ' [%s %s]' % (c.old, 'became ' + c.new if c.new else 'left out')

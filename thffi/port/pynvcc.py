@@ -81,6 +81,15 @@ def _flags(body):
     return _strip_deleted(body, deleted) if deleted else body, [e[3] for e in edits]
 
 
+def _concatenated(nodes):
+    """Strings joined implicitly: [(node, whitespace before it or None)]."""
+    node = nodes[-1][0]
+    for (left, _), (_, space) in zip(reversed(nodes[:-1]), reversed(nodes[1:])):
+        node = cst.ConcatenatedString(left, node, whitespace_between=space or
+                                      cst.SimpleWhitespace(' '))
+    return node
+
+
 class _Unit:
     """A statement (or an if/while test): the names it sets and reads, and
     whether a string in it starts an nvcc command."""
@@ -322,32 +331,76 @@ class _Rewriter(cst.CSTTransformer):
 
     def leave_SimpleString(self, original, updated):
         unit = self.unit_of.get(id(original))
-        if unit is None or id(original) in self.list_elements:
+        parent = self.get_metadata(ParentNodeProvider, original)
+        if unit is None or id(original) in self.list_elements or \
+                isinstance(parent, cst.ConcatenatedString):  # see leave_ConcatenatedString
             return updated
         prefix, quote, body = _quote(updated)
         if 'b' in prefix.lower():
             return updated
+        return self._joined(parent, [(prefix, quote, self._body(original, unit, body))], [])
+
+    def leave_ConcatenatedString(self, original, updated):
+        """'nvcc -c %s -arch=sm_52 ' '-O2' (implicitly joined strings, one
+        atom): rewritten as a whole, by the outermost."""
         parent = self.get_metadata(ParentNodeProvider, original)
-        if isinstance(parent, cst.ConcatenatedString) and self.rejected[unit] and any(
-                ARCH_NUMBER.search(m.group(1)) for m in _ARCH_FLAG.finditer(body)):
-            self._report(original, 'nvcc architecture flags in implicitly joined strings: not '
-                         'changed; write %s in their place' % CALL, False)
-            body, changes = _flags(body)
-            return _string(prefix, quote, body)
-        body = self._body(original, unit, body)
-        if '\0' not in body:
-            return _string(prefix, quote, body)
+        if isinstance(parent, cst.ConcatenatedString):
+            return updated
+        parts, spaces, outer = [], [], updated
+        while isinstance(updated, cst.ConcatenatedString):
+            parts.append((updated.left, original.left))
+            spaces.append(updated.whitespace_between)
+            updated, original = updated.right, original.right
+        parts.append((updated, original))
+        pieces = []
+        for part, before in parts:
+            unit = self.unit_of.get(id(before))
+            prefix = _quote(part)[0] if isinstance(part, cst.SimpleString) else 'f'
+            if unit is None or 'b' in prefix.lower() or 'f' in prefix.lower():
+                pieces.append(part)
+            else:
+                prefix, quote, body = _quote(part)
+                pieces.append((prefix, quote, self._body(before, unit, body)))
+        return self._joined(parent, pieces, spaces, outer)
+
+    def _joined(self, parent, pieces, spaces, outer=None):
+        """The expression for strings joined implicitly (pieces: nodes, or
+        (prefix, quote, body) of SimpleStrings; spaces: the whitespace
+        between them; outer: the node they were, whose parentheses stay):
+        the same strings, or where a body holds the NUL _body() left, those
+        before it + ' '.join(nvcc_arch_flags()) + those after it, in
+        parentheses unless its place needs none.  A string the rewrite left
+        empty goes."""
+        before, after, join = [], [], None
+        for k, piece in enumerate(pieces):
+            space = spaces[k - 1] if k else None
+            if isinstance(piece, tuple) and not piece[2] and len(pieces) > 1:
+                continue
+            if isinstance(piece, tuple) and '\0' in piece[2]:
+                prefix, quote, body = piece
+                head, tail = body.split('\0')
+                join = self._join(quote)
+                before += [(_string(prefix, quote, head), space)] if head else []
+                after += [(_string(prefix, quote, tail), None)] if tail else []
+                continue
+            node = _string(*piece) if isinstance(piece, tuple) else piece
+            (after if join else before).append((node, space if (after if join else before)
+                                                else None))
+        lpar, rpar = (outer.lpar, outer.rpar) if outer is not None else ((), ())
+        if join is None:
+            return _concatenated(before).with_changes(lpar=lpar, rpar=rpar)
         self.uses_call = True
-        before, after = body.split('\0')
-        parts = ([_string(prefix, quote, before)] if before else []) + [self._join(quote)] + (
-            [_string(prefix, quote, after)] if after else [])
+        parts = ([_concatenated(before)] if before else []) + [join] + (
+            [_concatenated(after)] if after else [])
         expression = parts[0]
         for part in parts[1:]:
             expression = cst.BinaryOperation(expression, cst.Add(), part)
         bare = isinstance(parent, _BARE) or len(parts) == 1 or (
             isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add))
-        return expression if bare else expression.with_changes(lpar=[cst.LeftParen()],
-                                                               rpar=[cst.RightParen()])
+        if lpar or not bare:
+            return expression.with_changes(lpar=lpar or [cst.LeftParen()],
+                                           rpar=rpar or [cst.RightParen()])
+        return expression
 
     def leave_FormattedString(self, original, updated):
         inner = '"' if "'" in updated.start else "'"
