@@ -79,6 +79,10 @@ def command_building(obj, root):
     None.  An output the file leaves partly unknown ($OUT/x.cu.o) matches by
     its file name when no command names obj itself."""
     obj = os.path.realpath(obj)
+    # A build file that writes it names it, or its stem (scale_kernel for
+    # scale_kernel.cu.o: `$(KERNEL).cu.o`, kernel + '.o'): the others are
+    # not parsed.
+    stem = os.path.basename(obj).split('.')[0]
     by_name = None
     for path in _build_files(root):
         try:
@@ -86,7 +90,7 @@ def command_building(obj, root):
                 text = f.read()
         except OSError:
             continue
-        if 'nvcc' not in text.lower():
+        if 'nvcc' not in text.lower() or stem not in text:
             continue
         for command in nvcc_commands(path, text):
             written = output(command)
