@@ -17,12 +17,13 @@ import pytest
 from conftest import ROOT
 from thffi import cuda
 from thffi.port import port
+from thffi.port.cmake import rewrite_cmake
 from thffi.port.commands import command_building
 from thffi.port.docs import report_commands
 from thffi.port.make import nvcc_commands as make_commands, rewrite_make
 from thffi.port.pynvcc import rewrite_nvcc_calls
 from thffi.port.pyscript import nvcc_commands as python_commands
-from thffi.port.shell import nvcc_commands as shell_commands
+from thffi.port.shell import nvcc_commands as shell_commands, rewrite_shell
 
 NVCC13 = {75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121}
 CUDA_HOME = cuda.find_cuda_home()
@@ -269,6 +270,54 @@ def test_a_lambda_kernel_whose_make_sh_fails_builds_with_its_flags(tmp_path):
     assert 'does not exist' not in out.stdout
     _lambda_object_symbols(tmp_path)
     _cpu_op_runs(tmp_path)
+
+
+def test_nvcc_flags_in_make_sh_and_cmake_and_what_stays():
+    new, findings = rewrite_shell(textwrap.dedent('''\
+        NVCC_FLAGS="-std=c++11 --expt-extended-lambda -Xcompiler -fPIC,-std=c++11"
+        CXXFLAGS="-std=c++11"
+        nvcc -c k.cu -o k.o $NVCC_FLAGS -std c++14 -ccbin=gcc-5 --expt-relaxed-constexpr
+        g++ -std=c++11 -c a.cpp $CXXFLAGS
+        '''), 'make.sh', NVCC13)
+    assert new == textwrap.dedent('''\
+        NVCC_FLAGS="-std=c++17 --extended-lambda -Xcompiler -fPIC,-std=c++17"
+        CXXFLAGS="-std=c++11"
+        nvcc -c k.cu -o k.o $NVCC_FLAGS -std c++17 --expt-relaxed-constexpr
+        g++ -std=c++11 -c a.cpp $CXXFLAGS
+        ''')
+    assert rewrite_shell(new, 'make.sh', NVCC13)[0] == new
+    assert [f.line for f in findings if f.fixed] == [1, 3]
+    assert '-ccbin=gcc-5 goes (names a host compiler that is not installed' in \
+        findings[1].message
+    new, findings = rewrite_cmake(textwrap.dedent('''\
+        cmake_minimum_required(VERSION 3.5)
+        find_package(CUDA REQUIRED)
+        set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -std=c++11 --expt-extended-lambda")
+        set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -std=c++11")
+        cuda_add_library(k SHARED k.cu OPTIONS -std=c++14)
+        '''), 'CMakeLists.txt', NVCC13, 'python')
+    assert new.splitlines()[2:] == [
+        'set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -std=c++17 --extended-lambda")',
+        'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -std=c++11")',
+        'cuda_add_library(k SHARED k.cu OPTIONS -std=c++17)']
+    assert [f.line for f in findings] == [3, 5]
+
+
+def test_findings_about_nvcc_in_python_keep_the_lines_of_the_file_as_it_was(tmp_path):
+    """The Python rewrite runs first and may remove lines (here `import
+    torch`, unused once the gate is cuda_enabled())."""
+    (tmp_path / 'build.py').write_text(textwrap.dedent('''\
+        import os
+        import torch
+        from torch.utils.ffi import create_extension
+
+        with_cuda = torch.cuda.is_available()
+        os.system('nvcc -c k.cu -o k.cu.o -arch=sm_52')
+        '''))
+    findings = port(str(tmp_path))[1]
+    assert [(f.line, f.message.split(':')[0]) for f in findings if f.path == 'build.py'] == [
+        (3, 'torch.utils.ffi import'), (5, 'torch.cuda.is_available() in a build script'),
+        (6, 'nvcc architecture flags')]
 
 
 def test_makefile_rewrite():

@@ -68,9 +68,9 @@ def _lines_before(findings, text, original):
     matcher = difflib.SequenceMatcher(None, original.splitlines(), text.splitlines(),
                                       autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        for j in range(j1, max(j2, j1 + 1)):
-            lines.setdefault(j + 1, i1 + 1 + (min(j - j1, i2 - i1 - 1) if tag == 'equal' or
-                                              i2 > i1 else 0))
+        for j in range(j1, j2):  # a changed line: the first of what it replaced
+            lines[j + 1] = i1 + 1 + (j - j1 if tag == 'equal' else
+                                     min(j - j1, max(i2 - i1 - 1, 0)))
     return [Finding(f.path, lines.get(f.line, f.line) if f.line else 0, f.message, f.fixed)
             for f in findings]
 
