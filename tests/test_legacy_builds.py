@@ -368,7 +368,9 @@ def test_an_object_make_sh_failed_to_build_is_compiled_from_its_cu(tmp_path):
     assert ('thffi: src/cuda/shift_kernel.cu.o (extra_objects) does not exist: make.sh:4 (`nvcc '
             '-c -o shift_kernel.cu.o shift_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52`; '
             'today\'s nvcc rejects sm_52) was to build it: compiling src/cuda/shift_kernel.cu '
-            'with nvcc for architectures 7.5 instead\n') in out.stdout
+            'with nvcc for architectures 7.5 instead, with its flags: -x cu -Xcompiler -fPIC '
+            '-gencode=arch=compute_75,code=sm_75 [-arch=sm_52 became '
+            '-gencode=arch=compute_75,code=sm_75]\n') in out.stdout
     library = next((tmp_path / '_ext' / 'shift').glob('_shift*.so'))
     symbols = subprocess.run(['nm', '--defined-only', str(library)], capture_output=True,
                              text=True).stdout

@@ -14,7 +14,7 @@ import torch
 
 from conftest import ROOT
 from thffi import _link, find_cuda_home
-from thffi._configure import building_step
+from thffi._configure import meant_command
 
 needs_toolkit = pytest.mark.skipif(find_cuda_home() is None,
                                    reason='no CUDA toolkit (nvcc) installed')
@@ -207,7 +207,7 @@ STALE_LINE = ('thffi: src/cuda/scale_kernel.cu.o (extra_objects) was built by an
               '10.1 removed (the toolkit here is CUDA %s); make.sh:4 (`nvcc -c -o '
               'scale_kernel.cu.o scale_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52`; today\'s '
               'nvcc rejects sm_52) was to build it again: compiling src/cuda/scale_kernel.cu '
-              'with nvcc for architectures 7.5 instead\n')
+              'with nvcc for architectures 7.5 instead, with its flags: ')
 
 
 def _toolkit_release():
@@ -315,7 +315,9 @@ def test_an_object_with_gpu_code_only_for_old_architectures_is_compiled_again(tm
             'it holds GPU code only for sm_52 (no PTX), which the nvcc here cannot target; '
             'make.sh:4 (`nvcc -c -o scale_kernel.cu.o scale_kernel.cu -x cu -Xcompiler -fPIC '
             '-arch=sm_52`; today\'s nvcc rejects sm_52) was to build it again: compiling '
-            'src/cuda/scale_kernel.cu with nvcc for architectures 7.5 instead\n') in out.stdout
+            'src/cuda/scale_kernel.cu with nvcc for architectures 7.5 instead, with its flags: '
+            '-x cu -Xcompiler -fPIC -gencode=arch=compute_75,code=sm_75 [-arch=sm_52 became '
+            '-gencode=arch=compute_75,code=sm_75]\n') in out.stdout
     library = next((tmp_path / '_ext' / 'scale').glob('_scale*.so'))
     assert ('sm', 75) in _link.device_code(str(library))
 
@@ -360,11 +362,12 @@ def test_the_build_step_that_writes_an_object_is_found_in_make_sh_or_a_makefile(
             '''})
     base = tmp_path / 'lib' / 'model' / 'nms'
     base.mkdir(parents=True, exist_ok=True)
-    assert building_step(str(base / 'src' / 'nms_cuda_kernel.cu.o'), str(base)) == (
-        str(tmp_path / 'lib' / 'make.sh'), 5,
-        'nvcc -c -o nms_cuda_kernel.cu.o nms_cuda_kernel.cu -D GOOGLE_CUDA=1 -x cu -Xcompiler '
-        '-fPIC $CUDA_ARCH')
+    found = meant_command(str(base / 'src' / 'nms_cuda_kernel.cu.o'), str(base))
+    assert found[0] == str(tmp_path / 'lib' / 'make.sh') and found[1].line == 5
+    assert found[1].args[:5] == ['nvcc', '-c', '-o', 'nms_cuda_kernel.cu.o', 'nms_cuda_kernel.cu']
+    assert found[1].args[-2:] == ['-gencode', 'arch=compute_30,code=sm_30']  # $CUDA_ARCH
     roi = tmp_path / 'lib' / 'model' / 'roi'
-    assert building_step(str(roi / 'src' / 'roi_kernel.cu.o'), str(roi)) == (
-        str(roi / 'Makefile'), 6, '$(NVCC) -c $< -o $@ -x cu -Xcompiler -fPIC -arch=sm_61')
-    assert building_step(str(roi / 'src' / 'other.cu.o'), str(roi)) is None
+    found = meant_command(str(roi / 'src' / 'roi_kernel.cu.o'), str(roi))
+    assert found[0] == str(roi / 'Makefile') and found[1].line == 6
+    assert found[1].args[-1] == '-arch=sm_61'
+    assert meant_command(str(roi / 'src' / 'other.cu.o'), str(roi)) is None

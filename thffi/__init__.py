@@ -9,12 +9,12 @@ import sys
 __version__ = '0.1.0'
 
 from .builder import BuildError, Extension, create_extension, INCLUDE_DIR
-from .cuda import cuda_enabled, find_cuda_home
+from .cuda import cuda_enabled, find_cuda_home, nvcc_arch_flags
 
 _OPS = ('adapts_inputs', 'c_function', 'register_function', 'register_op')
 
 __all__ = ['BuildError', 'Extension', 'create_extension', 'cuda_enabled', 'find_cuda_home',
-           'INCLUDE_DIR', *_OPS]
+           'nvcc_arch_flags', 'INCLUDE_DIR', *_OPS]
 
 
 def __getattr__(name):

@@ -69,11 +69,10 @@ def _arch_flags(args):
         sys.stderr.write('python -m thffi --arch-flags takes no arguments, got %s\n'
                          % ' '.join(args))
         return 2
-    spec, source = cuda.arch_list()
     try:
-        print(' '.join(cuda.arch_flags(spec)))
+        print(' '.join(cuda.nvcc_arch_flags()))
     except ValueError as exc:
-        sys.stderr.write('python -m thffi --arch-flags: %s (from %s)\n' % (exc, source))
+        sys.stderr.write('python -m thffi --arch-flags: %s\n' % exc)
         return 2
     return 0
 

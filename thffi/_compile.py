@@ -9,6 +9,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from . import cuda
 from ._configure import (CSRC, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError, Configured,
                          python_includes)
 from .toolchain import cuda_api
+from .toolchain import nvcc as nvcc_rules
 
 
 class Compiled(Configured):
@@ -45,7 +47,9 @@ class Compiled(Configured):
         """nvcc command for a .cu file: the user's include folders and macros,
         or for thffi's own code (cached for every extension) its own
         headers and none of the user's.  hidden: its symbols stay inside
-        the library (but for thffi's shared library, _shared.py)."""
+        the library (but for thffi's shared library, _shared.py).  A rescued
+        source also gets the flags of the build files' command that was to
+        compile it (self.meant; its -O and -std take the place of ours)."""
         host, defines = '-fPIC,-fvisibility=hidden' if hidden else '-fPIC', []
         if own:
             includes = [INCLUDE_DIR, CSRC, os.path.join(self.cuda_home, 'include')]
@@ -55,12 +59,41 @@ class Compiled(Configured):
             for macro in self.kwargs.get('define_macros', []):
                 name, value = (macro, None) if isinstance(macro, str) else macro
                 defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
-        return ([self.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d',
-                 '-O3', '-std=c++17', '-Xcompiler', host,
-                 # compile the architectures in parallel
-                 '--threads', '0']
-                + ['-I' + d for d in includes] + defines
-                + self.arch_flags + self.nvcc_args)
+        flags = self._meant_flags(source)[0] or self.arch_flags
+        ours = ([] if any(re.fullmatch(r'-O\d?|--optimize(=.*)?', f) for f in flags) else ['-O3'])
+        ours += [] if any(re.fullmatch(r'--?std(=.*)?', f) for f in flags) else ['-std=c++17']
+        return ([self.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d'] + ours
+                + ['-Xcompiler', host,
+                   # compile the architectures in parallel
+                   '--threads', '0']
+                + ['-I' + d for d in includes] + defines + flags + self.nvcc_args)
+
+    def _meant_flags(self, source):
+        """(flags, [toolchain.nvcc.Change]): for a rescued .cu file whose
+        command the build files hold, that command's flags (carried_flags)
+        made today's, this build's architectures in place of its own; else
+        ([], [])."""
+        meant = self.meant.get(source)
+        if not meant:
+            return [], []
+        _, command, cwd = meant
+        return nvcc_rules.modernize(nvcc_rules.carried_flags(command.args, cwd),
+                                    self.arch_flags, always=True)
+
+    def _rescue_line(self, source, obj):
+        """The line saying what is rebuilt, why, and with which command."""
+        line = ('thffi: %s (extra_objects) %s: compiling %s with nvcc for architectures %s '
+                'instead' % (self._display(obj), self.rescue_reasons[source],
+                             self._display(source), self.arch_spec))
+        meant = self.meant.get(source)
+        if not meant:
+            return line
+        flags, changes = self._meant_flags(source)
+        shown = shlex.join('-I' + self._display(f[2:]) if f.startswith('-I/') else
+                           self._display(f) if os.path.isabs(f) else f for f in flags)
+        return line + ', with its flags: %s%s' % (shown, ''.join(
+                ' [%s %s]' % (c.old, 'became ' + c.new if c.new else 'left out')
+                for c in changes))
 
     def _cc_command(self, source, obj, flags, hidden=True):
         """gcc (g++ for .cpp) command for one of thffi's own files.  Its C
@@ -93,9 +126,7 @@ class Compiled(Configured):
         # What a make.sh step failed to build, or an old toolkit built,
         # comes first: the lines above it (make.sh's) are where it failed.
         for source, obj in self.rescued.items():
-            print('thffi: %s (extra_objects) %s: compiling %s with nvcc for architectures %s '
-                  'instead' % (self._display(obj), self.rescue_reasons[source],
-                               self._display(source), self.arch_spec))
+            print(self._rescue_line(source, obj))
         fresh = [job for job in self.jobs if job[3] and not cache[job[1]].present()]
         if self.verbose and any(job[0].endswith('.cu') for job in fresh):
             print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '

@@ -231,72 +231,32 @@ def old_device_code(obj):
             % ', '.join('sm_%d' % n for n in old))
 
 
-# Build files of 2018 repositories that compiled the objects build.py
-# linked: shell scripts and Makefiles, in the project's folder or above it.
-_BUILD_FILES = ('make.sh', 'build.sh', 'install.sh', 'compile.sh', 'Makefile', 'makefile',
-                'GNUmakefile')
-_COMPILE_WORDS = re.compile(r'nvcc|\$[({]NVCC[)}]|\s-o\s|\s-c\s')
-
-
-def building_step(obj, base):
-    """(build file, line number, command) of the make.sh or Makefile step
-    that writes `obj` (an extra object), or None: the first compile command
-    naming the object's file name, in base or up to three folders above it
-    (for a make rule whose target is the object, its first recipe line)."""
-    name = os.path.basename(obj)
-    word = re.compile(r'(?<![\w.-])%s(?![\w.-])' % re.escape(name))
+def meant_command(obj, base):
+    """(build file, NvccCommand, folder it ran in) of the nvcc command of the
+    build files (make.sh, Makefiles, build.py: port/commands.py, imported
+    only for an object that is missing or stale) that writes `obj`, an
+    extra object, or None: under base, else in each of the three folders
+    above it (make.sh files often sit above the build.py that links)."""
+    from .port.commands import command_building
+    found = command_building(obj, base)
     folder = os.path.abspath(base)
-    for _ in range(4):
-        for build_file in _BUILD_FILES:
-            try:
-                with open(os.path.join(folder, build_file)) as f:
-                    lines = _logical_lines(f.read())
-            except (OSError, UnicodeDecodeError):
-                continue
-            for i, (number, line) in enumerate(lines):
-                if not word.search(line) or line.lstrip().startswith('#'):
-                    continue
-                if _COMPILE_WORDS.search(line):
-                    return os.path.join(folder, build_file), number, ' '.join(line.split())
-                target = re.match(r'([^\t=:]*):(?!=)', line)
-                recipe = lines[i + 1] if i + 1 < len(lines) else (0, '')
-                if target and word.search(target.group(1)) and recipe[1].startswith('\t'):
-                    return os.path.join(folder, build_file), recipe[0], ' '.join(
-                        recipe[1].split())
-        if os.path.dirname(folder) == folder:
+    for _ in range(3):
+        if found or os.path.dirname(folder) == folder:
             break
         folder = os.path.dirname(folder)
-    return None
+        found = command_building(obj, folder, recursive=False)
+    return found
 
 
-def _logical_lines(text):
-    """[(number of its first line, line)] with backslash-continued lines joined."""
-    out, pending = [], None
-    for number, line in enumerate(text.split('\n'), 1):
-        if pending:
-            pending = (pending[0], pending[1] + ' ' + line)
-        else:
-            pending = (number, line)
-        if line.endswith('\\'):
-            pending = (pending[0], pending[1][:-1])
-        else:
-            out.append(pending)
-            pending = None
-    return out + ([pending] if pending else [])
-
-
-def show_step(step, base):
-    """How a message names a build step: `make.sh:5 (nvcc ... -arch=sm_52)`,
-    with why today's nvcc refuses the command, when the toolchain's rules
-    know."""
-    path, line, command = step
-    try:
-        args = shlex.split(command)
-    except ValueError:
-        args = command.split()
-    _, changes = toolchain_nvcc.modernize(args, ['<arch flags>'])
+def show_step(meant, base):
+    """How a message names a build step (meant_command()): `make.sh:5 (nvcc
+    ... -arch=sm_52; today's nvcc rejects sm_52)`, with why today's nvcc
+    refuses the command, when the toolchain's rules know."""
+    path, command, _ = meant
+    _, changes = toolchain_nvcc.modernize(command.args, ['<arch flags>'])
     why = ''.join('; %s' % c.why for c in changes if 'rejects' in c.why)
-    return '%s:%d (`%s`%s)' % (os.path.relpath(path, base), line, command, why)
+    return '%s:%d (`%s`%s)' % (os.path.relpath(path, base), command.line,
+                               shlex.join(command.args), why)
 
 
 class Configured(cffi.FFI):
@@ -398,18 +358,19 @@ class Configured(cffi.FFI):
         extension's .cu sources are, also without with_cuda (build.py files
         gated their CUDA sources, not the kernel object, on
         torch.cuda.is_available()): {source: the object make.sh was to
-        write}; self.rescue_reasons says why, for each source.  Without a
+        write}; self.rescue_reasons says why, for each source, and self.meant
+        which command of the build files was to write it (meant_command()).  Without a
         toolkit a missing object is left out, saying so (the symbol check
         names what used it)."""
-        self.user_objects, self.rescued, self.rescue_reasons = [], {}, {}
+        self.user_objects, self.rescued, self.rescue_reasons, self.meant = [], {}, {}, {}
         home = cuda.find_cuda_home()
         for obj in as_list(self.kwargs.get('extra_objects')):
             source = _object_source(obj)
             missing = not os.path.exists(obj)
             stale = not missing and source and home and _stale(obj, home)
             if source and (missing or stale):
-                step = building_step(obj, self.base)
-                step = step and show_step(step, self.base)
+                meant = meant_command(obj, self.base)
+                step = meant and show_step(meant, self.base)
                 if missing:
                     why = 'does not exist' + (': %s was to build it' % step if step else
                                               ', as a make.sh step that failed would leave it')
@@ -419,6 +380,7 @@ class Configured(cffi.FFI):
                 if home or self.with_cuda:  # with_cuda without a toolkit stops below
                     self.rescued[source] = obj
                     self.rescue_reasons[source] = why
+                    self.meant[source] = meant
                 else:
                     sys.stderr.write('thffi: warning: %s (extra_objects) %s, and there is no CUDA '
                                      'toolkit to compile %s: leaving it out\n'

@@ -18,8 +18,8 @@ import cffi
 
 from . import _link, cuda
 from ._compile import Compiled
-from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, building_step,
-                         compile_by_language, removed_calls, show_step)
+from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
+                         meant_command, removed_calls, show_step)
 from .toolchain import cc, cuda_api
 
 
@@ -35,10 +35,10 @@ class Linked(Compiled):
         the fallback), with or without with_cuda."""
         for obj in self.user_objects:
             if not os.path.isfile(obj):
-                step = building_step(obj, self.base)
+                meant = meant_command(obj, self.base)
                 raise BuildError('create_extension(%r): extra_objects: %s does not exist (%s)'
                                  % (self.name, obj, '%s was to build it' % show_step(
-                                     step, self.base) if step else 'a make.sh step builds it?'))
+                                     meant, self.base) if meant else 'a make.sh step builds it?'))
         self._check_removed_calls()
         user = self.user_objects + [obj for _, obj, _, own in self.jobs if not own]
         kw = dict(self.kwargs)

@@ -107,3 +107,16 @@ def arch_flags(spec):
     if not flags:
         raise ValueError('CUDA architecture list %r is empty' % spec)
     return flags
+
+
+def nvcc_arch_flags():
+    """The nvcc -gencode flags of the architectures thffi builds for
+    (arch_list()), as a list: what `python -m thffi --arch-flags` prints,
+    for build scripts that run nvcc themselves (`port` writes calls to it
+    in place of 2018's -arch=sm_30).  A bad TORCH_CUDA_ARCH_LIST raises
+    ValueError naming it."""
+    spec, source = arch_list()
+    try:
+        return arch_flags(spec)
+    except ValueError as exc:
+        raise ValueError('%s (from %s)' % (exc, source)) from None

@@ -6,10 +6,14 @@ It reads every Python file (python.py: torch.utils.ffi, build-script CUDA
 gates, legacy autograd Functions, torch.range, Variable, x.data[0];
 behaviours.py: the 0.x behaviours that changed silently, kept as the
 version the code was written for had them, from --from or read from the
-repository by version.py), shell script (shell.py: nvcc architecture and
-$TORCH include flags, word by word), CMake file (cmake.py:
-CMakeLists.txt and *.cmake: nvcc architectures, TH/THC include folders and
-libraries taken from torch, argument by argument) and C/C++/CUDA source (c.py: read
+repository by version.py; pynvcc.py: nvcc run from Python), shell script
+(shell.py: nvcc architecture, flags and $TORCH include flags, word by
+word), Makefile (make.py: the same in variables and recipes, and torch's
+include folders asked of Python), CMake file (cmake.py:
+CMakeLists.txt and *.cmake: nvcc architectures and flags, TH/THC include folders and
+libraries taken from torch, argument by argument), README/INSTALL file
+(docs.py: read only, each command to type differently reported) and
+C/C++/CUDA source (c.py: read
 only, reported; compiled.py: only what the build scripts compile is
 listed, and committed Python 2 binaries are reported; warp.py: maskless
 warp intrinsics and PTX in the CUDA the build compiles get the full-warp
@@ -59,24 +63,46 @@ def _change(path, rel, text, new, write, diff, changed):
             f.write(new)
 
 
+def _lines_before(findings, text, original):
+    """The findings about text, with their lines moved to original's (text
+    is original after a rewrite that may have added or removed lines)."""
+    lines = {}
+    matcher = difflib.SequenceMatcher(None, original.splitlines(), text.splitlines(),
+                                      autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for j in range(j1, j2):  # a changed line: the first of what it replaced
+            lines[j + 1] = i1 + 1 + (j - j1 if tag == 'equal' else
+                                     min(j - j1, max(i2 - i1 - 1, 0)))
+    return [Finding(f.path, lines.get(f.line, f.line) if f.line else 0, f.message, f.fixed)
+            for f in findings]
+
+
 def port(root, write=False, version=None):
     """Ports the repository (or file) at root, written for PyTorch version
     ('0.1' to '0.4'; None: read from the repository, see version.py).
     Returns (diff text, [Finding], number of files read, [relative paths
     changed]); the first finding says which version was assumed and why.
     With write=True the changes are written."""
-    from . import version as versions
+    from . import commands, version as versions
     from .c import scan_c
     from .cmake import rewrite_cmake
     from .compiled import compiled_files, cuda_files, python2_binaries, summarise
+    from .docs import is_doc, report_commands
+    from .make import rewrite_make
+    from .pynvcc import rewrite_nvcc_calls
     from .python import is_legacy_generated, rewrite_python
     from ..toolchain.nvcc import accepted_architectures
-    from .shell import nvcc_outputs, rewrite_shell
+    from .shell import rewrite_shell
     from . import vendored
     from .warp import own_definitions, report_warp, rewrite_warp
 
-    accepted = None
-    asked_nvcc = False
+    asked = []  # the installed nvcc's architectures, asked once when needed
+
+    def accepted():
+        if not asked:
+            asked.append(accepted_architectures())
+        return asked[0]
+
     diff, findings, changed, read = [], [], [], 0
     c_findings, texts, binaries = [], {}, []
     c_paths, undecodable = {}, set()  # C sources read: {rel: path}; those not UTF-8
@@ -86,20 +112,22 @@ def port(root, write=False, version=None):
         version, reason = versions.infer(root)
     findings.append(Finding('', 0, 'assumed written for PyTorch %s (%s); say --from '
                             '0.1|0.2|0.3|0.4 otherwise' % (version, reason), True))
-    # What the shell scripts build with nvcc (build scripts link it).
+    # What the build files build with nvcc (build scripts link it).
     built_by_nvcc = set()
     for path in _files(root):
-        if path.endswith('.sh'):
+        if commands.kind(path):
             try:
                 with open(path, encoding='utf-8', errors='replace') as f:
-                    built_by_nvcc |= nvcc_outputs(f.read())
+                    text = f.read()
             except OSError:
-                pass  # reported below, when it is read
+                continue  # reported below, when it is read
+            built_by_nvcc |= {os.path.basename(commands.output(c)) for c in
+                              commands.nvcc_commands(path, text) if commands.output(c)}
     for path in _files(root):
         rel = os.path.relpath(path, base)
-        kind = ('py' if path.endswith('.py') else 'sh' if path.endswith('.sh')
-                else 'cmake' if os.path.basename(path) == 'CMakeLists.txt'
-                or path.endswith('.cmake') else 'c' if path.endswith(_C_SOURCES) else None)
+        kind = ('cmake' if os.path.basename(path) == 'CMakeLists.txt' or path.endswith('.cmake')
+                else 'c' if path.endswith(_C_SOURCES) else 'doc' if is_doc(path)
+                else commands.kind(path))
         if path.endswith('.so'):
             binaries.append(rel)
         if kind is None:
@@ -119,6 +147,9 @@ def port(root, write=False, version=None):
             findings.append(Finding(rel, 0, 'not read: %s' % exc, False))
             continue
         read += 1
+        if kind == 'doc':
+            findings += report_commands(text, rel, accepted())
+            continue
         if kind != 'cmake':
             texts[rel] = text
         if kind == 'c':
@@ -130,16 +161,20 @@ def port(root, write=False, version=None):
                                     'torch.utils.ffi build; delete it, the build script '
                                     'writes it anew', False))
             continue
-        if kind in ('sh', 'cmake') and not asked_nvcc:
-            accepted, asked_nvcc = accepted_architectures(), True
         if kind == 'sh':
-            new, found = rewrite_shell(text, rel, accepted)
+            new, found = rewrite_shell(text, rel, accepted())
+        elif kind == 'make':
+            new, found = rewrite_make(text, rel, accepted())
         elif kind == 'cmake':
-            new, found = rewrite_cmake(text, rel, accepted, sys.executable)
+            new, found = rewrite_cmake(text, rel, accepted(), sys.executable)
             if found:  # a file of the torch build: the sources it names are compiled
                 texts[rel] = text
         else:
             new, found = rewrite_python(text, rel, version, built_by_nvcc)
+            if 'nvcc' in new:
+                ported, more = rewrite_nvcc_calls(new, rel, accepted())
+                found += _lines_before(more, new, text)
+                new = ported
         findings += found
         _change(path, rel, text, new, write, diff, changed)
     # Library copies (vendored.py): the code's includes of a copy the

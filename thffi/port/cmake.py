@@ -14,6 +14,12 @@ files, read by pygments' CMake lexer into commands and their arguments
   `.../include/TH`, `.../include/THC`, alone or as -I flags) become
   ${THFFI_INCLUDE_DIRS} (${THFFI_INCLUDE_FLAGS} for -I flags): those
   folders are gone from PyTorch; thffi's headers take their place.
+- nvcc flags today's nvcc rejects or renamed (toolchain/nvcc.py's
+  FLAG_RULES: `-std=c++11` becomes `-std=c++17`, `--expt-extended-lambda`
+  `--extended-lambda`...) where they reach nvcc: in set/list/string of a
+  variable named for nvcc (CUDA_NVCC_FLAGS, CMAKE_CUDA_FLAGS), the
+  arguments of cuda_add_library/cuda_add_executable/cuda_compile, and
+  `$<COMPILE_LANGUAGE:CUDA>` options.
 - libATen/libTH/libTHC (paths or -l flags, or ${TH_LIBRARIES}-style
   variables in target_link_libraries) become ${THFFI_LIBRARIES}:
   thffi's TH/THC layer as a shared library (`python -m thffi --libs`).
@@ -34,7 +40,7 @@ from pygments.lexers import CMakeLexer
 from pygments.token import Comment, Punctuation, Whitespace
 
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
-    OLDEST_WITHOUT_NVCC, rejected as _rejected
+    OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
 from .report import Finding
 
 # The block's first line, by which a ported file is known.
@@ -63,6 +69,21 @@ _BEFORE_3_5 = re.compile(r'(?:[0-2]\.[\d.]*|3\.[0-4](?:\.[\d.]*)?)$')
 _BLOCK_OPENS = ('if', 'foreach', 'while', 'function', 'macro')
 _BLOCK_CLOSES = ('endif', 'endforeach', 'endwhile', 'endfunction', 'endmacro')
 _HEAD = ('cmake_minimum_required', 'project', 'cmake_policy')
+# Where nvcc flags are: commands setting a variable named for nvcc, FindCUDA's
+# commands, and options for the CUDA language.
+_SETS = ('set', 'list', 'string')
+_NVCC_VARIABLE = re.compile(r'(?:CUDA_NVCC_FLAGS|CMAKE_CUDA_FLAGS|\w*NVCC\w*)(?:_\w+)?$')
+_CUDA_COMMANDS = re.compile(r'cuda_(?:add_library|add_executable|compile\w*|wrap_srcs)$')
+_CUDA_LANGUAGE = re.compile(r'COMPILE_LANGUAGE:CUDA')
+
+
+def _nvcc_flag_args(name, values, args):
+    """The arguments of a command that nvcc reads as flags."""
+    if _CUDA_COMMANDS.match(name):
+        return args
+    if name in _SETS and any(_NVCC_VARIABLE.match(v) for v in values[:3]):
+        return args
+    return [a for a, v in zip(args, values) if _CUDA_LANGUAGE.search(v)]
 
 
 def _commands(text):
@@ -225,6 +246,12 @@ def rewrite_cmake(text, path, accepted, python):
                                     'versions before 3.5; write VERSION %s...3.5, or configure '
                                     'with -DCMAKE_POLICY_VERSION_MINIMUM=3.5'
                                     % (name, values[1], values[1]), False))
+        flags = [edit for s, e in _nvcc_flag_args(name, values, args)
+                 for edit in flag_edits(text, s, e)]
+        if flags:
+            edits += [edit[:3] for edit in flags]
+            findings.append(Finding(path, line_of(flags[0][0]), 'nvcc flags: %s'
+                                    % describe([edit[3] for edit in flags]), True))
         spans, numbers = _arch_edits(text, args)
         rejected = _rejected(numbers, accepted)
         if rejected:
@@ -276,7 +303,7 @@ def rewrite_cmake(text, path, accepted, python):
     if not edits:
         return text, findings
     new = _apply(text, edits)
-    if MARKER not in text:
+    if MARKER not in text and options:
         # After the head commands before the first edit (a blank line
         # between), else before the first command.
         block = _block(python, options)

@@ -5,7 +5,7 @@ listed one by one; and committed Python 2 extension binaries.
 
 A file is compiled when a build script names it: a string in a Python
 build script (one that calls create_extension, setup or an Extension), a
-word of a shell script or of a CMake file of the torch build (port.cmake
+word of a shell script or a Makefile or of a CMake file of the torch build (port.cmake
 found TH/THC or nvcc architectures in it) ending in a C/C++/CUDA suffix,
 glob patterns (src/*.cpp) included, relative to the script's folder or,
 where the script builds paths by hand, by the end of the path; and a
@@ -54,7 +54,8 @@ def compiled_files(texts):
     script names a source."""
     patterns = []
     for path, text in texts.items():
-        if (path.endswith(('.sh', 'CMakeLists.txt', '.cmake'))
+        if (path.endswith(('.sh', 'CMakeLists.txt', '.cmake', '.mk'))
+                or os.path.basename(path) in ('Makefile', 'makefile', 'GNUmakefile')
                 or path.endswith('.py') and _PYTHON_BUILD.search(text)):
             patterns += _patterns(path, text)
     sources = [p for p in texts if p.endswith(SOURCES)]

@@ -20,7 +20,18 @@ in single quotes, where it would not, they are reported.  A script bashlex
 cannot parse is read command by command; a command it cannot parse that
 holds such flags is reported.
 
-A script without `set -e` is reported: it carries on after a failed command."""
+- nvcc flags today's nvcc rejects or renamed (toolchain/nvcc.py's
+  FLAG_RULES: `-std=c++11` and `-std c++14` become C++17, also inside
+  `-Xcompiler` values; `--expt-extended-lambda` becomes `--extended-lambda`;
+  `-ccbin gcc-5` naming a compiler that is not installed goes) in nvcc
+  commands and in the variables they use, inside quotes too.
+
+A script without `set -e` is reported: it carries on after a failed command.
+
+nvcc_commands() reads the nvcc commands of a script, with the folder each
+ran in (following `cd`) and the script's own variables expanded: the
+builder rebuilds a missing object with the flags of the command that was to
+write it (commands.py)."""
 
 import os
 import re
@@ -28,7 +39,9 @@ import re
 import bashlex
 
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
-    OLDEST_WITHOUT_NVCC, rejected as _rejected
+    OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
+from .commands import NvccCommand
+from .edits import apply_edits, replace_flags
 from .report import Finding
 
 ARCH_FLAGS = '$(python -m thffi --arch-flags)'
@@ -42,6 +55,10 @@ _TORCH_PATH_WORD = re.compile(_TORCH_PATH + '$')
 _TORCH_INCLUDE = re.compile(r'(?<![\w-])-I[ \t]*(?:%s)(?=[\s;"\']|$)' % _TORCH_PATH)
 _SET_E = re.compile(r'^\s*set\s+-\w*e|^#!.*\s-\w*e\b|set\s+-o\s+errexit', re.M)
 _RUNS_BUILD = re.compile(r'\bnvcc\b|\bpython[\d.]*\s+\S*build\w*\.py\b|\bsetup\.py\b')
+# A command's first word running nvcc: nvcc, /usr/local/cuda/bin/nvcc,
+# $NVCC, ${CUDA_PATH}/bin/nvcc, $(which nvcc).
+_NVCC = re.compile(r'nvcc\}?\)?$', re.I)
+_VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
 
 
 def _commands(lines):
@@ -92,6 +109,39 @@ class _Words(bashlex.ast.nodevisitor):
                               if p.kind in ('word', 'assignment')])
 
 
+def _command(words):
+    """The words of a command after its leading assignments (A=1 nvcc ...)."""
+    return [w for w in words if w[3] == 'word']
+
+
+def _is_nvcc(words):
+    command = _command(words)
+    return bool(command) and bool(_NVCC.search(command[0][2]))
+
+
+def _used_by_nvcc(commands):
+    """The names of the variables nvcc commands use."""
+    return {a or b for words in commands if _is_nvcc(words) for w in words
+            for a, b in _VARIABLE.findall(w[2])}
+
+
+def _flag_edits(text, words, nvcc_variables, path, line_of, findings):
+    """(start, end, replacement) edits of FLAG_RULES in an nvcc command and
+    in the assignments of variables nvcc commands use."""
+    found = []
+    command = _command(words)
+    if _is_nvcc(words):
+        found += flag_edits(text, command[0][0], command[-1][1])
+    for start, end, value, kind in words:
+        name = value.split('=', 1)[0]
+        if kind == 'assignment' and name in nvcc_variables:
+            found += flag_edits(text, start + len(name) + 1, end)
+    if found:
+        findings.append(Finding(path, line_of(found[0][0]), 'nvcc flags: %s'
+                                % describe([edit[3] for edit in found]), True))
+    return [edit[:3] for edit in found]
+
+
 def _edits(text, words, accepted, path, line_of, findings):
     """(start, end, replacement) edits of one command's words."""
     arch, includes, numbers = [], [], []
@@ -137,75 +187,32 @@ def _edits(text, words, accepted, path, line_of, findings):
                                     'rejected by the installed nvcc' if accepted else
                                     'older than sm_%d (no nvcc found to ask)'
                                     % OLDEST_WITHOUT_NVCC, ARCH_FLAGS), True))
-        edits += _replace(arch, ARCH_FLAGS)
+        edits += replace_flags(arch, ARCH_FLAGS)
     if includes:
         findings.append(Finding(path, line_of(includes[0][0][0]), '-I $TORCH/lib/include/TH(C): '
                                 'gone from PyTorch; now %s' % INCLUDES, True))
-        edits += _replace(includes, INCLUDES)
+        edits += replace_flags(includes, INCLUDES)
     return edits
 
 
-def _replace(flags, replacement):
-    """Edits putting replacement over the first flag's words and deleting
-    the others' (flags: a list of lists of word spans)."""
-    spans = sorted(span for flag in flags for span in flag)
-    return [(s, e, replacement if (s, e) == spans[0] else '') for s, e in spans]
-
-
-def _apply(text, edits):
-    """text with the edits made: a deleted word goes with the blanks before
-    it (after it, when it starts its line); a line an edit leaves holding
-    nothing (or only a continuation) goes, and the line before it stops
-    continuing when it ended the command."""
-    if not edits:
-        return text
-    lines_before = text.splitlines(keepends=True)
-    for start, end, replacement in sorted(edits, reverse=True):
-        line_start = text.rfind('\n', 0, start) + 1
-        if not replacement and text[line_start:start].strip():
-            while text[start - 1] in ' \t':
-                start -= 1
-        elif not replacement:  # the first word of its line: the indent stays
-            while end < len(text) and text[end] in ' \t':
-                end += 1
-        text = text[:start] + replacement + text[end:]
-    lines = text.splitlines(keepends=True)
-    out = []
-    for before, line in zip(lines_before, lines):
-        if line.strip() in ('', '\\') and before.strip() not in ('', '\\'):
-            if not line.rstrip('\n').rstrip().endswith('\\') and out:
-                body = out[-1].rstrip('\n').rstrip()
-                if body.endswith('\\'):
-                    out[-1] = body[:-1].rstrip() + '\n'
-            continue
-        out.append(line)
-    return ''.join(out)
-
-
-def nvcc_outputs(text):
-    """The file names (without folders) nvcc writes in a shell script:
-    the word after -o of each nvcc command."""
-    names = set()
-    for _, _, nodes in _parts(text):
-        for node in nodes or ():
-            visitor = _Words()
-            visitor.visit(node)
-            for words in visitor.commands:
-                values = [w[2] for w in words if w[3] == 'word']
-                if not values or not re.search(r'\bnvcc\)?$', values[0]):  # $(which nvcc)
-                    continue
-                names |= {os.path.basename(after) for flag, after in zip(values, values[1:])
-                          if flag in ('-o', '--output-file')}
-                names |= {os.path.basename(v.split('=', 1)[1]) for v in values
-                          if v.startswith(('-o=', '--output-file='))}
-    return names
+def _simple_commands(nodes):
+    """The word lists of the simple commands under bashlex nodes, in order."""
+    commands = []
+    for node in nodes:
+        visitor = _Words()
+        visitor.visit(node)
+        commands += visitor.commands
+    return commands
 
 
 def rewrite_shell(text, path, accepted):
     """(new text, [Finding]) for one shell script.  accepted: the compute
     capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or None."""
     findings, out, done = [], [], 0
-    for start, end, nodes in _parts(text):
+    parts = [(start, end, nodes, _simple_commands(nodes) if nodes else None)
+             for start, end, nodes in _parts(text)]
+    nvcc_variables = _used_by_nvcc([w for *_, commands in parts for w in commands or ()])
+    for start, end, nodes, commands in parts:
         chunk = text[start:end]
 
         def line_of(offset, start=start):
@@ -219,13 +226,11 @@ def rewrite_shell(text, path, accepted):
                                         % (ARCH_FLAGS, INCLUDES), False))
             continue
         edits = []
-        for node in nodes:
-            visitor = _Words()
-            visitor.visit(node)
-            for words in visitor.commands:
-                edits += _edits(chunk, words, accepted, path, line_of, findings)
+        for words in commands:
+            edits += _edits(chunk, words, accepted, path, line_of, findings)
+            edits += _flag_edits(chunk, words, nvcc_variables, path, line_of, findings)
         out.append(text[done:start])
-        out.append(_apply(chunk, edits))
+        out.append(apply_edits(chunk, edits))
         done = end
     new = ''.join(out) + text[done:]
     if _RUNS_BUILD.search(text) and not _SET_E.search(text):
@@ -233,3 +238,48 @@ def rewrite_shell(text, path, accepted):
                                 'fails (a failed nvcc, say) and later steps fail for it',
                                 False))
     return new, findings
+
+
+def _expand(raw, value, variables):
+    """The arguments a word gives: $NAME/${NAME} of the script's own
+    variables expanded (others kept as written); an unquoted word splits
+    where its expansion has blanks."""
+    expanded = _VARIABLE.sub(lambda m: variables.get(m.group(1) or m.group(2), m.group()),
+                             value)
+    return expanded.split() if expanded != value and not re.search('["\']', raw) else [expanded]
+
+
+def _cd(cwd, target):
+    """The folder after `cd target` from cwd ('' is the script's folder)."""
+    if re.search(r'dirname\s+"?\$\{?0', target):
+        return ''
+    if target == '-' or not target or re.search(r'[$`~]', target):
+        return cwd
+    return os.path.normpath(os.path.join(cwd, target))
+
+
+def nvcc_commands(text):
+    """[NvccCommand] of a shell script, in order: each nvcc command's
+    arguments, the folder it ran in (relative to the script's, following
+    cd/pushd/popd), its line."""
+    found, cwd, stack, variables = [], '', [], {}
+    for start, end, nodes in _parts(text):
+        for words in _simple_commands(nodes or ()):
+            raw = [text[start + s:start + e] for s, e, _, _ in words]
+            args = [a for r, w in zip(raw, words) if w[3] == 'word'
+                    for a in _expand(r, w[2], variables)]
+            if not args:
+                for r, w in zip(raw, words):
+                    name, _, value = w[2].partition('=')
+                    variables[name] = ' '.join(_expand(r, value, variables))
+            elif args[0] in ('cd', 'pushd'):
+                if args[0] == 'pushd':
+                    stack.append(cwd)
+                cwd = _cd(cwd, args[1] if len(args) > 1 else '~')
+            elif args[0] == 'popd' and stack:
+                cwd = stack.pop()
+            elif _is_nvcc(words):
+                line = text.count('\n', 0, start + words[0][0]) + 1
+                found.append(NvccCommand(['nvcc'] + args[1:], cwd, line))
+    return found
+

@@ -1,20 +1,29 @@
 """nvcc's command line, then and now.
 
-2017-2018 build files ran nvcc 8-9 with `-std=c++11`, `--expt-extended-lambda`
-and architectures from sm_20 to sm_72.  CUDA 13's nvcc targets nothing older
-than sm_75 ("Unsupported gpu architecture 'compute_30'"), and its
-thrust/cub/libcu++ refuse C++11 and C++14 ("Thrust requires at least
+2017-2018 build files ran nvcc 8-9 with `-std=c++11`, `--expt-extended-lambda`,
+`-ccbin gcc-5` and architectures from sm_20 to sm_72.  CUDA 13's nvcc targets
+nothing older than sm_75 ("Unsupported gpu architecture 'compute_30'"), and
+its thrust/cub/libcu++ refuse C++11 and C++14 ("Thrust requires at least
 C++17").  FLAG_RULES lists the options that changed; architectures are
 decided against the installed nvcc (accepted_architectures()).
 
-`modernize(args, arch_flags)` applies both to an argument vector: the
-caller's replacement for old architecture flags takes the place of the
-first of them (the builder passes its -gencode flags, port its
-`$(python -m thffi --arch-flags)`)."""
+The rules are regular expressions over the text of nvcc flags, so that the
+same row rewrites an argument vector (modernize(): the builder's fallback
+compile), a word of make.sh, a Makefile variable, a CMake argument or a
+Python string (flag_edits(): port), quotes and all.  Flags nvcc still
+accepts are left as they are (`--expt-relaxed-constexpr`, `-D_FORCE_INLINES`,
+`-Xcompiler -fPIC`...).
+
+`modernize(args, arch_flags)` also replaces old architecture flags: the
+caller's replacement for them takes the place of the first of them (the
+builder passes its -gencode flags, port its `$(python -m thffi
+--arch-flags)`).  `carried_flags(args, cwd)` keeps, of a build file's nvcc
+command, what compiling its source again needs."""
 
 import collections
 import os
 import re
+import shutil
 import subprocess
 
 from .. import cuda
@@ -28,24 +37,37 @@ ARCH_OPTIONS = ('-gencode', '--generate-code', '-arch', '--gpu-architecture', '-
                 '--gpu-code')
 ARCH_NUMBER = re.compile(r'(?:sm|compute)_(\d+)')
 
-# old: a regular expression matching one argument whole (an option with its
-# value after '=' or in the same word); new: its replacement (re.sub
-# template); why: what today's nvcc does with the old form.  Options whose
-# value is the next argument ('-std c++11') are matched joined by '='.
-Rule = collections.namedtuple('Rule', 'old new why')
+
+def _missing_compiler(match):
+    """Whether the host compiler a -ccbin names is not installed (a value
+    still holding a variable is not judged)."""
+    name = match.group('compiler').strip('"\'')
+    return not re.search(r'[$`]', name) and shutil.which(name) is None
+
+
+# old: a regular expression matching nvcc flags as written (an option and
+# its value after '=' or blanks), where a flag starts and ends (after a
+# blank, a quote, '=', ',' or '('; so also inside `-Xcompiler
+# -fPIC,-std=c++11`); new: its replacement (re.sub template; '' deletes the
+# flag); why: what today's nvcc does with the old form; applies: None, or a
+# function of the match saying whether the row applies to it.
+Rule = collections.namedtuple('Rule', 'old new why applies', defaults=(None,))
 FLAG_RULES = [
-    Rule(r'--?std=c\+\+(?:98|03|0x|11|1y|14)', '-std=c++17',
-         "CUDA 13's thrust, CUB and libcu++ need C++17 (#error Thrust requires at least "
-         "C++17)"),
-    Rule(r'(-Xcompiler|--compiler-options)=?(.*)-std=c\+\+(?:98|03|0x|11|1y|14)(.*)',
-         r'\1=\2-std=c++17\3',
-         "nvcc passes -std to the host compiler itself: an older one there breaks "
-         "libstdc++'s headers"),
+    Rule(r'(--?std(?:=|[ \t]+))(c|gnu)\+\+(?:98|03|0x|11|1y|14|1z)', r'\1\2++17',
+         "CUDA 13's thrust, CUB and libcu++ need C++17: #error Thrust requires at least "
+         "C++17, also when -Xcompiler gives the host compiler an older standard"),
     Rule(r'--?expt-extended-lambda', '--extended-lambda',
-         'renamed in CUDA 11 (the old name is still accepted, deprecated)'),
+         'renamed in CUDA 11, the old name kept as an alias'),
+    Rule(r'(?:-ccbin|--compiler-bindir)(?:=|[ \t]+)(?P<compiler>"[^"]*"|\'[^\']*\'|[^\s"\']+)',
+         '', "names a host compiler that is not installed: nvcc fails with \"Failed to "
+         "preprocess host compiler properties\", and without it nvcc uses its default one",
+         _missing_compiler),
 ]
+_BEFORE = r'(?<![^\s"\'=,;(:])'
+_AFTER = r'(?![^\s"\',;)>])'
+_PATTERNS = [re.compile(_BEFORE + rule.old + _AFTER) for rule in FLAG_RULES]
 # Options whose value may be the next argument.
-_VALUE_OPTIONS = ('-std', '--std', '-Xcompiler', '--compiler-options')
+_VALUE_OPTIONS = ('-std', '--std', '-ccbin', '--compiler-bindir')
 
 Change = collections.namedtuple('Change', 'old new why')
 
@@ -73,51 +95,139 @@ def rejected(numbers, accepted):
                    if (n not in accepted if accepted else n < OLDEST_WITHOUT_NVCC)})
 
 
-def modern_flag(arg):
-    """(argument, Change or None): one argument under FLAG_RULES."""
-    for rule in FLAG_RULES:
-        if re.fullmatch(rule.old, arg):
-            new = re.sub(rule.old, rule.new, arg)
-            return new, Change(arg, new, rule.why)
-    return arg, None
+def flag_edits(text, start=0, end=None):
+    """[(start, end, replacement, Change)] of FLAG_RULES in text[start:end]
+    (positions in text): nvcc flags as a build file writes them, one word or
+    many, in quotes or not; '' deletes a flag.  Matches do not overlap."""
+    end = len(text) if end is None else end
+    found = []
+    for rule, pattern in zip(FLAG_RULES, _PATTERNS):
+        for match in pattern.finditer(text, start, end):
+            if rule.applies and not rule.applies(match):
+                continue
+            if any(s < match.end() and match.start() < e for s, e, _, _ in found):
+                continue
+            new = match.expand(rule.new)
+            found.append((match.start(), match.end(), new, Change(match.group(), new, rule.why)))
+    return sorted(found, key=lambda edit: edit[0])
 
 
-def modernize(args, arch_flags, accepted=None):
+def modern_flags(text):
+    """(text, [Change]): flag_edits() applied to text; a deleted flag goes
+    with the blanks before it."""
+    edits = flag_edits(text)
+    for start, end, new, _ in reversed(edits):
+        while not new and start > 0 and text[start - 1] in ' \t':
+            start -= 1
+        text = text[:start] + new + text[end:]
+    return text, [edit[3] for edit in edits]
+
+
+def describe(changes):
+    """The changes, one clause each (the same change once), for a report."""
+    seen = dict.fromkeys((c.old, c.new, c.why) for c in changes)
+    return '; '.join('%s %s (%s)' % (old, 'becomes ' + new if new else 'goes', why)
+                     for old, new, why in seen)
+
+
+def _architecture(args, i):
+    """(number of arguments, [architecture numbers]) of an architecture flag
+    at args[i] (`-arch=sm_30` or `-gencode arch=...`), or (0, [])."""
+    name, eq, inline = args[i].partition('=')
+    if name in ARCH_OPTIONS and (eq or i + 1 < len(args)):
+        found = [int(n) for n in ARCH_NUMBER.findall(inline if eq else args[i + 1])]
+        if found:
+            return (1 if eq else 2), found
+    return 0, []
+
+
+def modernize(args, arch_flags, accepted=None, always=False):
     """(new args, [Change]) for an nvcc argument vector: FLAG_RULES applied,
     and, when an architecture flag names one today's nvcc rejects (see
-    rejected()), every architecture flag replaced by arch_flags (a list of
-    arguments) where the first one stood."""
+    rejected()) or `always`, every architecture flag replaced by arch_flags
+    (a list of arguments) where the first one stood (at the end when there
+    was none and `always`)."""
     args = list(args)
     out, changes, arch, numbers = [], [], [], []
     i = 0
     while i < len(args):
-        name, eq, inline = args[i].partition('=')
-        if name in ARCH_OPTIONS and (eq or i + 1 < len(args)):
-            value = inline if eq else args[i + 1]
-            found = [int(n) for n in ARCH_NUMBER.findall(value)]
-            if found:
-                numbers += found
-                arch.append((len(out), args[i] if eq else args[i] + ' ' + value))
-                out.append(None)  # a place holder, resolved below
-                i += 1 if eq else 2
-                continue
-        if name in _VALUE_OPTIONS and not eq and i + 1 < len(args):
-            new, change = modern_flag(args[i] + '=' + args[i + 1])
-            if change:
-                out.append(new)
-                changes.append(change)
-                i += 2
-                continue
-        new, change = modern_flag(args[i])
-        out.append(new)
-        changes += [change] if change else []
-        i += 1
+        width, found = _architecture(args, i)
+        if width:
+            numbers += found
+            arch.append((len(out), args[i:i + width]))
+            out.append(None)  # a place holder, resolved below
+            i += width
+            continue
+        width = 2 if args[i] in _VALUE_OPTIONS and i + 1 < len(args) else 1
+        new, found = modern_flags(' '.join(args[i:i + width]))
+        if new:  # '' where a row deletes the flag
+            out += [new] if width == 1 else new.split(' ', 1)
+        changes += found
+        i += width
     old = rejected(numbers, accepted)
-    if old:
-        changes.append(Change(' '.join(flag for _, flag in arch), ' '.join(arch_flags),
-                              'today\'s nvcc rejects %s' % ', '.join('sm_%d' % n for n in old)))
-        out[arch[0][0]:arch[0][0] + 1] = list(arch_flags)
+    if old or always:
+        if arch:
+            why = ('today\'s nvcc rejects %s' % ', '.join('sm_%d' % n for n in old) if old
+                   else 'the architectures this build compiles for')
+            changes.append(Change(' '.join(a for _, flag in arch for a in flag),
+                                  ' '.join(arch_flags), why))
+        at = arch[0][0] if arch else len(out)
+        out[at:at + 1 if arch else at] = list(arch_flags)
         return [a for a in out if a is not None], changes
     for index, flag in arch:
-        out[index] = flag.split(' ')
+        out[index] = flag
     return [a for item in out for a in (item if isinstance(item, list) else [item])], changes
+
+
+# What compiling a command's source again does not take from it: its
+# inputs and output, dependency files, what only linking reads, and
+# relocatable device code (an object that needs a device-link step the
+# builder does not run).
+_DROPPED_WITH_VALUE = ('-o', '--output-file', '-MF', '--dependency-output', '-MT', '-MQ',
+                       '-odir', '--output-directory', '-L', '--library-path', '-l',
+                       '--library', '-Xlinker', '--linker-options', '-Xnvlink', '--nvlink-options',
+                       '-rdc', '--relocatable-device-code')
+_DROPPED = ('-c', '--compile', '-M', '-MM', '-MD', '-MMD', '-MP', '--generate-dependencies',
+            '-shared', '--shared', '-lib', '--lib', '-dlink', '--device-link', '-link', '--link',
+            '-dc', '--device-c')
+_LIBRARY = re.compile(r'-l(?!ineinfo$)\S+|-L\S+')
+# Options whose value is the next argument (or after '=').
+_WITH_VALUE = ('-I', '--include-path', '-isystem', '--system-include', '-D', '--define-macro',
+               '-U', '--undefine-macro', '-include', '--pre-include', '-x', '--x', '-std',
+               '--std', '-Xcompiler', '--compiler-options', '-Xptxas', '--ptxas-options',
+               '-Xcudafe', '-ccbin', '--compiler-bindir', '-maxrregcount', '--maxrregcount',
+               '--default-stream', '--machine',
+               '-gencode', '--generate-code', '-arch', '--gpu-architecture', '-code',
+               '--gpu-code') + _DROPPED_WITH_VALUE
+_INCLUDE_OPTIONS = ('-I', '--include-path', '-isystem', '--system-include')
+_INPUT = re.compile(r'[^-].*\.(?:cu|c|cc|cpp|cxx|o|a|so)$')
+_UNEXPANDED = re.compile(r'[$`]')
+
+
+def carried_flags(args, cwd):
+    """The flags of an nvcc command (args[0] is nvcc) that compiling its
+    source again takes: all but its inputs, its output, dependency, link and
+    relocatable-device-code options; include folders made absolute against
+    cwd, where the command ran.  A word a build file left unexpanded (holding $ or `) goes, with
+    the option whose value it is."""
+    flags, i = [], 1
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition('=')
+        if arg in _WITH_VALUE and i + 1 < len(args):
+            option, value, i = arg, args[i + 1], i + 2
+        elif name in _WITH_VALUE and eq:
+            option, i = name, i + 1
+        else:
+            option, value, i = None, arg, i + 1
+        if (_UNEXPANDED.search(value) or option in _DROPPED_WITH_VALUE or arg in _DROPPED
+                or _LIBRARY.fullmatch(arg) or option is None and _INPUT.match(arg)):
+            continue
+        if option in _INCLUDE_OPTIONS:
+            value = os.path.normpath(os.path.join(cwd, value))
+        if option is None:
+            flags.append('-I' + os.path.normpath(os.path.join(cwd, arg[2:]))
+                         if arg.startswith('-I') else arg)
+        else:
+            flags += ['%s=%s' % (option, value)] if eq else [option, value]
+    return flags
