@@ -9,6 +9,7 @@
 #include <typeinfo>
 #include <cxxabi.h>
 #include "TH/THGeneral.h"
+#include "thffi_private.h"
 
 namespace {
 
@@ -47,3 +48,7 @@ void THFFI_cxxCall(void (*fn)(void *), void *ctx) {
    * skips no destructor now. */
   THFFI_fail("C++ exception %s", text);
 }
+
+/* Threads the C starts during a call run their start routine through
+ * THFFI_cxxCall too (THThreads.c). */
+__attribute__((constructor)) static void thffi_guard_threads() { THFFI_cxxGuard = THFFI_cxxCall; }
