@@ -35,8 +35,8 @@ def _line_of(path, text):
 
 @pytest.fixture(scope='module')
 def th_threads(tmp_path_factory):
-    return build_test_extension(tmp_path_factory, 'th_threads', ['rows.h', 'workers.h'],
-                                ['rows.c', 'workers.c'], extra_compile_args=['-fopenmp'])
+    return build_test_extension(tmp_path_factory, 'th_threads', ['rows.h', 'workers.h', 'pool.h'],
+                                ['rows.c', 'workers.c', 'pool.c'], extra_compile_args=['-fopenmp'])
 
 
 def _folder(module):
@@ -223,7 +223,7 @@ def test_a_thread_left_running_after_its_call_is_reported_and_python_lives(th_th
         '''))
     warning = ('a thread that workers_leave_running started is still running after the call '
                'returned, and made a tensor there: it belongs to no call and is released only '
-               'by its _free, as in legacy TH')
+               'when freed, as in legacy TH')
     error = ('workers_leave_running: invalid argument 1: the thread left running failed on '
              'purpose at %s:%d (raised on a thread that workers_leave_running started, still '
              'running after the call returned: that thread\'s work ended there)'
@@ -241,6 +241,31 @@ def test_the_default_report_of_a_thread_left_running_is_on_stderr(th_threads):
     assert 'RuntimeWarning: a thread that workers_leave_running started' in done.stderr
     assert ('RuntimeError: workers_leave_running: invalid argument 1: the thread left running '
             'failed on purpose') in done.stderr
+
+
+def test_a_thread_outside_every_call_makes_tensors_and_its_error_ends_the_process(th_threads):
+    # A worker the library started when it loaded: thffi did not see it start
+    # during a call.  Its tensors work (legacy TH's rule: freed by _free),
+    # with a warning; its error has neither a call nor a start routine of
+    # thffi's to go to, and ends the process with the message
+    # (docs/hardening.md lists it).
+    done = run_child(th_threads, '''
+        import warnings
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter('always')
+            print(m.pool_make(0), m.pool_make(0))
+        print([str(w.message) for w in seen])
+        print(m._rt.live_tensors(), flush=True)
+        m.pool_make(1)
+        print('not reached')
+        ''')
+    warning = ('a TH function made a tensor on a thread outside every wrapped call (one that '
+               'thffi did not see start during a call: a std::thread, a library\'s thread pool): '
+               'it belongs to no call and is released only when freed, as in legacy TH')
+    assert done.returncode == -6 and done.stdout == '9 9\n%r\n0\n' % [warning], done.stderr
+    pool = os.path.join(HERE, 'pool.c')
+    assert ('thffi: error on a thread outside every wrapped call: invalid argument 1: the '
+            'pool\'s job failed at %s:%d\n' % (pool, _line_of(pool, 'job failed'))) in done.stderr
 
 
 def test_thread_sanitizer_finds_no_race_in_thffi_and_the_planted_one(tmp_path, monkeypatch):

@@ -12,7 +12,8 @@ Per exported function `f` there are two C functions:
 - `_thffi_w_f`, the trampoline: builds the TH structs on its stack, opens
   an error frame (THError longjmps back to it, and so do exit(), abort()
   and a failed assert() in code linked into the extension), calls `f`, and
-  returns its result widened to 64 bits, or a sentinel on error.
+  returns its result widened to 64 bits, or a sentinel on error: also when
+  a thread `f` started failed (frame.call, csrc/THGeneral.c).
 In an extension with C++ code the trampoline calls `f` through
 THFFI_cxxCall (csrc/THCxx.cpp), which turns a C++ exception leaving `f`
 into an error of the call: `f`'s arguments and result then pass through a

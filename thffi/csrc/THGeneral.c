@@ -156,27 +156,29 @@ void THFFI_joinCall(THFFIFrame *frame) {
   if (THFFI_endCall(frame)) longjmp(frame->env, 1);
 }
 
-/* The warning for a thread outside every call, once per thread. */
+/* The warning for a thread outside every call, once per thread; `what` it
+ * made ("a tensor"...). */
 static __thread int thffi_warned_outside = 0;
-static void thffi_outside(void) {
+static void thffi_outside(const char *what) {
   if (thffi_warned_outside) return;
   thffi_warned_outside = 1;
-  THFFIPy_report(0, "a TH function made a tensor on a thread outside every wrapped call (one "
-                 "that thffi did not see start during a call: a std::thread, a library's "
-                 "thread pool): it is released only by its _free, as in legacy TH");
+  THFFIPy_report(0, "a TH function made %s on a thread outside every wrapped call (one that "
+                 "thffi did not see start during a call: a std::thread, a library's thread "
+                 "pool): it belongs to no call and is released only when freed, as in legacy "
+                 "TH", what);
 }
 
-/* Who keeps what the current thread creates: its frame, for a call that
- * started no thread (returned; *locked NULL), or its call, locked (NULL
- * returned, *locked the call); neither (after the warning) outside a live
- * call. */
-static THFFIFrame *thffi_keeper(THFFICall **locked) {
+/* Who keeps `what` ("a tensor"...) the current thread creates: its frame,
+ * for a call that started no thread (returned; *locked NULL), or its call,
+ * locked (NULL returned, *locked the call); neither outside a live call,
+ * after a warning (once per thread, or per call that ended). */
+static THFFIFrame *thffi_keeper(THFFICall **locked, const char *what) {
   THFFIFrame *top = thffi_top;
   THFFICall *call;
   int warn;
   *locked = NULL;
   if (top == NULL) {
-    thffi_outside();
+    thffi_outside(what);
     return NULL;
   }
   if (top->call == NULL) return top;
@@ -191,8 +193,8 @@ static THFFIFrame *thffi_keeper(THFFICall **locked) {
   pthread_mutex_unlock(&call->lock);
   if (warn)
     THFFIPy_report(0, "a thread that %s started is still running after the call returned, "
-                   "and made a tensor there: it belongs to no call and is released only by "
-                   "its _free, as in legacy TH", call->name);
+                   "and made %s there: it belongs to no call and is released only when "
+                   "freed, as in legacy TH", call->name, what);
   return NULL;
 }
 
@@ -211,7 +213,7 @@ static int thffi_unlink_from(THFFITensorPriv **link, THFFITensorPriv *priv) {
  * 0 outside a live call: the block is then the caller's to free. */
 int THFFI_trackAlloc(THFFIAlloc *node) {
   THFFICall *call;
-  THFFIFrame *frame = thffi_keeper(&call);
+  THFFIFrame *frame = thffi_keeper(&call, "device memory (THCudaMalloc)");
   THFFIAlloc **head = frame != NULL ? &frame->allocs : call != NULL ? &call->allocs : NULL;
   if (head != NULL) {
     node->next = *head;
@@ -303,7 +305,7 @@ void *THFFI_allocTensor(size_t bytes, size_t priv_offset) {
   priv->base = base;
   priv->ref = -1;
   priv->device = -1;
-  frame = thffi_keeper(&call);
+  frame = thffi_keeper(&call, "a tensor");
   head = frame != NULL ? &frame->owned : call != NULL ? &call->owned : NULL;
   if (head != NULL) {
     priv->next_owned = *head;

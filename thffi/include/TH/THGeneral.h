@@ -8,6 +8,9 @@
  * assert() called on the calling thread by code linked into the extension
  * (the builder links it with -Wl,--wrap=exit,--wrap=abort,--wrap=__assert_fail),
  * and, in an extension with C++ code, a C++ exception leaving the function.
+ * Threads the code starts during the call (pthread_create, OpenMP; also
+ * wrapped) run under a worker frame of that call: there the same errors end
+ * the thread's work, and the call raises the first (csrc/THThreads.c).
  * C resources the user's code allocated with malloc before the error are not
  * released (as in legacy TH). */
 #ifndef THFFI_TH_GENERAL_H
