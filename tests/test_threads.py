@@ -243,6 +243,43 @@ def test_the_default_report_of_a_thread_left_running_is_on_stderr(th_threads):
             'failed on purpose') in done.stderr
 
 
+@pytest.fixture(scope='module')
+def threads_cxx(tmp_path_factory):
+    out = tmp_path_factory.mktemp('threads_cxx')
+    create_extension('_thffi_cxx_threads.threads_cxx',
+                     headers=[os.path.join(HERE, 'threads_cxx.h')],
+                     sources=[os.path.join(HERE, 'threads_cxx.cpp')], include_dirs=[HERE],
+                     relative_to=str(out / 'build.py'), verbose=False).build()
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module('_thffi_cxx_threads.threads_cxx')
+    finally:
+        sys.path.remove(str(out))
+
+
+def test_std_thread_and_std_async_make_views_and_their_exceptions_end_the_call(threads_cxx):
+    # std::thread's start goes through libstdc++: thffi wraps it too; an
+    # exception leaving a thread's function (or a pthread's start routine,
+    # in C++) is the call's error, where C++ would have terminated
+    done = ok(run_child(threads_cxx, '''
+        out = torch.empty(0)
+        for n in (1, 4):
+            assert m.cxx_rows_first(x, out, n) == n and out.tolist() == x[:, 0].tolist()
+        assert m.cxx_async_first(x, 7) == 35
+        for call in (lambda: m.cxx_rows_throw(x, 4, 30), lambda: m.cxx_pthread_throw(3)):
+            try:
+                call()
+            except RuntimeError as e:
+                print(e)
+        assert m.cxx_rows_first(x, out, 4) == 4 and out.tolist() == x[:, 0].tolist()
+        print(m._rt.live_tensors())
+        '''))
+    assert done.stdout == ('cxx_rows_throw: C++ exception std::out_of_range: row 30 is bad\n'
+                           'cxx_pthread_throw: C++ exception std::runtime_error: worker status '
+                           '3\n0\n')
+    assert 'RuntimeWarning' not in done.stderr  # their tensors belonged to the call
+
+
 def test_a_thread_outside_every_call_makes_tensors_and_its_error_ends_the_process(th_threads):
     # A worker the library started when it loaded: thffi did not see it start
     # during a call.  Its tensors work (legacy TH's rule: freed by _free),
@@ -260,8 +297,9 @@ def test_a_thread_outside_every_call_makes_tensors_and_its_error_ends_the_proces
         print('not reached')
         ''')
     warning = ('a TH function made a tensor on a thread outside every wrapped call (one that '
-               'thffi did not see start during a call: a std::thread, a library\'s thread pool): '
-               'it belongs to no call and is released only when freed, as in legacy TH')
+               'thffi did not see start during a call: a library\'s own thread pool, one started '
+               'when the library loaded): it belongs to no call and is released only when '
+               'freed, as in legacy TH')
     assert done.returncode == -6 and done.stdout == '9 9\n%r\n0\n' % [warning], done.stderr
     pool = os.path.join(HERE, 'pool.c')
     assert ('thffi: error on a thread outside every wrapped call: invalid argument 1: the '

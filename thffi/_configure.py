@@ -43,12 +43,14 @@ OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % CSRC
 CXX_GUARD = [('THCxx.cpp', '-O2')]
 # Functions the extension's own objects call through thffi (-Wl,--wrap):
 # exit(), abort() and a failed assert() end the wrapped call instead of the
-# process (csrc/THGeneral.c); threads started by pthread_create and by
-# OpenMP's parallel constructs belong to the call that starts them
-# (csrc/THThreads.c: one __wrap_ function for each).
-WRAPPED = ['exit', 'abort', '__assert_fail', 'pthread_create', 'GOMP_parallel',
-           'GOMP_parallel_sections', 'GOMP_parallel_reductions', 'GOMP_parallel_loop_static',
-           'GOMP_parallel_loop_dynamic', 'GOMP_parallel_loop_guided',
+# process (csrc/THGeneral.c); threads started by pthread_create, by OpenMP's
+# parallel constructs (csrc/THThreads.c: one __wrap_ function for each) and
+# by std::thread (libstdc++'s std::thread::_M_start_thread, csrc/THCxx.cpp)
+# belong to the call that starts them.
+WRAPPED = ['exit', 'abort', '__assert_fail', 'pthread_create',
+           '_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE',
+           'GOMP_parallel', 'GOMP_parallel_sections', 'GOMP_parallel_reductions',
+           'GOMP_parallel_loop_static', 'GOMP_parallel_loop_dynamic', 'GOMP_parallel_loop_guided',
            'GOMP_parallel_loop_nonmonotonic_dynamic', 'GOMP_parallel_loop_nonmonotonic_guided',
            'GOMP_parallel_loop_runtime', 'GOMP_parallel_loop_nonmonotonic_runtime',
            'GOMP_parallel_loop_maybe_nonmonotonic_runtime']

@@ -12,18 +12,20 @@ static void *pool_run(void *unused)
 {
   for (;;) {
     THFloatTensor *t;
+    int result;
     pthread_mutex_lock(&pool_lock);
     while (pool_job != 1) pthread_cond_wait(&pool_wake, &pool_lock);
     pthread_mutex_unlock(&pool_lock);
     t = THFloatTensor_newWithSize1d(3);
     THFloatTensor_fill(t, 3);
     THArgCheck(!pool_fail, 1, "the pool's job failed");
+    result = (int)THFloatTensor_get1d(t, 0) * (int)THFloatTensor_nElement(t);
+    THFloatTensor_free(t);
     pthread_mutex_lock(&pool_lock);
-    pool_result = (int)THFloatTensor_get1d(t, 0) * (int)THFloatTensor_nElement(t);
+    pool_result = result;
     pool_job = 2;
     pthread_cond_broadcast(&pool_wake);
     pthread_mutex_unlock(&pool_lock);
-    THFloatTensor_free(t);
   }
   return NULL;
 }

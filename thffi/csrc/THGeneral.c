@@ -163,9 +163,9 @@ static void thffi_outside(const char *what) {
   if (thffi_warned_outside) return;
   thffi_warned_outside = 1;
   THFFIPy_report(0, "a TH function made %s on a thread outside every wrapped call (one that "
-                 "thffi did not see start during a call: a std::thread, a library's thread "
-                 "pool): it belongs to no call and is released only when freed, as in legacy "
-                 "TH", what);
+                 "thffi did not see start during a call: a library's own thread pool, one "
+                 "started when the library loaded): it belongs to no call and is released only "
+                 "when freed, as in legacy TH", what);
 }
 
 /* Who keeps `what` ("a tensor"...) the current thread creates: its frame,
@@ -395,9 +395,10 @@ static void thffi_record(THFFICall *call) {
 
 /* Leaves this thread's innermost frame: the call's trampoline, or a worker's
  * (whose work ends there).  Outside every frame there is nothing to unwind
- * to: a thread thffi did not see start during a call (a std::thread, a
- * library's pool, clang's OpenMP), or C run without the generated wrappers;
- * that is reported before aborting (docs/hardening.md). */
+ * to: a thread thffi did not see start during a call (a library's own
+ * pool, clang's OpenMP, one started when the library loaded), or C run
+ * without the generated wrappers; that is reported before aborting
+ * (docs/hardening.md). */
 static void thffi_unwind(void) TH_NORETURN;
 static void thffi_unwind(void) {
   if (thffi_top != NULL) {

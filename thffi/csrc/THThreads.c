@@ -1,5 +1,5 @@
 /* Threads the C starts during a call: pthread_create and OpenMP's parallel
- * constructs in the code linked into an extension.
+ * constructs in the code linked into an extension (std::thread: THCxx.cpp).
  *
  * The extension is linked with -Wl,--wrap= for each function below
  * (_configure.py, WRAPPED): in every object of that link (the user's
@@ -16,9 +16,9 @@
  *   started it leaves its frame as THError does (the call raises it).
  * - a pthread: its start routine ends, the thread returns PTHREAD_CANCELED
  *   to pthread_join; the call raises the error when the C function returns.
- * Started outside every call, a thread runs as it always did.  Libraries
- * loaded apart (libgomp itself, libstdc++'s std::thread) are not wrapped:
- * their threads are outside every call. */
+ * Started outside every call, a thread runs as it always did.  std::thread
+ * is wrapped in THCxx.cpp.  Libraries loaded apart (libgomp itself, a
+ * library's own pool) are not: their threads are outside every call. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -42,14 +42,25 @@ void __tsan_release(void *addr);
 #define THFFI_TSAN_ACQUIRE(addr) ((void)0)
 #endif
 
-/* Makes a CUDA call's device current on a thread of it: the previous one,
- * or -1. */
-static int thffi_enter_device(THFFICall *call, const THFFIFrame *worker) {
-  return call != NULL && THFFI_cudaHooks != NULL ? THFFI_cudaHooks->enter(worker->device) : -1;
-}
+void (*THFFI_cxxGuard)(void (*fn)(void *), void *ctx) = NULL;
 
-static void thffi_leave_device(int previous) {
+int THFFI_runWorker(THFFICall *call, void (*fn)(void *), void *arg) {
+  THFFIFrame worker;
+  volatile int previous = -1, done = 0;
+  THFFI_enterWorker(&worker, call);
+  if (setjmp(worker.env) == 0) {
+    if (THFFI_cudaHooks != NULL) previous = THFFI_cudaHooks->enter(worker.device);
+    /* In an extension with C++ code, an exception leaving fn fails it as
+     * THError does, instead of terminating the process. */
+    if (THFFI_cxxGuard != NULL)
+      THFFI_cxxGuard(fn, arg);
+    else
+      fn(arg);
+    done = 1;
+  }
   if (previous >= 0) THFFI_cudaHooks->leave(previous);
+  THFFI_leaveWorker(&worker);
+  return done;
 }
 
 /* ---- OpenMP ---- */
@@ -65,20 +76,11 @@ typedef struct {
 /* What each thread of the team runs, the starting one included. */
 static void thffi_region_run(void *arg) {
   thffi_region *region = (thffi_region *)arg;
-  THFFIFrame worker;
-  volatile int previous = -1;
   THFFI_TSAN_ACQUIRE(&region->fn);
-  if (region->call == NULL) {
+  if (region->call == NULL)
     region->fn(region->data);
-  } else {
-    THFFI_enterWorker(&worker, region->call);
-    if (setjmp(worker.env) == 0) {
-      previous = thffi_enter_device(region->call, &worker);
-      region->fn(region->data);
-    }
-    thffi_leave_device(previous);
-    THFFI_leaveWorker(&worker);
-  }
+  else
+    THFFI_runWorker(region->call, region->fn, region->data);
   THFFI_TSAN_RELEASE(&region->data);
 }
 
@@ -157,44 +159,28 @@ typedef struct {
   void *(*start)(void *);
   void *arg;
   THFFICall *call;
-  THFFIFrame worker;
-  int previous;  /* the device before the call's, or -1 */
-  void *result;  /* the start routine's, PTHREAD_CANCELED when it failed */
+  void *result;  /* the start routine's */
 } thffi_thread;
 
-/* Runs when the thread ends, by returning or by pthread_exit(). */
+/* Runs when the thread ends, by returning or by pthread_exit() (which ends
+ * it inside the worker frame: the thread's frames go with it). */
 static void thffi_thread_done(void *arg) {
   thffi_thread *thread = (thffi_thread *)arg;
-  thffi_leave_device(thread->previous);
-  THFFI_leaveWorker(&thread->worker);
   THFFI_releaseCall(thread->call);
   free(thread);
 }
 
-void (*THFFI_cxxGuard)(void (*fn)(void *), void *ctx) = NULL;
-
-/* The start routine, for THFFI_cxxGuard: its result goes into `result`. */
 static void thffi_thread_start(void *arg) {
   thffi_thread *thread = (thffi_thread *)arg;
   thread->result = thread->start(thread->arg);
 }
 
+/* The start routine's result, or PTHREAD_CANCELED when it failed. */
 static void *thffi_thread_run(void *arg) {
-  thffi_thread *volatile thread = (thffi_thread *)arg;
-  void *result;
-  THFFI_enterWorker(&thread->worker, thread->call);
+  thffi_thread *thread = (thffi_thread *)arg;
+  void *result = PTHREAD_CANCELED;
   pthread_cleanup_push(thffi_thread_done, thread);
-  thread->result = PTHREAD_CANCELED;
-  if (setjmp(thread->worker.env) == 0) {
-    thread->previous = thffi_enter_device(thread->call, &thread->worker);
-    /* In an extension with C++ code, an exception leaving the start routine
-     * fails it as THError does, instead of terminating the process. */
-    if (THFFI_cxxGuard != NULL)
-      THFFI_cxxGuard(thffi_thread_start, thread);
-    else
-      thffi_thread_start(thread);
-  }
-  result = thread->result;
+  if (THFFI_runWorker(thread->call, thffi_thread_start, thread)) result = thread->result;
   pthread_cleanup_pop(1);
   return result;
 }
@@ -214,7 +200,6 @@ int __wrap_pthread_create(pthread_t *id, const pthread_attr_t *attr, void *(*sta
   thread->start = start;
   thread->arg = arg;
   thread->call = call;
-  thread->previous = -1;
   THFFI_retainCall(call);
   status = __real_pthread_create(id, attr, thffi_thread_run, thread);
   if (status != 0) {

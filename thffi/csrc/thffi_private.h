@@ -81,8 +81,13 @@ typedef struct THFFICudaHooks {
 extern THFFICudaHooks *THFFI_cudaHooks;
 
 /* In extensions with C++ code: THFFI_cxxCall, set at load by THCxx.cpp;
- * threads the C starts run their start routine through it. */
+ * threads the C starts run their work through it. */
 extern void (*THFFI_cxxGuard)(void (*fn)(void *), void *ctx);
+/* Runs fn(arg) on the current thread as work of `call` (THThreads.c): under
+ * a worker frame, with a CUDA call's device current, through
+ * THFFI_cxxGuard.  1 when fn returned; 0 when an error ended it (recorded
+ * for the call to raise). */
+int THFFI_runWorker(THFFICall *call, void (*fn)(void *), void *arg);
 
 /* Reports what happened on a thread that no call can raise it to, with the
  * GIL: a RuntimeError through sys.unraisablehook (error), or a
