@@ -12,9 +12,10 @@ struct job {
   int first, step, bad;
 };
 
-/* out[i] = sum of row i + the first element of a clone of it, for rows
+/* out[i] = sum of row i + the first element of a copy of it, for rows
  * first, first + step, ...; each through views and tensors of the thread's
- * own (newSelect, newClone, newWithSize1d, resize, a storage). */
+ * own (newSelect, newClone, new + resizeAs + copy, newWithSize1d, resize,
+ * a storage). */
 static void *sum_rows(void *arg)
 {
   struct job *job = (struct job *)arg;
@@ -24,6 +25,7 @@ static void *sum_rows(void *arg)
   for (i = job->first; i < rows; i += job->step) {
     THFloatTensor *row = THFloatTensor_newSelect(job->input, 0, i);
     THFloatTensor *copy = THFloatTensor_newClone(row);
+    THFloatTensor *like = THFloatTensor_new();
     THFloatTensor *acc = THFloatTensor_newWithSize1d(1);
     THFloatStorage *scratch = THFloatStorage_newWithSize(cols);
     THFloatTensor_resize2d(acc, 1, 1);
@@ -32,9 +34,12 @@ static void *sum_rows(void *arg)
       THFloatStorage_set(scratch, k, THFloatTensor_get1d(row, k));
       THFloatTensor_data(acc)[0] += THFloatStorage_get(scratch, k);
     }
-    job->out[i] = THFloatTensor_data(acc)[0] + THFloatTensor_get1d(copy, 0);
+    THFloatTensor_resizeAs(like, copy);
+    THFloatTensor_copy(like, copy);
+    job->out[i] = THFloatTensor_data(acc)[0] + THFloatTensor_get1d(like, 0);
     THFloatStorage_free(scratch);
     THFloatTensor_free(acc);
+    THFloatTensor_free(like);
     THFloatTensor_free(copy);
     THFloatTensor_free(row);
   }

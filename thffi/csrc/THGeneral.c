@@ -43,8 +43,9 @@ void THFFI_pushFrame(THFFIFrame *frame, const char *name) {
  *
  * A call's frame lives on the stack of the thread Python called it on, and
  * only that thread may leave it (longjmp).  Threads the C starts during the
- * call (THThreads.c: pthread_create, OpenMP's parallel constructs) run under
- * a worker frame of their own that points at a THFFICall: made by the
+ * call (THThreads.c: pthread_create, OpenMP's parallel constructs;
+ * THCxx.cpp: std::thread) run under a worker frame of their own
+ * (THFFI_runWorker) that points at a THFFICall: made by the
  * calling thread when its first thread starts, it holds from then on, under
  * its lock, what the frame held alone (the tensors created in C, the
  * THCudaMalloc'ed blocks) for every thread of the call, and the first error
@@ -61,7 +62,8 @@ void THFFI_pushFrame(THFFIFrame *frame, const char *name) {
  * through sys.unraisablehook, since no caller is left to raise it to. */
 struct THFFICall {
   pthread_mutex_t lock;
-  int refs;    /* the frame's, and one per pthread started still running */
+  int refs;    /* the frame's, and one per pthread or std::thread started
+                  and still running */
   int ended;   /* the call returned: its tensors went back to the frame */
   int failed;  /* msg holds the first error raised in the call */
   int warned;  /* threads left after the end were warned about */
