@@ -178,7 +178,7 @@ static void thffi_thread_start(void *arg) {
 /* The start routine's result, or PTHREAD_CANCELED when it failed. */
 static void *thffi_thread_run(void *arg) {
   thffi_thread *thread = (thffi_thread *)arg;
-  void *result = PTHREAD_CANCELED;
+  void *volatile result = PTHREAD_CANCELED;  /* pthread_cleanup_push sets a jmp_buf */
   pthread_cleanup_push(thffi_thread_done, thread);
   if (THFFI_runWorker(thread->call, thffi_thread_start, thread)) result = thread->result;
   pthread_cleanup_pop(1);
