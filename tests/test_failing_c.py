@@ -179,17 +179,21 @@ def test_a_crash_names_the_wrapped_call_and_prints_the_python_stack(failing_c, b
     assert 'line 9 in backward' in done.stderr and 'line 11 in <module>' in done.stderr
 
 
-def test_exit_outside_a_wrapped_call_ends_the_process(failing_c, built):
-    # from a thread the C code started: no wrapped call runs there
+def test_exit_on_a_thread_of_the_call_ends_the_call(failing_c, built):
+    # from a thread the C code started and joins: it belongs to the call
     script = textwrap.dedent('''
         import sys
         sys.path.insert(0, %r)
         from _thffi_failing import failing_c
-        failing_c.exit_from_worker(3)
-        print('not reached')
+        try:
+            failing_c.exit_from_worker(3)
+        except RuntimeError as e:
+            print(e)
+        print('alive')
         ''' % built)
     done = _run_child(script)
-    assert done.returncode == 3 and 'not reached' not in done.stdout, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == 'exit_from_worker: %s\nalive\n' % MESSAGE_EXIT.replace('-1', '3')
 
 
 def test_sanitizer_build_reports_a_heap_overflow_with_file_and_line(tmp_path, monkeypatch):
@@ -229,10 +233,16 @@ def test_sanitizer_build_reports_a_heap_overflow_with_file_and_line(tmp_path, mo
 
 
 def test_sanitize_mode_and_command_refuse_what_they_do_not_know(monkeypatch, capsys):
-    monkeypatch.setenv('THFFI_SANITIZE', 'thread')
-    with pytest.raises(BuildError, match='THFFI_SANITIZE=thread: the only mode is '
-                                         'THFFI_SANITIZE=address'):
+    monkeypatch.setenv('THFFI_SANITIZE', 'memory')
+    with pytest.raises(BuildError, match=r'THFFI_SANITIZE=memory: the modes are '
+                                         r'THFFI_SANITIZE=address \(AddressSanitizer and '
+                                         r'UndefinedBehaviorSanitizer\) and '
+                                         r'THFFI_SANITIZE=thread \(ThreadSanitizer\)'):
         _failing_c_extension('_thffi_asan.refused', ROOT, 'unused.o')
+    assert thffi_main(['sanitize', 'script.py']) == 2
+    assert ('python -m thffi sanitize: THFFI_SANITIZE=memory: the modes are address and thread'
+            in capsys.readouterr().err)
+    monkeypatch.delenv('THFFI_SANITIZE')
     assert thffi_main(['sanitize']) == 2
     assert 'usage: python -m thffi sanitize SCRIPT [args]' in capsys.readouterr().err
 

@@ -167,7 +167,7 @@ def test_port_then_make_sh_then_test_script(venv, tmp_path):
             "+    print('step %d, loss: %.4f' % (step, loss.item()))\n"):
         assert change in diff
     report = ported.stderr
-    assert 'src/scale_mul_cuda.c:13: exit() becomes a RuntimeError only on the thread' in report
+    assert 'src/scale_mul_cuda.c:13: exit() becomes a RuntimeError on the thread' in report
     assert 'test.py:24: output.data[0] not changed' in report
     assert 'make.sh: no `set -e`' in report
     assert {p: p.read_bytes() for p in sources} == sources  # C and CUDA untouched

@@ -196,18 +196,23 @@ def test_openmp_threads_call_the_bridge(th_math):
     assert sums.tolist() == a.sum(1).double().tolist()
 
 
-def test_an_error_on_an_openmp_thread_of_ours_ends_the_process_with_the_message(th_math):
-    # Nothing can take the error to Python from that thread: thffi prints it
-    # and aborts, in a child here; the test's timeout catches a deadlock.
+def test_an_error_on_an_openmp_thread_of_ours_is_the_calls_exception(th_math):
+    # The thread's work ends there; the call raises the error once its team
+    # is done (tests/test_threads.py has the rest).  In a child: the test's
+    # timeout catches a deadlock, its exit status a crash.
     child = subprocess.run(
         [sys.executable, '-c', 'import sys, torch; sys.path.insert(0, sys.argv[1]); '
-         'import _thffi_th_math.th_math as m; '
-         'm.th_math_omp_bad_row(torch.ones(4, 3))',
+         'import _thffi_th_math.th_math as m\n'
+         'try:\n    m.th_math_omp_bad_row(torch.ones(4, 3))\n'
+         'except RuntimeError as e:\n    print(e)\n'
+         'a, sums = torch.ones(4, 3), torch.empty(0, dtype=torch.float64)\n'
+         'm.th_math_omp_row_sums(a, sums)\nprint(sums.tolist())',
          os.path.dirname(os.path.dirname(os.path.dirname(th_math.__file__)))],
-        capture_output=True, text=True, timeout=120)
-    assert child.returncode != 0
-    assert ('thffi: error outside a wrapped call: THFloatTensor_addmm: '
-            'mat1 and mat2 shapes cannot be multiplied') in child.stderr, child.stderr
+        capture_output=True, text=True, timeout=120, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.startswith('th_math_omp_bad_row: THFloatTensor_addmm: mat1 and mat2 '
+                                   'shapes cannot be multiplied'), child.stdout
+    assert child.stdout.endswith('\n[3.0, 3.0, 3.0, 3.0]\n'), child.stdout
 
 
 def test_generated_entry_points_are_in_step_with_the_table():

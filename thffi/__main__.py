@@ -26,7 +26,9 @@ usage:
                                   thffi
     python -m thffi sanitize SCRIPT [args]
                                   runs a script against extensions built with
-                                  THFFI_SANITIZE=address (AddressSanitizer)
+                                  THFFI_SANITIZE=address (AddressSanitizer);
+                                  with THFFI_SANITIZE=thread set, against ones
+                                  built so (ThreadSanitizer)
 
 Each command is a function in COMMANDS taking the remaining arguments and
 returning the exit status."""

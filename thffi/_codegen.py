@@ -12,7 +12,8 @@ Per exported function `f` there are two C functions:
 - `_thffi_w_f`, the trampoline: builds the TH structs on its stack, opens
   an error frame (THError longjmps back to it, and so do exit(), abort()
   and a failed assert() in code linked into the extension), calls `f`, and
-  returns its result widened to 64 bits, or a sentinel on error.
+  returns its result widened to 64 bits, or a sentinel on error: also when
+  a thread `f` started failed (frame.call, csrc/THGeneral.c).
 In an extension with C++ code the trampoline calls `f` through
 THFFI_cxxCall (csrc/THCxx.cpp), which turns a C++ exception leaving `f`
 into an error of the call: `f`'s arguments and result then pass through a
@@ -144,6 +145,9 @@ def _trampoline(fn, cxx):
     body += ['  frame.device = dev;', '  frame.has_stream = has_stream;',
              '  frame.stream = stream;'] if cuda else []
     body.append('  if (setjmp(frame.env)) {')
+    # A call whose C started threads ends for them first (THFFI_endCall):
+    # their tensors and blocks come back to the frame, released below.
+    body.append('    if (frame.call != NULL) THFFI_endCall(&frame);')
     body += ['    THCFFI_freeAllocs(&frame);', '    THCFFI_leaveDevice(previous);'] if cuda else []
     body += ['    THFFI_popFrame(&frame, 1);',
              '    return %s;' % _SENTINELS[rtype],
@@ -156,14 +160,17 @@ def _trampoline(fn, cxx):
                         'x%d->stride, %d, %s, (void *)objs[%d]);'
                         % (i, p.ctype[:-2], i, i, i, i, i, i, 'dev' if on_gpu else '-1', i))
     call = 'k.ret' if cxx else '%s(%s)' % (fn.name, ', '.join(call_args))
+    # Once the C returned, a thread it started that failed fails the call
+    # (before a returned tensor is handed over).
+    join = '    if (frame.call != NULL) THFFI_joinCall(&frame);'
     body += ['  {'] + ['  ' + line for line in fill]
     if fn.ret_kind == 'void':
-        body += ([] if cxx else ['    %s;' % call]) + ['    r = 0;']
+        body += ([] if cxx else ['    %s;' % call]) + [join, '    r = 0;']
     elif fn.ret_kind == 'tensor':
-        body += ['    %s*t = %s;' % (fn.ret_ctype[:-1], call),
+        body += ['    %s*t = %s;' % (fn.ret_ctype[:-1], call), join,
                  '    r = t == NULL ? 0 : (int64_t)(intptr_t)THFFI_handOver(&t->priv);']
     else:
-        body.append('    r = (%s)%s;' % (rtype, call))
+        body += ['    r = (%s)%s;' % (rtype, call), join]
     body.append('  }')
     body += ['  THCFFI_leaveDevice(previous);'] if cuda else []
     body += ['  THFFI_popFrame(&frame, 0);', '  return r;', '}', '']
@@ -277,7 +284,7 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
     if sanitize:
         out += ['# Built with THFFI_SANITIZE=%s: its runtime must be loaded first.' % sanitize,
                 'from ._thffi_runtime import check_sanitizer',
-                'check_sanitizer(__name__)', '']
+                'check_sanitizer(__name__, %r)' % sanitize, '']
     out += ['from .%s import ffi as _ffi, lib as _lib' % module,
             'from ._thffi_runtime import Param as _P, Runtime',
             '',

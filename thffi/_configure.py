@@ -30,7 +30,8 @@ CSRC = os.path.join(HERE, 'csrc')
 TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenmp'),
               ('THTensorMeta.c', '-O1'), ('THTensorOpsInt.c', '-O2 -fopenmp'),
               ('THPython.c', '-O2'), ('THGeneral.c', '-O1 -fopenmp'), ('THTensor.c', '-O1'),
-              ('THCrash.c', '-O1'), ('THMathGen.c', '-O1'), ('THMath.c', '-O2'),
+              ('THCrash.c', '-O1'), ('THThreads.c', '-O1'), ('THMathGen.c', '-O1'),
+              ('THMath.c', '-O2'),
               ('THVector.c', '-O2'), ('THRandom.c', '-O1'), ('THLogAdd.c', '-O2'),
               ('THHalf.c', '-O2'), ('THStorageFunctions.c', '-O1')]
 THC_SOURCES = [('THCTensor.cu', None), ('THCHalf.cu', None), ('THCTensorCopy.cu', None),
@@ -42,15 +43,27 @@ THC_SOURCES = [('THCTensor.cu', None), ('THCHalf.cu', None), ('THCTensorCopy.cu'
 OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % CSRC
 # Extensions with C++ code: catches C++ exceptions leaving a wrapped function.
 CXX_GUARD = [('THCxx.cpp', '-O2')]
-# exit(), abort() and a failed assert() in the extension's own objects end
-# the wrapped call instead of the process (csrc/THGeneral.c).
-WRAP_FLAGS = ['-Wl,--wrap=exit,--wrap=abort,--wrap=__assert_fail']
+# Functions the extension's own objects call through thffi (-Wl,--wrap):
+# exit(), abort() and a failed assert() end the wrapped call instead of the
+# process (csrc/THGeneral.c); threads started by pthread_create, by OpenMP's
+# parallel constructs (csrc/THThreads.c: one __wrap_ function for each) and
+# by std::thread (libstdc++'s std::thread::_M_start_thread, csrc/THCxx.cpp)
+# belong to the call that starts them.
+WRAPPED = ['exit', 'abort', '__assert_fail', 'pthread_create',
+           '_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE',
+           'GOMP_parallel', 'GOMP_parallel_sections', 'GOMP_parallel_reductions',
+           'GOMP_parallel_loop_static', 'GOMP_parallel_loop_dynamic', 'GOMP_parallel_loop_guided',
+           'GOMP_parallel_loop_nonmonotonic_dynamic', 'GOMP_parallel_loop_nonmonotonic_guided',
+           'GOMP_parallel_loop_runtime', 'GOMP_parallel_loop_nonmonotonic_runtime',
+           'GOMP_parallel_loop_maybe_nonmonotonic_runtime']
+WRAP_FLAGS = ['-Wl,' + ','.join('--wrap=' + name for name in WRAPPED)]
 # THFFI_SANITIZE=address: every C and C++ file compiled by gcc (the user's,
 # the generated module, thffi's) gets AddressSanitizer and
 # UndefinedBehaviorSanitizer (compiled and linked with this flag), with
 # debug information for file:line in reports, a light optimisation that
-# keeps lines exact, and its assert()s back on.
-_SANITIZERS = {'address': '-fsanitize=address,undefined'}
+# keeps lines exact, and its assert()s back on.  THFFI_SANITIZE=thread:
+# ThreadSanitizer, for data races between the threads the C starts.
+_SANITIZERS = {'address': '-fsanitize=address,undefined', 'thread': '-fsanitize=thread'}
 _SANITIZE_DEBUG_FLAGS = ['-fno-omit-frame-pointer', '-g', '-O1', '-UNDEBUG']
 _CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.C')
 
@@ -125,12 +138,14 @@ def compile_by_language():
 
 
 def sanitize_mode():
-    """THFFI_SANITIZE's mode ('address'), or None when unset or empty."""
+    """THFFI_SANITIZE's mode ('address' or 'thread'), or None when unset or
+    empty."""
     mode = os.environ.get('THFFI_SANITIZE') or None
     if mode is not None and mode not in _SANITIZERS:
-        raise BuildError('THFFI_SANITIZE=%s: the only mode is THFFI_SANITIZE=address '
-                         '(AddressSanitizer and UndefinedBehaviorSanitizer); unset it for a '
-                         'normal build' % mode)
+        raise BuildError('THFFI_SANITIZE=%s: the modes are THFFI_SANITIZE=address '
+                         '(AddressSanitizer and UndefinedBehaviorSanitizer) and '
+                         'THFFI_SANITIZE=thread (ThreadSanitizer); unset it for a normal build'
+                         % mode)
     return mode
 
 

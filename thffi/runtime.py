@@ -81,14 +81,20 @@ def _accept_legacy_functions():
     accept_legacy_functions()
 
 
-def check_sanitizer(extension):
-    """Raises ImportError unless AddressSanitizer's runtime is in the
-    process: a library built with THFFI_SANITIZE=address cannot be loaded
+# The symbol each THFFI_SANITIZE mode's runtime defines.
+_SANITIZER_INIT = {'address': '__asan_init', 'thread': '__tsan_init'}
+
+
+def check_sanitizer(extension, mode='address'):
+    """Raises ImportError unless the runtime of the sanitizer `mode` is in
+    the process: a library built with THFFI_SANITIZE=mode cannot be loaded
     without it (the runtime would end the process)."""
-    if not hasattr(ctypes.CDLL(None), '__asan_init'):
-        raise ImportError('%s was built with THFFI_SANITIZE=address: run your script as '
-                          '`python -m thffi sanitize SCRIPT [args]`, or rebuild it without '
-                          'THFFI_SANITIZE' % extension)
+    if not hasattr(ctypes.CDLL(None), _SANITIZER_INIT[mode]):
+        raise ImportError('%s was built with THFFI_SANITIZE=%s: run your script as '
+                          '`%spython -m thffi sanitize SCRIPT [args]`, or rebuild it without '
+                          'THFFI_SANITIZE' % (extension, mode,
+                                              '' if mode == 'address' else
+                                              'THFFI_SANITIZE=%s ' % mode))
 
 
 def enable_faulthandler():

@@ -10,25 +10,39 @@ struct THCState {
 static THCState thffi_state;
 THCState *state = &thffi_state;
 
-static THFFIFrame *thffi_frame(void) {
-  THFFIFrame *frame = THFFI_currentFrame();
-  if (frame == NULL) THError("THC function called outside a wrapped call");
-  return frame;
-}
-
 cudaStream_t THCState_getCurrentStream(THCState *s) {
   char err[THFFI_MSG_LEN];
-  THFFIFrame *frame = thffi_frame();
+  THFFIFrame *frame = THFFI_currentFrame();
+  uintptr_t stream;
   (void)s;
   /* Read by the entry point (THFFIPy_cudaStream) or else fetched here once
    * per call: the stream cannot change while the call runs, since it holds
-   * the calling thread. */
+   * the calling thread.  The threads the call starts have it too
+   * (thcffi_share); one that thffi did not see start, outside every call,
+   * gets PyTorch's current stream for it, each time. */
+  if (frame == NULL) {
+    if (_thffi_stream_cb(-1, &stream, err, sizeof err) != 0) THError("%s", err);
+    return (cudaStream_t)stream;
+  }
   if (!frame->has_stream) {
     if (_thffi_stream_cb(frame->device, &frame->stream, err, sizeof err) != 0)
       THError("%s", err);
     frame->has_stream = 1;
   }
   return (cudaStream_t)frame->stream;
+}
+
+/* Threads of a CUDA call: they use the call's stream, read on the calling
+ * thread before the first starts (PyTorch's current stream is per thread),
+ * and its device, current on them while they work for it. */
+static void thcffi_share(THFFIFrame *frame) {
+  if (frame->device >= 0) THCState_getCurrentStream(state);
+}
+
+static THFFICudaHooks thcffi_hooks = {thcffi_share, THCFFI_enterDevice, THCFFI_leaveDevice};
+
+__attribute__((constructor)) static void thcffi_install_hooks(void) {
+  THFFI_cudaHooks = &thcffi_hooks;
 }
 
 int THCState_getCurrentDevice(THCState *s) {
@@ -81,7 +95,6 @@ void THCSetGCHandler(THCState *s, void (*torchGCHandlerFunction)(void *data), vo
 cudaError_t THCudaMalloc(THCState *s, void **ptr, size_t size) {
   char err[THFFI_MSG_LEN];
   uintptr_t p = 0;
-  THFFIFrame *frame = thffi_frame();
   THFFIAlloc *node;
   THArgCheck(ptr != NULL, 2, "expected a pointer to store the address in");
   *ptr = NULL;
@@ -99,8 +112,8 @@ cudaError_t THCudaMalloc(THCState *s, void **ptr, size_t size) {
     THError("%s", err);
   }
   node->ptr = p;
-  node->next = frame->allocs;
-  frame->allocs = node;
+  /* outside a live call the block is the caller's to free, as in legacy THC */
+  if (!THFFI_trackAlloc(node)) free(node);
   *ptr = (void *)p;
   return cudaSuccess;
 }
@@ -111,31 +124,15 @@ void *THFFI_cudaMallocPtr(THCState *s, size_t size) {
   return ptr;
 }
 
-/* Stops tracking ptr in the call that allocated it, if one still runs. */
-static void thcffi_forget(uintptr_t ptr) {
-  THFFIFrame *frame;
-  for (frame = THFFI_currentFrame(); frame != NULL; frame = frame->prev) {
-    THFFIAlloc **link = &frame->allocs;
-    for (; *link != NULL; link = &(*link)->next) {
-      if ((*link)->ptr == ptr) {
-        THFFIAlloc *node = *link;
-        *link = node->next;
-        free(node);
-        return;
-      }
-    }
-  }
-}
-
 cudaError_t THCudaFree(THCState *s, void *ptr) {
   (void)s;
   if (ptr == NULL) return cudaSuccess;
-  thcffi_forget((uintptr_t)ptr);
+  THFFI_untrackAlloc((uintptr_t)ptr);
   thcffi_release((uintptr_t)ptr);
   return cudaSuccess;
 }
 
-void THCFFI_keepAlloc(uintptr_t ptr) { thcffi_forget(ptr); }
+void THCFFI_keepAlloc(uintptr_t ptr) { THFFI_untrackAlloc(ptr); }
 
 void THCFFI_releaseCudaMalloc(void *allocator, void *ctx, void *data) {
   (void)allocator;

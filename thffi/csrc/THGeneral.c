@@ -1,9 +1,11 @@
-/* Errors, per-thread error frames and strided iteration for the TH layer;
- * exit(), abort() and assert() of the code linked into an extension. */
+/* Errors, per-thread error frames, what the threads of a call share, and
+ * strided iteration for the TH layer; exit(), abort() and assert() of the
+ * code linked into an extension. */
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -27,6 +29,7 @@ static void *thffi_default_arg_data = NULL;
 
 void THFFI_pushFrame(THFFIFrame *frame, const char *name) {
   frame->prev = thffi_top;
+  frame->call = NULL;
   frame->name = name;
   frame->params = NULL;
   frame->device = -1;
@@ -36,6 +39,216 @@ void THFFI_pushFrame(THFFIFrame *frame, const char *name) {
   frame->allocs = NULL;
   thffi_top = frame;
 }
+
+/* ---- the threads of a call ----
+ *
+ * A call's frame lives on the stack of the thread Python called it on, and
+ * only that thread may leave it (longjmp).  Threads the C starts during the
+ * call (THThreads.c: pthread_create, OpenMP's parallel constructs;
+ * THCxx.cpp: std::thread) run under a worker frame of their own
+ * (THFFI_runWorker) that points at a THFFICall: made by the
+ * calling thread when its first thread starts, it holds from then on, under
+ * its lock, what the frame held alone (the tensors created in C, the
+ * THCudaMalloc'ed blocks) for every thread of the call, and the first error
+ * one of them raised.  An error on a worker leaves the worker's frame: the
+ * thread's work ends there, the error is recorded, and the call raises it
+ * once the calling thread gets back to thffi (the end of the OpenMP region,
+ * or the return of the C function).  A call that starts no thread never
+ * makes one: its frame keeps its lists, unlocked, and the trampoline pays
+ * one test of frame->call.
+ *
+ * A thread still running after its call returned belongs to no call any
+ * more: what it creates is released only by its _free (legacy TH's rule),
+ * with a warning, and an error it raises ends its own work and is reported
+ * through sys.unraisablehook, since no caller is left to raise it to. */
+struct THFFICall {
+  pthread_mutex_t lock;
+  int refs;    /* the frame's, and one per pthread or std::thread started
+                  and still running */
+  int ended;   /* the call returned: its tensors went back to the frame */
+  int failed;  /* msg holds the first error raised in the call */
+  int warned;  /* threads left after the end were warned about */
+  char msg[THFFI_MSG_LEN];
+  const char *name;  /* the wrapped function */
+  int device, has_stream;  /* CUDA calls: as the frame's */
+  uintptr_t stream;
+  THFFITensorPriv *owned;
+  THFFIAlloc *allocs;
+};
+
+THFFICudaHooks *THFFI_cudaHooks = NULL;
+
+THFFICall *THFFI_callOf(void) {
+  THFFIFrame *top = thffi_top;
+  THFFICall *call;
+  if (top == NULL) return NULL;
+  if (top->call != NULL) return top->call;
+  /* Its threads use the call's stream: read it here, on the calling thread
+   * (PyTorch's current stream is per thread). */
+  if (THFFI_cudaHooks != NULL) THFFI_cudaHooks->share(top);
+  call = (THFFICall *)calloc(1, sizeof *call);
+  if (call == NULL) THError("out of memory starting a thread");
+  pthread_mutex_init(&call->lock, NULL);
+  call->refs = 1;
+  call->name = top->name;
+  call->device = top->device;
+  call->has_stream = top->has_stream;
+  call->stream = top->stream;
+  call->owned = top->owned;
+  call->allocs = top->allocs;
+  top->owned = NULL;
+  top->allocs = NULL;
+  top->call = call;
+  return call;
+}
+
+void THFFI_retainCall(THFFICall *call) {
+  pthread_mutex_lock(&call->lock);
+  call->refs++;
+  pthread_mutex_unlock(&call->lock);
+}
+
+void THFFI_releaseCall(THFFICall *call) {
+  int last;
+  pthread_mutex_lock(&call->lock);
+  last = --call->refs == 0;
+  pthread_mutex_unlock(&call->lock);
+  if (!last) return;
+  pthread_mutex_destroy(&call->lock);
+  free(call);
+}
+
+void THFFI_enterWorker(THFFIFrame *worker, THFFICall *call) {
+  worker->prev = thffi_top;
+  worker->call = call;
+  worker->name = call->name;
+  worker->device = call->device;
+  worker->has_stream = call->has_stream;
+  worker->stream = call->stream;
+  worker->owned = NULL;
+  worker->allocs = NULL;
+  thffi_top = worker;
+}
+
+void THFFI_leaveWorker(THFFIFrame *worker) { thffi_top = worker->prev; }
+
+/* The message of `call`'s first error into this thread's. */
+static void thffi_take_call_error(THFFICall *call) {
+  memcpy(thffi_msg, call->msg, sizeof thffi_msg);
+  thffi_has_msg = 1;
+}
+
+int THFFI_endCall(THFFIFrame *frame) {
+  THFFICall *call = frame->call;
+  int failed;
+  pthread_mutex_lock(&call->lock);
+  if (!call->ended) {
+    call->ended = 1;
+    frame->owned = call->owned;
+    frame->allocs = call->allocs;
+    call->owned = NULL;
+    call->allocs = NULL;
+  }
+  failed = call->failed;
+  if (failed) thffi_take_call_error(call);
+  pthread_mutex_unlock(&call->lock);
+  return failed;
+}
+
+void THFFI_joinCall(THFFIFrame *frame) {
+  if (THFFI_endCall(frame)) longjmp(frame->env, 1);
+}
+
+/* The warning for a thread outside every call, once per thread; `what` it
+ * made ("a tensor"...). */
+static __thread int thffi_warned_outside = 0;
+static void thffi_outside(const char *what) {
+  if (thffi_warned_outside) return;
+  thffi_warned_outside = 1;
+  THFFIPy_report(0, "a TH function made %s on a thread outside every wrapped call (one that "
+                 "thffi did not see start during a call: a library's own thread pool, one "
+                 "started when the library loaded): it belongs to no call and is released only "
+                 "when freed, as in legacy TH", what);
+}
+
+/* Who keeps `what` ("a tensor"...) the current thread creates: its frame,
+ * for a call that started no thread (returned; *locked NULL), or its call,
+ * locked (NULL returned, *locked the call); neither outside a live call,
+ * after a warning (once per thread, or per call that ended). */
+static THFFIFrame *thffi_keeper(THFFICall **locked, const char *what) {
+  THFFIFrame *top = thffi_top;
+  THFFICall *call;
+  int warn;
+  *locked = NULL;
+  if (top == NULL) {
+    thffi_outside(what);
+    return NULL;
+  }
+  if (top->call == NULL) return top;
+  call = top->call;
+  pthread_mutex_lock(&call->lock);
+  if (!call->ended) {
+    *locked = call;
+    return NULL;
+  }
+  warn = !call->warned;
+  call->warned = 1;
+  pthread_mutex_unlock(&call->lock);
+  if (warn)
+    THFFIPy_report(0, "a thread that %s started is still running after the call returned, "
+                   "and made %s there: it belongs to no call and is released only when "
+                   "freed, as in legacy TH", call->name, what);
+  return NULL;
+}
+
+/* Unlinks `priv` from the list at `link`; whether it was there. */
+static int thffi_unlink_from(THFFITensorPriv **link, THFFITensorPriv *priv) {
+  for (; *link != NULL; link = &(*link)->next_owned) {
+    if (*link == priv) {
+      *link = priv->next_owned;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Tracks a THCudaMalloc'ed block in the current thread's call (THC.c);
+ * 0 outside a live call: the block is then the caller's to free. */
+int THFFI_trackAlloc(THFFIAlloc *node) {
+  THFFICall *call;
+  THFFIFrame *frame = thffi_keeper(&call, "device memory (THCudaMalloc)");
+  THFFIAlloc **head = frame != NULL ? &frame->allocs : call != NULL ? &call->allocs : NULL;
+  if (head != NULL) {
+    node->next = *head;
+    *head = node;
+  }
+  if (call != NULL) pthread_mutex_unlock(&call->lock);
+  return head != NULL;
+}
+
+/* Unlinks the block at `ptr` from the call that tracks it, if one still
+ * runs on this thread (THC.c); the node is freed. */
+void THFFI_untrackAlloc(uintptr_t ptr) {
+  THFFIFrame *frame;
+  for (frame = thffi_top; frame != NULL; frame = frame->prev) {
+    THFFIAlloc **link, *node = NULL;
+    if (frame->call != NULL) pthread_mutex_lock(&frame->call->lock);
+    for (link = frame->call != NULL ? &frame->call->allocs : &frame->allocs; *link != NULL;
+         link = &(*link)->next) {
+      if ((*link)->ptr == ptr) {
+        node = *link;
+        *link = node->next;
+        break;
+      }
+    }
+    if (frame->call != NULL) pthread_mutex_unlock(&frame->call->lock);
+    if (node != NULL) {
+      free(node);
+      return;
+    }
+  }
+}
+
 
 /* Drops the torch tensor behind a created tensor; never raises (it runs
  * while a call ends, also after an error). */
@@ -47,6 +260,9 @@ static void thffi_drop(THFFITensorPriv *priv) {
 
 void THFFI_popFrame(THFFIFrame *frame, int failed) {
   (void)failed;
+  /* A call that started threads ended (THFFI_endCall) before it is popped:
+   * its lists are the frame's again; orphans hold their own reference. */
+  if (frame->call != NULL) THFFI_releaseCall(frame->call);
   /* Device memory still allocated is the caller's (a failed CUDA call freed
    * it already, THCFFI_freeAllocs); only the bookkeeping goes. */
   while (frame->allocs != NULL) {
@@ -65,36 +281,40 @@ void THFFI_popFrame(THFFIFrame *frame, int failed) {
 
 THFFIFrame *THFFI_currentFrame(void) { return thffi_top; }
 
-static THFFIFrame *thffi_frame(void) {
-  if (thffi_top == NULL) THError("TH function called outside a wrapped call");
-  return thffi_top;
-}
-
-/* Unlinks a created tensor from the call that tracks it. */
+/* Unlinks a created tensor from the call that tracks it (none for one made
+ * outside a live call). */
 static void thffi_unlink(THFFITensorPriv *priv) {
   THFFIFrame *frame;
   for (frame = thffi_top; frame != NULL; frame = frame->prev) {
-    THFFITensorPriv **link = &frame->owned;
-    for (; *link != NULL; link = &(*link)->next_owned) {
-      if (*link == priv) {
-        *link = priv->next_owned;
-        return;
-      }
+    int found;
+    if (frame->call == NULL) {
+      found = thffi_unlink_from(&frame->owned, priv);
+    } else {
+      pthread_mutex_lock(&frame->call->lock);
+      found = thffi_unlink_from(&frame->call->owned, priv);
+      pthread_mutex_unlock(&frame->call->lock);
     }
+    if (found) return;
   }
 }
 
 void *THFFI_allocTensor(size_t bytes, size_t priv_offset) {
-  THFFIFrame *frame = thffi_frame();
+  THFFICall *call;
+  THFFIFrame *frame;
+  THFFITensorPriv *priv, **head;
   char *base = (char *)calloc(1, bytes);
-  THFFITensorPriv *priv;
   if (base == NULL) THError("out of memory allocating a tensor struct");
   priv = (THFFITensorPriv *)(base + priv_offset);
   priv->base = base;
   priv->ref = -1;
   priv->device = -1;
-  priv->next_owned = frame->owned;
-  frame->owned = priv;
+  frame = thffi_keeper(&call, "a tensor");
+  head = frame != NULL ? &frame->owned : call != NULL ? &call->owned : NULL;
+  if (head != NULL) {
+    priv->next_owned = *head;
+    *head = priv;
+  }
+  if (call != NULL) pthread_mutex_unlock(&call->lock);
   return base;
 }
 
@@ -158,14 +378,47 @@ void THFFI_setError(const char *fmt, ...) {
   va_end(args);
 }
 
-/* Leaves the current call.  Outside a trampoline there is nothing to unwind
- * to; that can only happen when C code is run without the generated Python
- * wrappers, and is reported before aborting. */
+/* Records this thread's error in the call its innermost frame belongs to:
+ * the call's first error is the one it raises.  A call that ended has no
+ * caller left to raise it: the error is reported instead. */
+static void thffi_record(THFFICall *call) {
+  int ended;
+  pthread_mutex_lock(&call->lock);
+  ended = call->ended;
+  if (!ended && !call->failed) {
+    call->failed = 1;
+    memcpy(call->msg, thffi_msg, sizeof call->msg);
+  }
+  pthread_mutex_unlock(&call->lock);
+  if (ended)
+    THFFIPy_report(1, "%s: %s (raised on a thread that %s started, still running after the "
+                   "call returned: that thread's work ended there)", call->name, thffi_msg,
+                   call->name);
+}
+
+/* Leaves this thread's innermost frame: the call's trampoline, or a worker's
+ * (whose work ends there).  Outside every frame there is nothing to unwind
+ * to: a thread thffi did not see start during a call (a library's own
+ * pool, clang's OpenMP, one started when the library loaded), or C run
+ * without the generated wrappers; that is reported before aborting
+ * (docs/hardening.md). */
 static void thffi_unwind(void) TH_NORETURN;
 static void thffi_unwind(void) {
-  if (thffi_top != NULL) longjmp(thffi_top->env, 1);
-  fprintf(stderr, "thffi: error outside a wrapped call: %s\n", thffi_msg);
+  if (thffi_top != NULL) {
+    if (thffi_top->call != NULL) thffi_record(thffi_top->call);
+    longjmp(thffi_top->env, 1);
+  }
+  fprintf(stderr, "thffi: error on a thread outside every wrapped call: %s\n", thffi_msg);
   abort();
+}
+
+void THFFI_checkCall(THFFICall *call) {
+  int failed;
+  pthread_mutex_lock(&call->lock);
+  failed = call->failed && !call->ended;
+  if (failed) thffi_take_call_error(call);
+  pthread_mutex_unlock(&call->lock);
+  if (failed) thffi_unwind();
 }
 
 void THFFI_fail(const char *fmt, ...) {
@@ -467,9 +720,9 @@ void THSetGCHandler(void (*torchGCHandlerFunction)(void *data), void *data) {
 
 void THHeapUpdate(ptrdiff_t size) {
   ptrdiff_t now = __atomic_add_fetch(&thffi_heap_size, size, __ATOMIC_RELAXED);
-  if (size > 0 && now > thffi_heap_soft_max) {
+  if (size > 0 && now > __atomic_load_n(&thffi_heap_soft_max, __ATOMIC_RELAXED)) {
     if (thffi_gc_handler != NULL) thffi_gc_handler(thffi_gc_data);
-    thffi_heap_soft_max = 2 * now;
+    __atomic_store_n(&thffi_heap_soft_max, 2 * now, __ATOMIC_RELAXED);
   }
 }
 

@@ -377,6 +377,27 @@ PyObject *THFFIPy_returned(void *obj, PyObject *const *args, Py_ssize_t nargs) {
 
 long THFFIPy_liveTensors(void) { return thffi_live; }
 
+void THFFIPy_report(int error, const char *fmt, ...) {
+  char msg[THFFI_MSG_LEN + 256];
+  PyGILState_STATE gil;
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(msg, sizeof msg, fmt, args);
+  va_end(args);
+  if (!Py_IsInitialized()) {  /* at exit: stderr is all there is */
+    fprintf(stderr, "thffi: %s\n", msg);
+    return;
+  }
+  gil = PyGILState_Ensure();
+  if (error) {
+    PyErr_SetString(PyExc_RuntimeError, msg);
+    PyErr_WriteUnraisable(NULL);
+  } else if (PyErr_WarnEx(PyExc_RuntimeWarning, msg, 1) != 0) {
+    PyErr_WriteUnraisable(NULL);
+  }
+  PyGILState_Release(gil);
+}
+
 /* ---- tensor operations asked by C (THFFI_tensorOp) ---- */
 
 static PyObject *thffi_sizes(int n, const int64_t *args) {

@@ -49,6 +49,52 @@ extern const char THFFI_home[];
  * call. */
 void THFFI_setError(const char *fmt, ...) TH_FORMAT(1, 2);
 
+/* ---- the threads of a call (THGeneral.c; used by THThreads.c, THC.c) ---- */
+typedef struct THFFICall THFFICall;
+/* What the threads of the current thread's call share, made on first use;
+ * NULL outside every call.  Owned by the call's frame (and by the threads
+ * that retain it): valid while the current frame is. */
+THFFICall *THFFI_callOf(void);
+void THFFI_retainCall(THFFICall *call);
+void THFFI_releaseCall(THFFICall *call);
+/* Runs the current thread under `worker`, a frame of `call` (pushed; its
+ * jmp_buf is the caller's to set), until THFFI_leaveWorker. */
+void THFFI_enterWorker(THFFIFrame *worker, THFFICall *call);
+void THFFI_leaveWorker(THFFIFrame *worker);
+/* On a thread whose threads of `call` have ended (an OpenMP team): leaves
+ * the innermost frame, as THError, when one of the call's threads failed
+ * and the call has not ended. */
+void THFFI_checkCall(THFFICall *call);
+/* The THCudaMalloc'ed blocks of the current call (THC.c). */
+int THFFI_trackAlloc(THFFIAlloc *node);
+void THFFI_untrackAlloc(uintptr_t ptr);
+/* CUDA builds: set at load by THC.c.  share(frame): before the call's first
+ * thread starts, on the calling thread (reads the call's stream, which
+ * PyTorch keeps per thread); enter(device): on a thread of a CUDA call,
+ * makes its device current, returning the previous one or -1 (may raise);
+ * leave(previous): restores it (never raises). */
+typedef struct THFFICudaHooks {
+  void (*share)(THFFIFrame *frame);
+  int (*enter)(int device);
+  void (*leave)(int previous);
+} THFFICudaHooks;
+extern THFFICudaHooks *THFFI_cudaHooks;
+
+/* In extensions with C++ code: THFFI_cxxCall, set at load by THCxx.cpp;
+ * threads the C starts run their work through it. */
+extern void (*THFFI_cxxGuard)(void (*fn)(void *), void *ctx);
+/* Runs fn(arg) on the current thread as work of `call` (THThreads.c): under
+ * a worker frame, with a CUDA call's device current, through
+ * THFFI_cxxGuard.  1 when fn returned; 0 when an error ended it (recorded
+ * for the call to raise). */
+int THFFI_runWorker(THFFICall *call, void (*fn)(void *), void *arg);
+
+/* Reports what happened on a thread that no call can raise it to, with the
+ * GIL: a RuntimeError through sys.unraisablehook (error), or a
+ * RuntimeWarning (else; through sys.unraisablehook too when warnings are
+ * errors).  Defined in THPython.c. */
+void THFFIPy_report(int error, const char *fmt, ...) TH_FORMAT(2, 3);
+
 /* Does `op` (THFFI_OP_*) to the torch tensor behind `priv` (`src` being the
  * source of views and copies), or makes a new one (NEW: `dtype`, `device`
  * (-1: CPU), sizes `args`; CONTIGUOUS, CLONE: from `src`); then describes

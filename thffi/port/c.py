@@ -3,9 +3,9 @@
 reported.
 
 - exit() / abort(): thffi ends the wrapped call with a RuntimeError when
-  they run on the thread that made it, but they still end the process on
-  threads the C starts (OpenMP's included), _exit() always does, and what
-  the C allocated before them is not freed.
+  they run on the thread that made it or on a thread it started during the
+  call (OpenMP, pthreads, std::thread), but _exit() still ends the process,
+  and what the C allocated before them is not freed.
 - A function that reads tensor memory (`_data(`, `->storage->data`) with no
   shape or layout check in it (THArgCheck, THAssert, nDimension,
   isContiguous, isSameSizeAs, stride): its loops index as if every tensor
@@ -63,8 +63,8 @@ def scan_c(text, path):
     for match in _EXIT.finditer(code):
         call = match.group(1)
         what = ('%s() ends the Python process' % call if call == '_exit' else
-                '%s() becomes a RuntimeError only on the thread of the wrapped call (on '
-                'threads the C starts, OpenMP\'s included, it ends the Python process), '
+                '%s() becomes a RuntimeError on the thread of the wrapped call and on the '
+                'threads it starts during the call (elsewhere it ends the Python process), '
                 'and what the C allocated before it is not freed' % call)
         findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
                                 '%s: report the error with THError/THArgCheck (a RuntimeError '

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <TH/TH.h>
 
-/* A thread started by the C code is outside every wrapped call: exit()
- * there ends the process, as it always did. */
+/* A thread the C code starts during a call, and joins: exit() there ends
+ * the thread's work and the call, as on the calling thread. */
 static void *worker(void *status)
 {
     exit(*(int *)status);

@@ -355,23 +355,36 @@ void THFFI_F(transpose)(THFFI_STATE THFFI_T *self, THFFI_T *src, int dimension1,
   THFFI_F(apply)(self, THFFI_OP_TRANSPOSE, src, 2, args);
 }
 
+/* Reference counts change atomically, as in legacy TH: the threads of a
+ * call retain and free the tensors and storages they share. */
 void THFFI_F(retain)(THFFI_STATE THFFI_T *self) {
   THFFI_NONNULL(self, 1);
-  self->refcount++;
+  __atomic_add_fetch(&self->refcount, 1, __ATOMIC_RELAXED);
 }
 
 /* Drops one reference to the storage of the struct `owner`; a created
  * struct is released when neither it nor its storage is referenced any
  * more.  Arguments belong to the caller: they are only marked. */
 static void THFFI_F(dropStorage)(THFFI_T *owner) {
-  if (--owner->storage_.refcount == 0 && owner->refcount == 0 && owner->priv.base != NULL)
+  if (__atomic_sub_fetch(&owner->storage_.refcount, 1, __ATOMIC_ACQ_REL) == 0 &&
+      __atomic_load_n(&owner->refcount, __ATOMIC_ACQUIRE) == 0 && owner->priv.base != NULL)
     THFFI_releaseTensor(&owner->priv);
+}
+
+/* Drops one reference counted at *count; how many are left, after an error
+ * (and leaving the count alone) when none was there to drop. */
+static int THFFI_F(unref)(int *count, const char *what) {
+  int left = __atomic_sub_fetch(count, 1, __ATOMIC_ACQ_REL);
+  if (left < 0) {
+    __atomic_add_fetch(count, 1, __ATOMIC_RELAXED);
+    THArgError(1, "%s freed more times than retained", what);
+  }
+  return left;
 }
 
 void THFFI_F(free)(THFFI_STATE THFFI_T *self) {
   if (self == NULL) return;
-  THArgCheck(self->refcount > 0, 1, "tensor freed more times than retained");
-  if (--self->refcount == 0) THFFI_F(dropStorage)(self);
+  if (THFFI_F(unref)(&self->refcount, "tensor") == 0) THFFI_F(dropStorage)(self);
 }
 
 /* ---- views and geometry (TH's generic/THTensor.c) ---- */
@@ -967,18 +980,20 @@ void THFFI_SF(clearFlag)(THFFI_STATE THFFI_S *self, const char flag) {
 
 void THFFI_SF(retain)(THFFI_STATE THFFI_S *self) {
   THArgCheck(self != NULL, 1, "expected a storage, got NULL");
-  self->refcount++;
+  __atomic_add_fetch(&self->refcount, 1, __ATOMIC_RELAXED);
 }
 
 void THFFI_SF(free)(THFFI_STATE THFFI_S *self) {
   THFFI_T *owner;
   if (self == NULL) return;
-  THArgCheck(self->refcount > 0, 1, "storage freed more times than retained");
   owner = THFFI_F(ownerOf)(self);
-  if (owner != NULL)
+  if (owner == NULL) {
+    THFFI_F(unref)(&self->refcount, "storage");
+  } else {
+    THArgCheck(__atomic_load_n(&self->refcount, __ATOMIC_RELAXED) > 0, 1,
+               "storage freed more times than retained");
     THFFI_F(dropStorage)(owner);
-  else
-    self->refcount--;
+  }
 }
 
 void THFFI_SF(resize)(THFFI_STATE THFFI_S *self, ptrdiff_t size) {

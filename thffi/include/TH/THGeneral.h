@@ -8,6 +8,9 @@
  * assert() called on the calling thread by code linked into the extension
  * (the builder links it with -Wl,--wrap=exit,--wrap=abort,--wrap=__assert_fail),
  * and, in an extension with C++ code, a C++ exception leaving the function.
+ * Threads the code starts during the call (pthread_create, OpenMP; also
+ * wrapped) run under a worker frame of that call: there the same errors end
+ * the thread's work, and the call raises the first (csrc/THThreads.c).
  * C resources the user's code allocated with malloc before the error are not
  * released (as in legacy TH). */
 #ifndef THFFI_TH_GENERAL_H
@@ -354,11 +357,20 @@ typedef struct THFFIAlloc {
   struct THFFIAlloc *next;
 } THFFIAlloc;
 
+/* What the threads of one call share (csrc/THGeneral.c): made when the C
+ * starts its first thread during the call; opaque. */
+struct THFFICall;
+
 /* One per active trampoline on this thread; frames nest when a Python
- * callback re-enters the library. */
+ * callback re-enters the library.  A thread the C starts during a call runs
+ * under a worker frame of that call (csrc/THThreads.c), whose `call` points
+ * at what the call's threads share. */
 typedef struct THFFIFrame {
   jmp_buf env;
   struct THFFIFrame *prev;
+  /* NULL until the call starts a thread; then the call's shared part, which
+   * holds `owned` and `allocs` for every thread of the call. */
+  struct THFFICall *call;
   /* CUDA calls: the device of the call's tensors (-1: the current one), and
    * PyTorch's current stream on it, fetched on first use in the call. */
   int device;
@@ -380,6 +392,15 @@ TH_API void THFFI_pushFrame(THFFIFrame *frame, const char *name);
 TH_API void THFFI_popFrame(THFFIFrame *frame, int failed);
 /* The innermost frame of this thread, or NULL outside a wrapped call. */
 TH_API THFFIFrame *THFFI_currentFrame(void);
+/* For a call that started threads (frame->call != NULL), on the calling
+ * thread once the C function returned or failed: the call ends for its
+ * threads too (what they create from now on belongs to no call) and its
+ * bookkeeping comes back to `frame`.  Returns non-zero, with the first
+ * error of the call's threads as this thread's message, when one failed.
+ * THFFI_joinCall ends the call so and, when a thread failed, leaves it as
+ * THError does. */
+TH_API int THFFI_endCall(THFFIFrame *frame);
+TH_API void THFFI_joinCall(THFFIFrame *frame);
 /* Ends the current call with `message` (no file:line added), as THError. */
 TH_API void THFFI_fail(const char *fmt, ...) TH_NORETURN TH_FORMAT(1, 2);
 /* In extensions with C++ code: calls fn(ctx), turning a C++ exception that

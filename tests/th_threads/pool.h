@@ -1,0 +1,1 @@
+int pool_make(int fail);
