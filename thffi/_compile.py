@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ._configure import (CSRC, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError, Configured,
                          python_includes)
+from .cuda import describe
 
 
 class Compiled(Configured):
@@ -89,6 +90,8 @@ class Compiled(Configured):
         except FileNotFoundError as exc:  # the cache key reads the compiler's binary
             raise BuildError(_missing_compiler(exc.filename)) from None
         fresh = [job for job in self.jobs if job[3] and not cache[job[1]].present()]
+        if self.verbose and getattr(self, 'cuda_toolkit', None):
+            print('thffi: building %s with %s' % (self.name, describe(self.cuda_toolkit)))
         if self.verbose and any(job[0].endswith('.cu') for job in fresh):
             print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '
                   'about 25-45 s, once; later builds take them from the cache'
