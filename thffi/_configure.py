@@ -394,7 +394,11 @@ class Configured(cffi.FFI):
         holding thffi's code: one copy of its state serves both."""
         self.shared_library = None
         kw = self.kwargs
-        linked = [o for o in self.user_objects if re.search(r'\.so(\.|$)', o)]
+        # Shared libraries in extra_objects, or named by path among the
+        # linker's arguments (build.py files passed libfoo.so in
+        # extra_link_args), and those `libraries` finds in library_dirs.
+        linked = [o for o in self.user_objects + as_list(kw.get('extra_link_args'))
+                  if re.search(r'\.so(\.|$)', o) and os.path.isfile(o)]
         for library in as_list(kw.get('libraries')):
             for folder in as_list(kw.get('library_dirs')):
                 if os.path.isfile(os.path.join(folder, 'lib%s.so' % library)):

@@ -289,11 +289,13 @@ def find_library(name, home):
 
 def link_flags(libraries):
     """The linker flags for cuda.Library objects: -L, -l and the rpath of
-    each folder (for make.sh, Makefiles and CMake: `python -m thffi
-    --cuda-libs`)."""
+    each folder, in the form gcc, g++, nvcc and CMake's
+    target_link_libraries all take (-Xlinker -rpath=DIR: nvcc refuses
+    -Wl,...), for make.sh, Makefiles and CMake: `python -m thffi
+    --cuda-libs`."""
     folders = _unique([lib.folder for lib in libraries])
     return (['-L' + f for f in folders] + ['-l' + lib.link for lib in libraries]
-            + ['-Wl,-rpath,' + f for f in folders])
+            + [flag for f in folders for flag in ('-Xlinker', '-rpath=' + f)])
 
 
 def wheel_for(name, home):

@@ -10,6 +10,9 @@ the text includes its quotes), rewritten word by word.
 - `-I $TORCH/lib/include`, `"-I$TORCH/lib/include/TH"`, `.../include/THC`
   (any variable, quoted or not) become `$(python -m thffi --includes)`:
   those folders are gone from PyTorch; thffi's headers take their place.
+- `-lcurand`, `-lcusparse`, `-lcublas`... (CUDA's libraries) become
+  `$(python -m thffi --cuda-libs curand ...)`: the library found in the
+  toolkit or in pip's wheels, with its rpath (toolchain/libraries.py).
 
 The first flag's word(s) become the command substitution, unquoted, so that
 the shell splits it into one argument per flag; the other flags' words go
@@ -27,6 +30,7 @@ import re
 
 import bashlex
 
+from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, rejected as _rejected
 from .report import Finding
@@ -94,7 +98,7 @@ class _Words(bashlex.ast.nodevisitor):
 
 def _edits(text, words, accepted, path, line_of, findings):
     """(start, end, replacement) edits of one command's words."""
-    arch, includes, numbers = [], [], []
+    arch, includes, numbers, libs, names = [], [], [], [], []
     i = 0
     while i < len(words):
         start, end, value, kind = words[i]
@@ -116,6 +120,12 @@ def _edits(text, words, accepted, path, line_of, findings):
                 arch += [[(start + s, start + e)] for s, e, _ in found]
                 numbers += [n for *_, ns in found for n in ns]
                 includes += [[(start + s, start + e)] for s, e in inside]
+                for s, e, name in _libraries.link_flags_in(source):
+                    libs.append([(start + s, start + e)])
+                    names.append(name)
+        elif _libraries.link_flag(value):
+            libs.append([(start, end)])
+            names.append(_libraries.link_flag(value))
         elif _TORCH_INCLUDE_WORD.match(value):
             includes.append([(start, end)])
         elif value == '-I' and following and _TORCH_PATH_WORD.match(following[2]):
@@ -142,6 +152,14 @@ def _edits(text, words, accepted, path, line_of, findings):
         findings.append(Finding(path, line_of(includes[0][0][0]), '-I $TORCH/lib/include/TH(C): '
                                 'gone from PyTorch; now %s' % INCLUDES, True))
         edits += _replace(includes, INCLUDES)
+    if libs:
+        command = _libraries.cuda_libs_command(names)
+        findings.append(Finding(path, line_of(libs[0][0][0]), '%s: CUDA\'s libraries, which '
+                                'pip\'s wheels ship as lib<name>.so.<N> in their own folder; '
+                                'now %s (the toolkit\'s or the wheels\', with the rpath)'
+                                % (' '.join('-l' + n for n in dict.fromkeys(names)), command),
+                                True))
+        edits += _replace(libs, command)
     return edits
 
 

@@ -6,4 +6,7 @@ run from Python) read the same rows, so a new legacy case is a row and a
 test, not a branch in either.
 
 - nvcc.py: nvcc's command line (C++ standard, renamed options, the GPU
-  architectures today's nvcc cannot target)."""
+  architectures today's nvcc cannot target).
+- libraries.py: CUDA's libraries on the link line (-lcurand, FindCUDA's
+  ${CUDA_curand_LIBRARY}), which pip's wheels ship under names and in
+  folders the linker does not look for."""
