@@ -165,19 +165,28 @@ def test_the_block_finds_cuda_libraries_in_pips_wheels_or_says_what_to_install(t
     site = tmp_path / 'site-packages'
     lib = fake_wheels(site, libraries=('cudart.so.13', 'curand.so.10')) / 'lib'
     toolkit = fake_toolkit(tmp_path / 'cuda-13.0')  # a system toolkit without cuRAND
-    script = tmp_path / 'ported.cmake'
-    script.write_text(cmake('set(LIBS ${CUDA_curand_LIBRARY} ${CUDA_cusparse_LIBRARY})\n'
-                            'message(STATUS "LIBS=${LIBS}")\n')[0])
+    project = tmp_path / 'project'
+    project.mkdir()
+    (project / 'CMakeLists.txt').write_text(cmake('''\
+        cmake_minimum_required(VERSION 3.5)
+        project(noise NONE)
+        set(LIBS ${CUDA_curand_LIBRARY} ${CUDA_cusparse_LIBRARY})
+        message(STATUS "LIBS=${LIBS}")
+        get_directory_property(DIRS INCLUDE_DIRECTORIES)
+        message(STATUS "DIRS=${DIRS}")
+        ''')[0])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), ROOT]), CUDA_HOME=str(toolkit))
-    ran = subprocess.run(['cmake', '-P', str(script)], env=env, capture_output=True, text=True,
-                         timeout=60)
+    ran = subprocess.run(['cmake', '-S', str(project), '-B', str(project / 'build')], env=env,
+                         capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
     # cuRAND from the wheel, with its rpath; cuSPARSE nowhere: a warning
     # naming the wheel, and NOTFOUND, which a target linking it refuses.
     assert ('-- LIBS=-L{0};-l:libcurand.so.10;-Xlinker;-rpath={0};'
             'THFFI_CUDA_cusparse_LIBRARY-NOTFOUND\n'.format(lib)) in ran.stdout
+    # The headers: the toolkit's, then the wheels'.
+    assert '-- DIRS=%s/include;%s\n' % (toolkit, lib.parent / 'include') in ran.stdout
     warning = ' '.join(ran.stderr.split())  # as cmake wraps it
-    assert ('CMake Warning at %s:' % script) in warning
+    assert 'CMake Warning at CMakeLists.txt:' in warning
     assert ('python -m thffi --cuda-libs: cuSPARSE (libcusparse.so): neither the CUDA toolkit '
             "in %s (%s/lib64) nor pip's CUDA wheels (site-packages/nvidia) hold it: pip install "
             'nvidia-cusparse' % (toolkit, toolkit)) in warning

@@ -20,6 +20,12 @@ usage:
                                   CUDA toolkit or in pip's CUDA wheels (-L,
                                   -l, and the rpath that finds them at run
                                   time)
+    python -m thffi --cuda-includes
+                                  the -I flags of CUDA's headers: the
+                                  toolkit's, then those of pip's CUDA wheels
+                                  (curand.h, cusparse.h... where the toolkit
+                                  lacks them), for compiles of code that
+                                  includes them
     python -m thffi --cuda-home   the CUDA toolkit thffi builds with (a
                                   system one or pip's wheels)
     python -m thffi --arch-flags  the nvcc -gencode flags of the GPU
@@ -77,6 +83,15 @@ def _cuda_libs(args):
     return 0
 
 
+def _cuda_includes(args):
+    if args:
+        sys.stderr.write('python -m thffi --cuda-includes takes no arguments, got %s\n'
+                         % ' '.join(args))
+        return 2
+    print(' '.join('-I' + d for d in cuda.header_dirs(cuda.find_cuda_home())))
+    return 0
+
+
 def _cuda_home(args):
     if args:
         sys.stderr.write('python -m thffi --cuda-home takes no arguments, got %s\n'
@@ -128,6 +143,7 @@ COMMANDS = {
     '--includes': _includes,
     '--libs': _libs,
     '--cuda-libs': _cuda_libs,
+    '--cuda-includes': _cuda_includes,
     '--cuda-home': _cuda_home,
     '--arch-flags': _arch_flags,
     'port': _port,

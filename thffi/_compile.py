@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ._configure import (CSRC, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError, Configured,
                          python_includes)
-from .cuda import describe
+from .cuda import describe, header_dirs
 
 
 class Compiled(Configured):
@@ -50,7 +50,10 @@ class Compiled(Configured):
             includes = [INCLUDE_DIR, CSRC, os.path.join(self.cuda_home, 'include')]
             host += ',' + OWN_FILE_NAMES
         else:
-            includes = self.kwargs['include_dirs']
+            # CUDA's headers too where the build is not with_cuda (objects
+            # make.sh was to build): pip's wheels' are not where nvcc looks.
+            includes = self.kwargs['include_dirs'] + [
+                d for d in header_dirs(self.cuda_home) if d not in self.kwargs['include_dirs']]
             for macro in self.kwargs.get('define_macros', []):
                 name, value = (macro, None) if isinstance(macro, str) else macro
                 defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))

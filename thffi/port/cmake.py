@@ -22,7 +22,9 @@ files, read by pygments' CMake lexer into commands and their arguments
   library found in the toolkit or in pip's wheels, with its rpath
   (`python -m thffi --cuda-libs curand`; toolchain/libraries.py); where
   neither has it, a warning says what to install and the variable is
-  NOTFOUND, as FindCUDA's was.
+  NOTFOUND, as FindCUDA's was.  The headers of pip's wheels (curand.h...)
+  are added after the project's include folders
+  (`python -m thffi --cuda-includes`).
 
 Inside a quoted string the same variables end in _STRING (the flags
 separated by blanks, as `python -m thffi` prints them).  A block at the top
@@ -218,6 +220,12 @@ def _block(python, options, cuda_libraries=()):
                   '  endif()',
                   'endmacro()']
         lines += ['thffi_cuda_library(%s)' % name for name in cuda_libraries]
+        # Their headers, after the project's own folders: the toolkit's, then
+        # pip's wheels' (nvcc looks in the toolkit's alone).
+        lines += ['thffi_flags(THFFI_CUDA_INCLUDE_FLAGS --cuda-includes)',
+                  'string(REGEX REPLACE "(^|;)-I" "\\\\1" THFFI_CUDA_INCLUDE_DIRS '
+                  '"${THFFI_CUDA_INCLUDE_FLAGS}")',
+                  'include_directories(AFTER ${THFFI_CUDA_INCLUDE_DIRS})']
     return '\n'.join(lines) + '\n\n'
 
 

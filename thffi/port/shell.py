@@ -12,7 +12,9 @@ the text includes its quotes), rewritten word by word.
   those folders are gone from PyTorch; thffi's headers take their place.
 - `-lcurand`, `-lcusparse`, `-lcublas`... (CUDA's libraries) become
   `$(python -m thffi --cuda-libs curand ...)`: the library found in the
-  toolkit or in pip's wheels, with its rpath (toolchain/libraries.py).
+  toolkit or in pip's wheels, with its rpath (toolchain/libraries.py); in
+  such a script, a compile (`-c`) without thffi's include flags gets
+  `$(python -m thffi --cuda-includes)`, for the libraries' headers.
 
 The first flag's word(s) become the command substitution, unquoted, so that
 the shell splits it into one argument per flag; the other flags' words go
@@ -96,8 +98,10 @@ class _Words(bashlex.ast.nodevisitor):
                               if p.kind in ('word', 'assignment')])
 
 
-def _edits(text, words, accepted, path, line_of, findings):
-    """(start, end, replacement) edits of one command's words."""
+def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
+    """(start, end, replacement) edits of one command's words.  links_cuda:
+    the script links CUDA's libraries, whose headers its compiles may
+    include."""
     arch, includes, numbers, libs, names = [], [], [], [], []
     i = 0
     while i < len(words):
@@ -160,6 +164,15 @@ def _edits(text, words, accepted, path, line_of, findings):
                                 % (' '.join('-l' + n for n in dict.fromkeys(names)), command),
                                 True))
         edits += _replace(libs, command)
+    values = [w[2] for w in words if w[3] == 'word']
+    if (links_cuda and not includes and _libraries.compiles(values)
+            and not any('thffi --includes' in v or 'thffi --cuda-includes' in v
+                        for v in values)):
+        findings.append(Finding(path, line_of(words[0][0]), 'a compile in a script that links '
+                                'CUDA\'s libraries: their headers (curand.h, cusparse.h...) may '
+                                'lie in pip\'s wheels, not in the toolkit; now with %s'
+                                % _libraries.CUDA_INCLUDES, True))
+        edits.append((words[-1][1], words[-1][1], ' ' + _libraries.CUDA_INCLUDES))
     return edits
 
 
@@ -223,6 +236,7 @@ def rewrite_shell(text, path, accepted):
     """(new text, [Finding]) for one shell script.  accepted: the compute
     capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or None."""
     findings, out, done = [], [], 0
+    links_cuda = bool(_libraries.link_flags_in(text)) or 'thffi --cuda-libs' in text
     for start, end, nodes in _parts(text):
         chunk = text[start:end]
 
@@ -241,7 +255,7 @@ def rewrite_shell(text, path, accepted):
             visitor = _Words()
             visitor.visit(node)
             for words in visitor.commands:
-                edits += _edits(chunk, words, accepted, path, line_of, findings)
+                edits += _edits(chunk, words, accepted, path, line_of, findings, links_cuda)
         out.append(text[done:start])
         out.append(_apply(chunk, edits))
         done = end

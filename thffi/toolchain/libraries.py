@@ -10,6 +10,11 @@ without an rpath.  `python -m thffi --cuda-libs NAME...` prints the flags
 that link them wherever they are (the toolkit's copy first) and the rpath
 that finds them at run time.
 
+Their headers moved the same way: nvcc found curand.h, cusparse.h... in
+its toolkit's include folder; pip's wheels put them in a folder of their
+own (nvidia/cu13/include), which `python -m thffi --cuda-includes` names
+after the toolkit's.
+
 Each rule: old (a regular expression matching the old form whole, the
 library's -l name in group 1), new (the replacement, NAME standing for the
 names), why."""
@@ -36,7 +41,18 @@ CMAKE_VARIABLE = Rule(
     "FindCUDA looks for lib<name>.so in the toolkit alone: NOTFOUND where pip's wheels bring "
     "the library (libcurand.so.10)")
 
+# A compiler command's first word: a C, C++ or CUDA compiler, by path or
+# `$(which nvcc)`.
+_COMPILER_WORD = (r'(?:\S*/|\$\(which\s+)?(?:nvcc|gcc|g\+\+|cc|c\+\+|clang|clang\+\+)'
+                  r'(?:-[\d.]+)?\)?')
+COMPILE_HEADERS = Rule(
+    r'(%s) (.* )?-c( .*)?' % _COMPILER_WORD, r'\1 \2-c\3 $(python -m thffi --cuda-includes)',
+    "in a script that links CUDA's libraries, a compile may include their headers, which "
+    "pip's wheels do not put in the toolkit's include folder, where nvcc looks")
+CUDA_INCLUDES = '$(python -m thffi --cuda-includes)'
+
 _LINK_WORD = re.compile(LINK_FLAG.old + '$')
+_COMPILER = re.compile(_COMPILER_WORD + '$')
 _LINK_IN_TEXT = re.compile(r'(?<![\w-])%s(?=[\s"\';]|$)' % LINK_FLAG.old)
 _CMAKE_IN_TEXT = re.compile(CMAKE_VARIABLE.old)
 
@@ -52,6 +68,12 @@ def link_flags_in(text):
     """[(start, end, library)] of CUDA -l flags inside a longer text (a
     quoted word with blanks, a make variable's value)."""
     return [(m.start(), m.end(), m.group(1)) for m in _LINK_IN_TEXT.finditer(text)]
+
+
+def compiles(words):
+    """Whether a command (its words) compiles a source: a C, C++ or CUDA
+    compiler with -c."""
+    return bool(words) and bool(_COMPILER.match(words[0])) and '-c' in words
 
 
 def cuda_libs_command(names):
