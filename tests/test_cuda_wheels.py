@@ -137,8 +137,8 @@ def test_libraries_come_from_the_toolkit_first_then_the_wheels(site, tmp_path, m
         lib, lib + '/libcusparse.so.12', ':libcusparse.so.12')
     assert cuda.find_library('cublas', str(system)) is None
     assert cuda.missing_library_message('cublas', str(system)) == (
-        "cuBLAS (libcublas.so): neither the CUDA toolkit in %s (%s) nor pip's CUDA wheels "
-        "(site-packages/nvidia) hold it: pip install nvidia-cublas" % (system, lib64))
+        "neither the CUDA toolkit in %s (%s) nor pip's CUDA wheels (site-packages/nvidia) hold "
+        "libcublas.so (cuBLAS): pip install nvidia-cublas" % (system, lib64))
     assert cuda.link_flags([cuda.find_library(n, str(system)) for n in ('curand', 'cusparse')]) \
         == ['-L' + lib64, '-L' + lib, '-lcurand', '-l:libcusparse.so.12',
             '-Xlinker', '-rpath=' + lib64, '-Xlinker', '-rpath=' + lib]
@@ -205,10 +205,9 @@ def test_create_extension_links_the_cuda_libraries_it_names(site, tmp_path, monk
     assert capfd.readouterr().out.splitlines()[0] == (
         "thffi: building _ext.sparse with CUDA 13.5 in %s (pip's wheels)" % wheels)
     with pytest.raises(BuildError, match=r"create_extension\('_ext.sparse'\): libraries names "
-                                         r"'curand', cuRAND \(libcurand.so\): neither the CUDA "
-                                         r"toolkit in .* nor pip's CUDA wheels "
-                                         r"\(site-packages/nvidia\) hold it: pip install "
-                                         r"nvidia-curand"):
+                                         r"'curand', but neither the CUDA toolkit in .* nor "
+                                         r"pip's CUDA wheels \(site-packages/nvidia\) hold "
+                                         r"libcurand.so \(cuRAND\): pip install nvidia-curand"):
         create_extension('_ext.sparse', libraries=['curand'], **kwargs)
 
 
@@ -231,7 +230,9 @@ def test_python_m_thffi_cuda_libs_and_cuda_home(site, tmp_path):
     assert ('-I%s' % (wheels / 'include')) in thffi('--includes').stdout.split()
     out = thffi('--cuda-libs', 'cusparse')
     assert out.returncode == 1 and out.stdout == ''
-    assert out.stderr.strip().endswith('pip install nvidia-cusparse')
+    assert out.stderr.startswith('python -m thffi --cuda-libs cusparse: neither the CUDA ')
+    assert out.stderr.strip().endswith('hold libcusparse.so (cuSPARSE): pip install '
+                                       'nvidia-cusparse')
     assert thffi('--cuda-libs').returncode == 2
 
 

@@ -187,9 +187,9 @@ def test_the_block_finds_cuda_libraries_in_pips_wheels_or_says_what_to_install(t
     assert '-- DIRS=%s/include;%s\n' % (toolkit, lib.parent / 'include') in ran.stdout
     warning = ' '.join(ran.stderr.split())  # as cmake wraps it
     assert 'CMake Warning at CMakeLists.txt:' in warning
-    assert ('python -m thffi --cuda-libs: cuSPARSE (libcusparse.so): neither the CUDA toolkit '
-            "in %s (%s/lib64) nor pip's CUDA wheels (site-packages/nvidia) hold it: pip install "
-            'nvidia-cusparse' % (toolkit, toolkit)) in warning
+    assert ('python -m thffi --cuda-libs cusparse: neither the CUDA toolkit in %s (%s/lib64) '
+            "nor pip's CUDA wheels (site-packages/nvidia) hold libcusparse.so (cuSPARSE): pip "
+            'install nvidia-cusparse' % (toolkit, toolkit)) in warning
 
 
 def test_what_it_leaves():

@@ -75,8 +75,8 @@ def _cuda_libs(args):
     for name in args:
         library = cuda.find_library(name, home)
         if library is None:
-            sys.stderr.write('python -m thffi --cuda-libs: %s\n'
-                             % cuda.missing_library_message(name, home))
+            sys.stderr.write('python -m thffi --cuda-libs %s: %s\n'
+                             % (name, cuda.missing_library_message(name, home)))
             return 1
         found.append(library)
     print(' '.join(cuda.link_flags(found)))

@@ -380,7 +380,7 @@ class Configured(cffi.FFI):
                 libraries.append(name)
                 continue
             if found is None:
-                raise BuildError('create_extension(%r): libraries names %r, %s'
+                raise BuildError('create_extension(%r): libraries names %r, but %s'
                                  % (self.name, name, cuda.missing_library_message(name, home)))
             libraries.append(found.link)
             kw['library_dirs'] = _added(kw.get('library_dirs'), [found.folder])

@@ -66,7 +66,7 @@ class Linked(Compiled):
         if home is None and not cuda.library_dirs(None):
             raise BuildError(cuda.missing_toolkit_message(
                 needs, 'leave that object out of extra_objects'))
-        raise BuildError('%s, and %s' % (needs, cuda.missing_library_message(library, home)))
+        raise BuildError('%s, but %s' % (needs, cuda.missing_library_message(library, home)))
 
     def _check_symbols(self, library, kwargs, compiled=None):
         """Fails the build, before the new library is installed, when the

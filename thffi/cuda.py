@@ -309,12 +309,14 @@ def wheel_for(name, home):
 
 
 def missing_library_message(name, home):
-    """Why lib<name>.so is not found, and what to install."""
+    """Where lib<name>.so was looked for, and what to install: 'neither
+    the CUDA toolkit in ... nor pip's CUDA wheels ... hold libcurand.so
+    (cuRAND): pip install nvidia-curand'."""
     what = LIBRARIES.get(name, ('lib%s' % name,))[0]
     where = ('the CUDA toolkit in %s (%s)' % (home, library_dir(home)) if home
              else 'a CUDA toolkit (none found)')
-    return ("%s (lib%s.so): neither %s nor pip's CUDA wheels (site-packages/nvidia) hold it: "
-            "pip install %s" % (what, name, where, wheel_for(name, home)))
+    return ("neither %s nor pip's CUDA wheels (site-packages/nvidia) hold lib%s.so (%s): "
+            "pip install %s" % (where, name, what, wheel_for(name, home)))
 
 
 def cuda_enabled():
