@@ -215,6 +215,38 @@ def test_c_calling_cusparse_through_thcs_handle_links_pips_cusparse(venv, tmp_pa
     imported = venv.run('python -c "from _ext import sparse; print(callable('
                         'sparse.sparse_version_cuda))"', tmp_path)
     assert imported.returncode == 0 and imported.stdout.strip() == 'True', imported.stderr
+    # An extension that does not link cuSPARSE loads it as THC's sparse
+    # handle does (dlopen by soname, csrc/THCSparse.c): through its rpath.
+    _write(tmp_path / 'probe', PROBE_FILES)
+    built = venv.run('python build.py && python -c "from _ext import probe; '
+                     'print(probe.probe_cusparse())"', tmp_path / 'probe')
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert built.stdout.splitlines()[-1] == '1'
+    library = next((tmp_path / 'probe' / '_ext' / 'probe').glob('_probe*.so'))
+    assert 'libcusparse' not in ''.join(_ldd(venv, library, tmp_path))
+
+
+PROBE_FILES = {
+    'probe.h': 'int probe_cusparse(void);\n',
+    'probe.c': '''\
+        #include <dlfcn.h>
+        #include <THC/THC.h>
+
+        int probe_cusparse(void)
+        {
+          return dlopen("libcusparse.so.12", RTLD_NOW) != NULL;
+        }
+        ''',
+    'build.py': '''\
+        from torch.utils.ffi import create_extension
+
+        ffi = create_extension('_ext.probe', headers=['probe.h'], sources=['probe.c'],
+                               with_cuda=True, relative_to=__file__)
+
+        if __name__ == '__main__':
+            ffi.build()
+        ''',
+}
 
 
 # A 2018 library built apart that links cuRAND, as warp-ctc's did, and the

@@ -38,9 +38,11 @@ class Linked(Compiled):
         kw = dict(self.kwargs)
         for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
             kw[key] = as_list(kw.get(key))
+        # The libraries linked already, by name ('cusparse' for -lcusparse
+        # and for -l:libcusparse.so.12).
+        linked = {re.sub(r'^:lib|\.so[\d.]*$', '', name) for name in kw['libraries']}
         for library, (what, symbols) in _link.runtime_needs(user).items():
-            if library in kw['libraries'] or ':lib%s.so' % library in [
-                    name.rsplit('.so', 1)[0] + '.so' for name in kw['libraries']]:
+            if library in linked:
                 continue
             if library != _link.CXX_RUNTIME:
                 found = self._cuda_library(library, what, symbols)

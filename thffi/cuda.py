@@ -120,13 +120,14 @@ def wheel_problems(root):
     if missing:
         return ['%s (%s missing)' % (', '.join(missing), 'it is' if len(missing) == 1
                                      else 'they are')]
-    import importlib.metadata
+    # Each wheel's version, from its .dist-info folder's name (as pip
+    # writes it: nvidia_cuda_nvcc-13.0.88.dist-info).
     site = os.path.dirname(os.path.dirname(root))
     versions = {}
-    for dist in importlib.metadata.distributions(path=[site]):
-        name = (dist.metadata['Name'] or '').lower().replace('_', '-')
-        if name in dict(_NVCC_WHEELS) and name != 'nvidia-cuda-runtime':
-            versions[name] = dist.version
+    for wheel, _ in _NVCC_WHEELS[:3]:
+        for info in glob.glob(os.path.join(glob.escape(site), '%s-*.dist-info'
+                                           % wheel.replace('-', '_'))):
+            versions[wheel] = os.path.basename(info)[len(wheel) + 1:-len('.dist-info')]
     releases = {'.'.join(v.split('.')[:2]) for v in versions.values()}
     if len(releases) > 1:
         return ['%s at different releases (nvcc needs them at one)' % ', '.join(
