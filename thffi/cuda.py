@@ -51,7 +51,7 @@ _NVCC_WHEELS = [('nvidia-cuda-nvcc', 'bin/nvcc'), ('nvidia-cuda-crt', 'include/c
 PIP_EXTRA = "pip install 'thffi[cuda]'"
 
 # A toolkit and where it was found: 'CUDA_HOME', 'CUDA_PATH', "pip's
-# wheels", 'the nvcc on PATH' or '/usr/local/cuda'.
+# wheels", 'the nvcc on PATH' or 'the system toolkit' (/usr/local/cuda).
 Toolkit = collections.namedtuple('Toolkit', 'home origin')
 # A shared library of a build: its folder, its file, and the -l argument
 # that links it ('cusparse', or ':libcusparse.so.12' for a versioned file).
@@ -172,8 +172,8 @@ def find_toolkit():
         home = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
         if _is_toolkit(home):
             return Toolkit(home, 'the nvcc on PATH')
-    return Toolkit('/usr/local/cuda', '/usr/local/cuda') if _is_toolkit('/usr/local/cuda') \
-        else None
+    return Toolkit('/usr/local/cuda', 'the system toolkit') \
+        if _is_toolkit('/usr/local/cuda') else None
 
 
 def find_cuda_home():
