@@ -676,6 +676,42 @@ def test_a_library_built_apart_shares_thffis_shared_th_library(tmp_path):
         _shared_library_path(tmp_path)) in out.stdout
 
 
+def test_a_library_built_apart_given_by_path_in_extra_link_args_shares_it_too(tmp_path):
+    # The other 2018 way to link it: its path among the linker's arguments.
+    _write(tmp_path, dict(SCALER_FILES, **{'build.py': '''\
+        import os
+        from torch.utils.ffi import create_extension
+
+        lib = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib')
+        ffi = create_extension('_ext.scale', headers=['src/scale.h'], sources=['src/scale.c'],
+                               extra_link_args=['-Wl,-rpath,' + lib,
+                                                os.path.join(lib, 'libscaler.so')],
+                               relative_to=__file__)
+        if __name__ == '__main__':
+            ffi.build()
+        '''}))
+    env = dict(os.environ, PYTHONPATH=ROOT, PYTHON=sys.executable, THFFI_WITH_CUDA='0')
+    subprocess.run(['make', '-s', '-C', 'lib', 'LINK_THFFI=$(THFFI_LIBS)'], cwd=tmp_path, env=env,
+                   check=True)
+    out = _run(tmp_path, '''
+        import runpy
+        import torch
+        runpy.run_path('build.py', run_name='__main__')
+        from _ext import scale
+        t = torch.ones(2)
+        try:
+            scale.scale_twice(t, -1.0)
+        except RuntimeError as exc:
+            print('error:', exc)
+        print(scale.scale_twice(t, 2.0), t.tolist())
+        ''', env={'THFFI_WITH_CUDA': '0'})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.splitlines()[-2:] == [
+        'error: scale_twice: scaler: negative factor -1.000000 at scaler.c:9', '2 [4.0, 4.0]']
+    assert 'thffi: its own TH code: in %s, shared with the libraries the build links' % (
+        _shared_library_path(tmp_path)) in out.stdout
+
+
 def _shared_library_path(folder):
     flags = subprocess.run([sys.executable, '-m', 'thffi', '--libs'], cwd=folder,
                            env=dict(os.environ, PYTHONPATH=ROOT, THFFI_WITH_CUDA='0'),

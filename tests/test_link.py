@@ -14,6 +14,7 @@ import torch
 
 from conftest import ROOT, load_build_script
 from thffi import BuildError, create_extension, find_cuda_home
+from thffi import cuda as thffi_cuda
 
 needs_toolkit = pytest.mark.skipif(find_cuda_home() is None,
                                    reason='no CUDA toolkit (nvcc) installed')
@@ -449,14 +450,13 @@ def test_object_using_a_cuda_library_links_it_or_says_it_is_missing(tmp_path):
     ffi = create_extension('_ext.blas', headers=['src/blas.h'], sources=['src/blas.c'],
                            extra_objects=['src/blas_helper.o'],
                            relative_to=str(tmp_path / 'build.py'), verbose=False)
-    libdir = os.path.join(home, 'lib64') if os.path.isdir(os.path.join(home, 'lib64')) \
-        else os.path.join(home, 'lib')
-    if not os.path.isfile(os.path.join(libdir, 'libcublas.so')):
+    if thffi_cuda.find_library('cublas', home) is None:  # in the toolkit or pip's wheels
         with pytest.raises(BuildError, match=r"create_extension\('_ext.blas'\): "
                                              r"src/blas_helper.o uses cuBLAS \(cublasCreate_v2\)"
-                                             r", which the CUDA toolkit in .* lacks \(no "
-                                             r"libcublas.so in .*\): install the toolkit's "
-                                             r"cuBLAS libraries"):
+                                             r", but neither the CUDA toolkit in .* nor "
+                                             r"pip's CUDA wheels \(site-packages/nvidia\) "
+                                             r"hold libcublas.so \(cuBLAS\): pip install "
+                                             r"nvidia-cublas"):
             ffi.build()
         return
     assert ffi.build() is True

@@ -285,6 +285,31 @@ def test_shell_scripts():
     assert 'older than sm_75 (no nvcc found to ask)' in findings[0].message
 
 
+def test_cuda_library_flags_link_the_toolkits_or_pips_library():
+    new, findings = sh('''\
+        set -e
+        nvcc -c -o k.cu.o k.cu -Xcompiler -fPIC
+        g++ -shared -o libk.so k.cu.o -L/usr/local/cuda/lib64 -lcudart -lcurand -lm
+        LIBS="-lcublas -lcublasLt -lfoo"
+        gcc -shared -o libj.so j.c $LIBS
+        ''')
+    # The compile gets the libraries' headers (where pip's wheels put them).
+    assert new == textwrap.dedent('''\
+        set -e
+        nvcc -c -o k.cu.o k.cu -Xcompiler -fPIC $(python -m thffi --cuda-includes)
+        g++ -shared -o libk.so k.cu.o -L/usr/local/cuda/lib64 $(python -m thffi --cuda-libs cudart curand) -lm
+        LIBS="$(python -m thffi --cuda-libs cublas cublasLt) -lfoo"
+        gcc -shared -o libj.so j.c $LIBS
+        ''')
+    assert [(f.line, f.fixed) for f in findings] == [(2, True), (3, True), (4, True)]
+    assert findings[1].message == (
+        "-lcudart -lcurand: CUDA's libraries, which pip's wheels ship as lib<name>.so.<N> in "
+        "their own folder; now $(python -m thffi --cuda-libs cudart curand) (the toolkit's or "
+        "the wheels', with the rpath)")
+    # A script linking no CUDA library keeps its compiles as they are.
+    assert sh('set -e\nnvcc -c -o k.cu.o k.cu\n')[0] == 'set -e\nnvcc -c -o k.cu.o k.cu\n'
+
+
 def test_c_is_scanned_not_changed():
     source = textwrap.dedent('''\
         // exit(1) in a comment is not a call

@@ -121,8 +121,15 @@ def test_architectures_include_folders_and_libraries_are_rewritten():
      'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} ${THFFI_INCLUDE_FLAGS_STRING} -O2")\n'),
     ('target_link_libraries(ctc -lATen -lTH gomp)\n',
      'target_link_libraries(ctc ${THFFI_LIBRARIES} gomp)\n'),
+    # FindCUDA's library variables: thffi's lookup in the toolkit and pip's
+    # wheels, as a list of flags (a string inside quotes).
     ('target_link_libraries(ctc ${TH_LIBRARIES} ${CUDA_cusparse_LIBRARY})\n',
-     'target_link_libraries(ctc ${THFFI_LIBRARIES} ${CUDA_cusparse_LIBRARY})\n'),
+     'target_link_libraries(ctc ${THFFI_LIBRARIES} ${THFFI_CUDA_cusparse_LIBRARY})\n'),
+    ('target_link_libraries(test_gpu warpctc ${CUDA_curand_LIBRARY} ${CUDA_CUBLAS_LIBRARIES})\n',
+     'target_link_libraries(test_gpu warpctc ${THFFI_CUDA_curand_LIBRARY} '
+     '${THFFI_CUDA_cublas_LIBRARY})\n'),
+    ('set(EXTRA_LIBS "${CUDA_cufft_LIBRARY} -lm")\n',
+     'set(EXTRA_LIBS "${THFFI_CUDA_cufft_LIBRARY_STRING} -lm")\n'),
 ])
 def test_each_form(source, expected, tmp_path):
     new, findings = cmake(source)
@@ -151,6 +158,38 @@ def test_the_block_runs_thffi_and_a_failure_stops_the_configure(tmp_path):
                          text=True, timeout=60)
     assert ran.returncode != 0
     assert '/bin/false -m thffi --arch-flags failed: install thffi there, or set' in ran.stderr
+
+
+def test_the_block_finds_cuda_libraries_in_pips_wheels_or_says_what_to_install(tmp_path):
+    from test_cuda_wheels import fake_toolkit, fake_wheels
+    site = tmp_path / 'site-packages'
+    lib = fake_wheels(site, libraries=('cudart.so.13', 'curand.so.10')) / 'lib'
+    toolkit = fake_toolkit(tmp_path / 'cuda-13.0')  # a system toolkit without cuRAND
+    project = tmp_path / 'project'
+    project.mkdir()
+    (project / 'CMakeLists.txt').write_text(cmake('''\
+        cmake_minimum_required(VERSION 3.5)
+        project(noise NONE)
+        set(LIBS ${CUDA_curand_LIBRARY} ${CUDA_cusparse_LIBRARY})
+        message(STATUS "LIBS=${LIBS}")
+        get_directory_property(DIRS INCLUDE_DIRECTORIES)
+        message(STATUS "DIRS=${DIRS}")
+        ''')[0])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), ROOT]), CUDA_HOME=str(toolkit))
+    ran = subprocess.run(['cmake', '-S', str(project), '-B', str(project / 'build')], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    # cuRAND from the wheel, with its rpath; cuSPARSE nowhere: a warning
+    # naming the wheel, and NOTFOUND, which a target linking it refuses.
+    assert ('-- LIBS=-L{0};-l:libcurand.so.10;-Xlinker;-rpath={0};'
+            'THFFI_CUDA_cusparse_LIBRARY-NOTFOUND\n'.format(lib)) in ran.stdout
+    # The headers: the toolkit's, then the wheels'.
+    assert '-- DIRS=%s/include;%s\n' % (toolkit, lib.parent / 'include') in ran.stdout
+    warning = ' '.join(ran.stderr.split())  # as cmake wraps it
+    assert 'CMake Warning at CMakeLists.txt:' in warning
+    assert ('python -m thffi --cuda-libs cusparse: neither the CUDA toolkit in %s (%s/lib64) '
+            "nor pip's CUDA wheels (site-packages/nvidia) hold libcusparse.so (cuSPARSE): pip "
+            'install nvidia-cusparse' % (toolkit, toolkit)) in warning
 
 
 def test_what_it_leaves():

@@ -2,9 +2,10 @@
 
 usage:
     python -m thffi --includes    the -I flags of thffi's TH/THC headers (and
-                                  of the CUDA toolkit's, when there is one),
-                                  for build scripts (make.sh) that ran nvcc or
-                                  gcc with -I $TORCH/lib/include
+                                  of the CUDA toolkit's and pip's CUDA
+                                  wheels', when there are), for build scripts
+                                  (make.sh) that ran nvcc or gcc with
+                                  -I $TORCH/lib/include
                                   -I $TORCH/lib/include/TH(C)
     python -m thffi --libs        the linker flags of thffi's TH/THC layer as a
                                   shared library (libthffi-<version>.so), for
@@ -12,6 +13,21 @@ usage:
                                   call TH/THC functions, as they linked
                                   libATen/libTH/libTHC; an extension linking
                                   such a library shares it
+    python -m thffi --cuda-libs NAME...
+                                  the linker flags of CUDA libraries (curand,
+                                  cusparse, cublas...: what -lcurand linked
+                                  from the toolkit's lib64), found in the
+                                  CUDA toolkit or in pip's CUDA wheels (-L,
+                                  -l, and the rpath that finds them at run
+                                  time)
+    python -m thffi --cuda-includes
+                                  the -I flags of CUDA's headers: the
+                                  toolkit's, then those of pip's CUDA wheels
+                                  (curand.h, cusparse.h... where the toolkit
+                                  lacks them), for compiles of code that
+                                  includes them
+    python -m thffi --cuda-home   the CUDA toolkit thffi builds with (a
+                                  system one or pip's wheels)
     python -m thffi --arch-flags  the nvcc -gencode flags of the GPU
                                   architectures thffi builds for
                                   (TORCH_CUDA_ARCH_LIST, the visible GPUs, or
@@ -33,7 +49,6 @@ usage:
 Each command is a function in COMMANDS taking the remaining arguments and
 returning the exit status."""
 
-import os
 import sys
 
 from . import builder, cuda, sanitize
@@ -46,9 +61,50 @@ def _includes(args):
         return 2
     # gcc compiling a .c that includes <THC/THC.h> needs the CUDA headers
     # too; nvcc has them anyway.
+    print(' '.join('-I' + d for d in builder.include_dirs()
+                   + cuda.header_dirs(cuda.find_cuda_home())))
+    return 0
+
+
+def _cuda_libs(args):
+    if not args or any(a.startswith('-') for a in args):
+        sys.stderr.write('python -m thffi --cuda-libs takes the names of CUDA libraries as -l '
+                         'takes them (curand cusparse ...), got %s\n' % (' '.join(args) or
+                                                                         'none'))
+        return 2
     home = cuda.find_cuda_home()
-    dirs = builder.include_dirs() + ([os.path.join(home, 'include')] if home else [])
-    print(' '.join('-I' + d for d in dirs))
+    found = []
+    for name in args:
+        library = cuda.find_library(name, home)
+        if library is None:
+            sys.stderr.write('python -m thffi --cuda-libs %s: %s\n'
+                             % (name, cuda.missing_library_message(name, home)))
+            return 1
+        found.append(library)
+    print(' '.join(cuda.link_flags(found)))
+    return 0
+
+
+def _cuda_includes(args):
+    if args:
+        sys.stderr.write('python -m thffi --cuda-includes takes no arguments, got %s\n'
+                         % ' '.join(args))
+        return 2
+    print(' '.join('-I' + d for d in cuda.header_dirs(cuda.find_cuda_home())))
+    return 0
+
+
+def _cuda_home(args):
+    if args:
+        sys.stderr.write('python -m thffi --cuda-home takes no arguments, got %s\n'
+                         % ' '.join(args))
+        return 2
+    toolkit = cuda.find_toolkit()
+    if toolkit is None:
+        sys.stderr.write('python -m thffi --cuda-home: %s\n' % cuda.missing_toolkit_message(
+            'thffi', 'build without CUDA'))
+        return 1
+    print(toolkit.home)
     return 0
 
 
@@ -87,6 +143,9 @@ def _port(args):
 COMMANDS = {
     '--includes': _includes,
     '--libs': _libs,
+    '--cuda-libs': _cuda_libs,
+    '--cuda-includes': _cuda_includes,
+    '--cuda-home': _cuda_home,
     '--arch-flags': _arch_flags,
     'port': _port,
     'sanitize': sanitize.main,

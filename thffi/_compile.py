@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from . import cuda
 from ._configure import (CSRC, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError, Configured,
                          python_includes)
+from .cuda import describe, header_dirs
 from .toolchain import cuda_api
 from .toolchain import nvcc as nvcc_rules
 
@@ -55,7 +56,10 @@ class Compiled(Configured):
             includes = [INCLUDE_DIR, CSRC, os.path.join(self.cuda_home, 'include')]
             host += ',' + OWN_FILE_NAMES
         else:
-            includes = self.kwargs['include_dirs']
+            # CUDA's headers too where the build is not with_cuda (objects
+            # make.sh was to build): pip's wheels' are not where nvcc looks.
+            includes = self.kwargs['include_dirs'] + [
+                d for d in header_dirs(self.cuda_home) if d not in self.kwargs['include_dirs']]
             for macro in self.kwargs.get('define_macros', []):
                 name, value = (macro, None) if isinstance(macro, str) else macro
                 defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
@@ -128,6 +132,8 @@ class Compiled(Configured):
         for source, obj in self.rescued.items():
             print(self._rescue_line(source, obj))
         fresh = [job for job in self.jobs if job[3] and not cache[job[1]].present()]
+        if self.verbose and getattr(self, 'cuda_toolkit', None):
+            print('thffi: building %s with %s' % (self.name, describe(self.cuda_toolkit)))
         if self.verbose and any(job[0].endswith('.cu') for job in fresh):
             print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '
                   'about 25-45 s, once; later builds take them from the cache'

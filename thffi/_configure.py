@@ -8,6 +8,7 @@ import glob
 import os
 import re
 import shlex
+import subprocess
 import sys
 import sysconfig
 
@@ -158,6 +159,24 @@ def _shared_library_version(name):
     """The thffi version a NEEDED entry of thffi's shared library names, or None."""
     match = re.match(r'^libthffi-(.+)\.so$', name)
     return match and match.group(1)
+
+
+def _added(folders, more):
+    """The list of folders with those of `more` it lacks appended."""
+    folders = as_list(folders)
+    return folders + [f for f in more if f not in folders]
+
+
+def _linker_finds(filename):
+    """Whether the C compiler's linker finds `filename` on its own search
+    path (cc -print-file-name answers the bare name when it does not)."""
+    cc = shlex.split(os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc')
+    try:
+        out = subprocess.run(cc + ['-print-file-name=' + filename], capture_output=True,
+                             text=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return os.path.isabs(out) and os.path.isfile(out)
 
 
 def _object_source(obj):
@@ -312,6 +331,7 @@ class Configured(cffi.FFI):
         # TH's headers brought <math.h>, so legacy code calls libm (expf,
         # sqrt...) without -lm: the process had it loaded.
         self.kwargs['libraries'] = as_list(self.kwargs.get('libraries')) + ['gomp', 'm']
+        self._configure_cuda_libraries()
         cuda_sources = [s for s in sources if s.endswith('.cu')]
         sources = [s for s in sources if not s.endswith('.cu')]
         if cuda_sources and not self.with_cuda:
@@ -449,34 +469,78 @@ class Configured(cffi.FFI):
                                                     bool(self.shared_library), self.constants))
 
     def _configure_nvcc(self):
-        """The toolkit, nvcc and the architectures .cu files compile for."""
-        home = cuda.find_cuda_home()
-        if home is None:
+        """The toolkit, nvcc and the architectures .cu files compile for;
+        a warning when PyTorch was built with another CUDA major."""
+        toolkit = cuda.find_toolkit()
+        if toolkit is None:
             raise BuildError(cuda.missing_toolkit_message(
                 'create_extension(%r, with_cuda=True)' % self.name))
-        self.cuda_home = home
+        self.cuda_toolkit = toolkit
+        self.cuda_home = home = toolkit.home
         self.nvcc = os.path.join(home, 'bin', 'nvcc')
         self.arch_spec, self.arch_source = cuda.arch_list()
         try:
             self.arch_flags = cuda.arch_flags(self.arch_spec)
         except ValueError as exc:
             raise BuildError('%s (from %s)' % (exc, self.arch_source)) from None
+        mismatch = cuda.torch_mismatch(home)
+        if mismatch:
+            sys.stderr.write('thffi: warning: create_extension(%r): building with %s, but %s\n'
+                             % (self.name, cuda.describe(toolkit), mismatch))
 
     def _configure_cuda(self):
         """with_cuda: nvcc, THC's headers and the shared CUDA runtime."""
         self._configure_nvcc()
         home = self.cuda_home
-        libdir = cuda.library_dir(home)
         kw = self.kwargs
-        kw['include_dirs'] = kw['include_dirs'] + [os.path.join(home, 'include')]
+        # The toolkit's headers, then those of pip's wheels it lacks
+        # (cusparse.h, curand.h).
+        kw['include_dirs'] = kw['include_dirs'] + cuda.header_dirs(home)
         # The shared CUDA runtime, found by its soname: in a process where
         # PyTorch already loaded libcudart.so.<major>, that one is used (one
         # runtime, one current device); the rpath is the fallback for
-        # processes without it (a CPU-only torch).
+        # processes without it (a CPU-only torch).  It names pip's wheels'
+        # folders too, for the libraries thffi loads at run time (cuBLAS,
+        # cuSPARSE: THCBlas.c, THCSparse.c).
         # nvcc's host code is C++: it needs the C++ runtime, as torch does.
-        kw['libraries'] = as_list(kw.get('libraries')) + ['cudart', 'stdc++']
-        kw['library_dirs'] = as_list(kw.get('library_dirs')) + [libdir]
-        kw['runtime_library_dirs'] = as_list(kw.get('runtime_library_dirs')) + [libdir]
+        runtime = cuda.find_library('cudart', home)
+        if runtime is None:
+            raise BuildError('create_extension(%r, with_cuda=True): %s'
+                             % (self.name, cuda.missing_library_message('cudart', home)))
+        kw['libraries'] = as_list(kw.get('libraries')) + [runtime.link, 'stdc++']
+        kw['library_dirs'] = _added(kw.get('library_dirs'), [runtime.folder])
+        kw['runtime_library_dirs'] = _added(kw.get('runtime_library_dirs'),
+                                            cuda.library_dirs(home))
+
+    def _configure_cuda_libraries(self):
+        """The CUDA libraries `libraries` names (cusparse, curand, cublas...),
+        as 2018 builds linked them from the toolkit's lib64: found in the
+        toolkit or in pip's wheels (cuda.find_library), their folder on the
+        link line and the rpath, a versioned file (pip's libcusparse.so.12)
+        by its whole name.  A folder of library_dirs holding lib<name>.so,
+        or the linker's own search path, is left to decide."""
+        kw = self.kwargs
+        if not any(name in cuda.LIBRARIES for name in kw['libraries']):
+            return
+        home = cuda.find_cuda_home()
+        libraries = []
+        for name in kw['libraries']:
+            if name not in cuda.LIBRARIES or any(
+                    os.path.isfile(os.path.join(d, 'lib%s.so' % name))
+                    for d in as_list(kw.get('library_dirs'))):
+                libraries.append(name)
+                continue
+            found = cuda.find_library(name, home)
+            if found is None and _linker_finds('lib%s.so' % name):
+                libraries.append(name)
+                continue
+            if found is None:
+                raise BuildError('create_extension(%r): libraries names %r, but %s'
+                                 % (self.name, name, cuda.missing_library_message(name, home)))
+            libraries.append(found.link)
+            kw['library_dirs'] = _added(kw.get('library_dirs'), [found.folder])
+            kw['runtime_library_dirs'] = _added(kw.get('runtime_library_dirs'), [found.folder])
+        kw['libraries'] = libraries
 
     def _configure_shared_library(self):
         """self.shared_library: thffi's shared library (libthffi-<version>.so)
@@ -485,7 +549,11 @@ class Configured(cffi.FFI):
         holding thffi's code: one copy of its state serves both."""
         self.shared_library = None
         kw = self.kwargs
-        linked = [o for o in self.user_objects if re.search(r'\.so(\.|$)', o)]
+        # Shared libraries in extra_objects, or named by path among the
+        # linker's arguments (build.py files passed libfoo.so in
+        # extra_link_args), and those `libraries` finds in library_dirs.
+        linked = [o for o in self.user_objects + as_list(kw.get('extra_link_args'))
+                  if re.search(r'\.so(\.|$)', o) and os.path.isfile(o)]
         for library in as_list(kw.get('libraries')):
             for folder in as_list(kw.get('library_dirs')):
                 if os.path.isfile(os.path.join(folder, 'lib%s.so' % library)):

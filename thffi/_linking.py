@@ -44,13 +44,17 @@ class Linked(Compiled):
         kw = dict(self.kwargs)
         for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
             kw[key] = as_list(kw.get(key))
+        # The libraries linked already, by name ('cusparse' for -lcusparse
+        # and for -l:libcusparse.so.12).
+        linked = {re.sub(r'^:lib|\.so[\d.]*$', '', name) for name in kw['libraries']}
         for library, (what, symbols) in _link.runtime_needs(user).items():
-            if library in kw['libraries']:
+            if library in linked:
                 continue
             if library != _link.CXX_RUNTIME:
-                libdir = self._cuda_library_dir(library, what, symbols)
+                found = self._cuda_library(library, what, symbols)
                 for key in ('library_dirs', 'runtime_library_dirs'):
-                    kw[key] = kw[key] + ([libdir] if libdir not in kw[key] else [])
+                    kw[key] = kw[key] + ([found.folder] if found.folder not in kw[key] else [])
+                library = found.link
             kw['libraries'] = kw['libraries'] + [library]
         return kw
 
@@ -79,24 +83,23 @@ class Linked(Compiled):
         if lines:
             raise BuildError('create_extension(%r): %s' % (self.name, '\n'.join(lines)))
 
-    def _cuda_library_dir(self, library, what, symbols):
-        """The toolkit folder holding lib<library>.so, for objects using
-        `symbols` ({symbol: [object]}) of it; BuildError when there is none."""
+    def _cuda_library(self, library, what, symbols):
+        """The cuda.Library lib<library>.so, in the toolkit or pip's wheels,
+        for objects using `symbols` ({symbol: [object]}) of it; BuildError
+        when neither has it."""
         names = sorted(symbols, key=lambda n: (n.startswith('_'), n))
         users = sorted({self._display(o) for u in symbols.values() for o in u})
         needs = 'create_extension(%r): %s uses %s (%s%s)' % (
             self.name, ', '.join(users), what, ', '.join(names[:3]),
             ', ...' if len(names) > 3 else '')
         home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
-        if home is None:
+        found = cuda.find_library(library, home)
+        if found is not None:
+            return found
+        if home is None and not cuda.library_dirs(None):
             raise BuildError(cuda.missing_toolkit_message(
                 needs, 'leave that object out of extra_objects'))
-        libdir = cuda.library_dir(home)
-        if not os.path.isfile(os.path.join(libdir, 'lib%s.so' % library)):
-            raise BuildError('%s, which the CUDA toolkit in %s lacks (no lib%s.so in %s): '
-                             'install the toolkit\'s %s libraries, or set CUDA_HOME to a '
-                             'toolkit that has them' % (needs, home, library, libdir, what))
-        return libdir
+        raise BuildError('%s, but %s' % (needs, cuda.missing_library_message(library, home)))
 
     def _check_symbols(self, library, kwargs, compiled=None):
         """Fails the build, before the new library is installed, when the

@@ -50,8 +50,11 @@ class _SharedBuild(Compiled):
     def link_command(self, output):
         libraries = ['-lgomp', '-lm', '-lstdc++']
         if self.with_cuda:
-            libdir = cuda.library_dir(self.cuda_home)
-            libraries += ['-L' + libdir, '-lcudart', '-Wl,-rpath,' + libdir]
+            runtime = cuda.find_library('cudart', self.cuda_home)
+            if runtime is None:
+                raise BuildError(cuda.missing_library_message('cudart', self.cuda_home))
+            libraries += ['-L' + runtime.folder, '-l' + runtime.link] + [
+                '-Wl,-rpath,' + d for d in cuda.library_dirs(self.cuda_home)]
         cc = (os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc').split()
         return (cc + ['-shared', '-o', output] + [job[1] for job in self.jobs]
                 + [os.path.join(self.build_dir, 'home.c'),

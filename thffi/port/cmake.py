@@ -23,6 +23,14 @@ files, read by pygments' CMake lexer into commands and their arguments
 - libATen/libTH/libTHC (paths or -l flags, or ${TH_LIBRARIES}-style
   variables in target_link_libraries) become ${THFFI_LIBRARIES}:
   thffi's TH/THC layer as a shared library (`python -m thffi --libs`).
+- FindCUDA's ${CUDA_curand_LIBRARY}, ${CUDA_cusparse_LIBRARY},
+  ${CUDA_CUBLAS_LIBRARIES}... become ${THFFI_CUDA_curand_LIBRARY}...: the
+  library found in the toolkit or in pip's wheels, with its rpath
+  (`python -m thffi --cuda-libs curand`; toolchain/libraries.py); where
+  neither has it, a warning says what to install and the variable is
+  NOTFOUND, as FindCUDA's was.  The headers of pip's wheels (curand.h...)
+  are added after the project's include folders
+  (`python -m thffi --cuda-includes`).
 
 Inside a quoted string the same variables end in _STRING (the flags
 separated by blanks, as `python -m thffi` prints them).  A block at the top
@@ -39,6 +47,7 @@ import re
 from pygments.lexers import CMakeLexer
 from pygments.token import Comment, Punctuation, Whitespace
 
+from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
 from .report import Finding
@@ -193,10 +202,11 @@ def _delete(text, start, end, spans):
     return edits
 
 
-def _block(python, options):
+def _block(python, options, cuda_libraries=()):
     """The lines defining THFFI_<variable> and THFFI_<variable>_STRING for
     each option of python -m thffi (and THFFI_INCLUDE_DIRS: the folders of
-    the -I flags)."""
+    the -I flags), and THFFI_CUDA_<name>_LIBRARY(_STRING) for each CUDA
+    library of cuda_libraries."""
     lines = [MARKER + ' (python -m thffi)',
              'set(THFFI_PYTHON "%s" CACHE FILEPATH "the Python whose thffi gives TH/THC '
              'and the GPU architectures")' % python.replace('\\', '/'),
@@ -216,6 +226,27 @@ def _block(python, options):
     if '--includes' in options:
         lines.append('string(REGEX REPLACE "(^|;)-I" "\\\\1" THFFI_INCLUDE_DIRS '
                      '"${THFFI_INCLUDE_FLAGS}")')
+    if cuda_libraries:
+        lines += ['macro(thffi_cuda_library name)',
+                  '  execute_process(COMMAND "${THFFI_PYTHON}" -m thffi --cuda-libs ${name}',
+                  '                  RESULT_VARIABLE _thffi_status',
+                  '                  OUTPUT_VARIABLE THFFI_CUDA_${name}_LIBRARY_STRING',
+                  '                  ERROR_VARIABLE _thffi_error OUTPUT_STRIP_TRAILING_WHITESPACE)',
+                  '  if(_thffi_status EQUAL 0)',
+                  '    separate_arguments(THFFI_CUDA_${name}_LIBRARY UNIX_COMMAND',
+                  '                       "${THFFI_CUDA_${name}_LIBRARY_STRING}")',
+                  '  else()',
+                  '    message(WARNING "${_thffi_error}")',
+                  '    set(THFFI_CUDA_${name}_LIBRARY THFFI_CUDA_${name}_LIBRARY-NOTFOUND)',
+                  '  endif()',
+                  'endmacro()']
+        lines += ['thffi_cuda_library(%s)' % name for name in cuda_libraries]
+        # Their headers, after the project's own folders: the toolkit's, then
+        # pip's wheels' (nvcc looks in the toolkit's alone).
+        lines += ['thffi_flags(THFFI_CUDA_INCLUDE_FLAGS --cuda-includes)',
+                  'string(REGEX REPLACE "(^|;)-I" "\\\\1" THFFI_CUDA_INCLUDE_DIRS '
+                  '"${THFFI_CUDA_INCLUDE_FLAGS}")',
+                  'include_directories(AFTER ${THFFI_CUDA_INCLUDE_DIRS})']
     return '\n'.join(lines) + '\n\n'
 
 
@@ -223,7 +254,7 @@ def rewrite_cmake(text, path, accepted, python):
     """(new text, [Finding]) for one CMake file.  accepted: the compute
     capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or
     None; python: the interpreter the configure runs thffi with."""
-    findings, edits, options = [], [], set()
+    findings, edits, options, cuda_libraries = [], [], set(), {}
     versions = []  # reported for a file of the torch build only (not vendored code)
     commands = _commands(text)
     arch_done = set()  # variables given thffi's architectures at top level
@@ -288,6 +319,21 @@ def rewrite_cmake(text, path, accepted, python):
                 now = '${THFFI_LIBRARIES} (python -m thffi --libs)'
             findings.append(Finding(path, line_of(min(spans)[0]), '%s; now %s' % (what, now),
                                     True))
+        libraries = [(start + s, start + e, name, text[start] == '"') for start, end in args
+                     for s, e, name in _libraries.cmake_variables_in(text[start:end])]
+        for lib_start, lib_end, name, in_string in libraries:
+            edits.append((lib_start, lib_end, '${THFFI_CUDA_%s_LIBRARY%s}'
+                          % (name, '_STRING' if in_string else '')))
+            cuda_libraries[name] = True
+        if libraries:
+            findings.append(Finding(path, line_of(libraries[0][0]), '%s: FindCUDA looks for '
+                                    'lib<name>.so in the toolkit alone, NOTFOUND where pip\'s '
+                                    'wheels bring the library; now %s (python -m thffi '
+                                    '--cuda-libs: the toolkit\'s or the wheels\', with the '
+                                    'rpath)' % (', '.join(text[s:e] for s, e, _, _ in libraries),
+                                                ', '.join(_libraries.cmake_variable(n) for n in
+                                                          dict.fromkeys(n for _, _, n, _ in
+                                                                        libraries))), True))
     if arch_lines:
         findings.append(Finding(path, arch_lines[0], 'nvcc architecture flags%s: %s %s; now '
                                 '${THFFI_ARCH_FLAGS} (python -m thffi --arch-flags: '
@@ -306,7 +352,7 @@ def rewrite_cmake(text, path, accepted, python):
     if MARKER not in text and options:
         # After the head commands before the first edit (a blank line
         # between), else before the first command.
-        block = _block(python, options)
+        block = _block(python, options, list(cuda_libraries))
         head = [end for name, _, end, depth, _ in commands
                 if name in _HEAD and depth == 0 and end <= min(edits)[0]]
         if head:

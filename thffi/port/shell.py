@@ -10,6 +10,11 @@ the text includes its quotes), rewritten word by word.
 - `-I $TORCH/lib/include`, `"-I$TORCH/lib/include/TH"`, `.../include/THC`
   (any variable, quoted or not) become `$(python -m thffi --includes)`:
   those folders are gone from PyTorch; thffi's headers take their place.
+- `-lcurand`, `-lcusparse`, `-lcublas`... (CUDA's libraries) become
+  `$(python -m thffi --cuda-libs curand ...)`: the library found in the
+  toolkit or in pip's wheels, with its rpath (toolchain/libraries.py); in
+  such a script, a compile (`-c`) without thffi's include flags gets
+  `$(python -m thffi --cuda-includes)`, for the libraries' headers.
 
 The first flag's word(s) become the command substitution, unquoted, so that
 the shell splits it into one argument per flag; the other flags' words go
@@ -38,6 +43,7 @@ import re
 
 import bashlex
 
+from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
 from .commands import NvccCommand
@@ -142,9 +148,11 @@ def _flag_edits(text, words, nvcc_variables, path, line_of, findings):
     return [edit[:3] for edit in found]
 
 
-def _edits(text, words, accepted, path, line_of, findings):
-    """(start, end, replacement) edits of one command's words."""
-    arch, includes, numbers = [], [], []
+def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
+    """(start, end, replacement) edits of one command's words.  links_cuda:
+    the script links CUDA's libraries, whose headers its compiles may
+    include."""
+    arch, includes, numbers, libs, names = [], [], [], [], []
     i = 0
     while i < len(words):
         start, end, value, kind = words[i]
@@ -166,6 +174,12 @@ def _edits(text, words, accepted, path, line_of, findings):
                 arch += [[(start + s, start + e)] for s, e, _ in found]
                 numbers += [n for *_, ns in found for n in ns]
                 includes += [[(start + s, start + e)] for s, e in inside]
+                for s, e, name in _libraries.link_flags_in(source):
+                    libs.append([(start + s, start + e)])
+                    names.append(name)
+        elif _libraries.link_flag(value):
+            libs.append([(start, end)])
+            names.append(_libraries.link_flag(value))
         elif _TORCH_INCLUDE_WORD.match(value):
             includes.append([(start, end)])
         elif value == '-I' and following and _TORCH_PATH_WORD.match(following[2]):
@@ -192,6 +206,23 @@ def _edits(text, words, accepted, path, line_of, findings):
         findings.append(Finding(path, line_of(includes[0][0][0]), '-I $TORCH/lib/include/TH(C): '
                                 'gone from PyTorch; now %s' % INCLUDES, True))
         edits += replace_flags(includes, INCLUDES)
+    if libs:
+        command = _libraries.cuda_libs_command(names)
+        findings.append(Finding(path, line_of(libs[0][0][0]), '%s: CUDA\'s libraries, which '
+                                'pip\'s wheels ship as lib<name>.so.<N> in their own folder; '
+                                'now %s (the toolkit\'s or the wheels\', with the rpath)'
+                                % (' '.join('-l' + n for n in dict.fromkeys(names)), command),
+                                True))
+        edits += replace_flags(libs, command)
+    values = [w[2] for w in words if w[3] == 'word']
+    if (links_cuda and not includes and _libraries.compiles(values)
+            and not any('thffi --includes' in v or 'thffi --cuda-includes' in v
+                        for v in values)):
+        findings.append(Finding(path, line_of(words[0][0]), 'a compile in a script that links '
+                                'CUDA\'s libraries: their headers (curand.h, cusparse.h...) may '
+                                'lie in pip\'s wheels, not in the toolkit; now with %s'
+                                % _libraries.CUDA_INCLUDES, True))
+        edits.append((words[-1][1], words[-1][1], ' ' + _libraries.CUDA_INCLUDES))
     return edits
 
 
@@ -212,6 +243,7 @@ def rewrite_shell(text, path, accepted):
     parts = [(start, end, nodes, _simple_commands(nodes) if nodes else None)
              for start, end, nodes in _parts(text)]
     nvcc_variables = _used_by_nvcc([w for *_, commands in parts for w in commands or ()])
+    links_cuda = bool(_libraries.link_flags_in(text)) or 'thffi --cuda-libs' in text
     for start, end, nodes, commands in parts:
         chunk = text[start:end]
 
@@ -227,7 +259,7 @@ def rewrite_shell(text, path, accepted):
             continue
         edits = []
         for words in commands:
-            edits += _edits(chunk, words, accepted, path, line_of, findings)
+            edits += _edits(chunk, words, accepted, path, line_of, findings, links_cuda)
             edits += _flag_edits(chunk, words, nvcc_variables, path, line_of, findings)
         out.append(text[done:start])
         out.append(apply_edits(chunk, edits))

@@ -17,4 +17,7 @@ test, not a branch in either.
 - cuda_api.py: the CUDA runtime and library names CUDA 10.1-13.0 removed
   (the launch sequence, texture references, cuSPARSE's legacy API...),
   each with its release and replacement, and the pip wheels that bring a
-  CUDA library's headers."""
+  CUDA library's headers.
+- libraries.py: CUDA's libraries on the link line (-lcurand, FindCUDA's
+  ${CUDA_curand_LIBRARY}), which pip's wheels ship under names and in
+  folders the linker does not look for."""

@@ -1,0 +1,92 @@
+"""CUDA's libraries on the link line, then and now.
+
+2017-2018 build files linked cuBLAS, cuRAND, cuSPARSE, cuFFT... from the
+toolkit's lib64: `-lcurand` in make.sh and Makefiles, `${CUDA_curand_LIBRARY}`
+after CMake's find_package(CUDA) (a find_library in the toolkit's folders).
+Today they may come from pip's wheels (site-packages/nvidia/cu13/lib, see
+thffi/cuda.py), which ship only the versioned file (libcurand.so.10): neither
+`-lcurand` nor FindCUDA finds it there, nor does the extension at run time
+without an rpath.  `python -m thffi --cuda-libs NAME...` prints the flags
+that link them wherever they are (the toolkit's copy first) and the rpath
+that finds them at run time.
+
+Their headers moved the same way: nvcc found curand.h, cusparse.h... in
+its toolkit's include folder; pip's wheels put them in a folder of their
+own (nvidia/cu13/include), which `python -m thffi --cuda-includes` names
+after the toolkit's.
+
+Each rule: old (a regular expression matching the old form whole, the
+library's -l name in group 1), new (the replacement, NAME standing for the
+names), why."""
+
+import collections
+import re
+
+from ..cuda import LIBRARIES
+
+Rule = collections.namedtuple('Rule', 'old new why')
+
+_NAMES = '|'.join(sorted(LIBRARIES, key=len, reverse=True))
+# FindCUDA's variables: CUDA_<name>_LIBRARY, and its two plural ones.
+_CMAKE_PLURAL = {'CUBLAS': 'cublas', 'CUFFT': 'cufft'}
+
+LINK_FLAG = Rule(
+    r'-l(%s)' % _NAMES, '$(python -m thffi --cuda-libs NAME)',
+    "pip's CUDA wheels ship libcurand.so.10, not libcurand.so, and the linker looks in no "
+    "folder of theirs: thffi finds the library in the toolkit or the wheels and links it "
+    "with its rpath")
+CMAKE_VARIABLE = Rule(
+    r'\$\{CUDA_(%s|%s)_(?:LIBRARY|LIBRARIES)\}' % (_NAMES, '|'.join(_CMAKE_PLURAL)),
+    '${THFFI_CUDA_NAME_LIBRARY}',
+    "FindCUDA looks for lib<name>.so in the toolkit alone: NOTFOUND where pip's wheels bring "
+    "the library (libcurand.so.10)")
+
+# A compiler command's first word: a C, C++ or CUDA compiler, by path or
+# `$(which nvcc)`.
+_COMPILER_WORD = (r'(?:\S*/|\$\(which\s+)?(?:nvcc|gcc|g\+\+|cc|c\+\+|clang|clang\+\+)'
+                  r'(?:-[\d.]+)?\)?')
+COMPILE_HEADERS = Rule(
+    r'(%s) (.* )?-c( .*)?' % _COMPILER_WORD, r'\1 \2-c\3 $(python -m thffi --cuda-includes)',
+    "in a script that links CUDA's libraries, a compile may include their headers, which "
+    "pip's wheels do not put in the toolkit's include folder, where nvcc looks")
+CUDA_INCLUDES = '$(python -m thffi --cuda-includes)'
+
+_LINK_WORD = re.compile(LINK_FLAG.old + '$')
+_COMPILER = re.compile(_COMPILER_WORD + '$')
+_LINK_IN_TEXT = re.compile(r'(?<![\w-])%s(?=[\s"\';]|$)' % LINK_FLAG.old)
+_CMAKE_IN_TEXT = re.compile(CMAKE_VARIABLE.old)
+
+
+def link_flag(word):
+    """The library a -l flag (one word, e.g. '-lcurand') names, if it is one
+    of CUDA's; else None."""
+    match = _LINK_WORD.match(word)
+    return match and match.group(1)
+
+
+def link_flags_in(text):
+    """[(start, end, library)] of CUDA -l flags inside a longer text (a
+    quoted word with blanks, a make variable's value)."""
+    return [(m.start(), m.end(), m.group(1)) for m in _LINK_IN_TEXT.finditer(text)]
+
+
+def compiles(words):
+    """Whether a command (its words) compiles a source: a C, C++ or CUDA
+    compiler with -c."""
+    return bool(words) and bool(_COMPILER.match(words[0])) and '-c' in words
+
+
+def cuda_libs_command(names):
+    """The shell's replacement for -l flags of CUDA libraries."""
+    return LINK_FLAG.new.replace('NAME', ' '.join(dict.fromkeys(names)))
+
+
+def cmake_variables_in(text):
+    """[(start, end, library)] of FindCUDA's library variables in text."""
+    return [(m.start(), m.end(), _CMAKE_PLURAL.get(m.group(1), m.group(1)))
+            for m in _CMAKE_IN_TEXT.finditer(text)]
+
+
+def cmake_variable(name):
+    """The variable thffi's CMake block defines for library `name`."""
+    return CMAKE_VARIABLE.new.replace('NAME', name)
