@@ -349,7 +349,7 @@ def rewrite_cmake(text, path, accepted, python):
     if not edits:
         return text, findings
     new = _apply(text, edits)
-    if MARKER not in text and options:
+    if MARKER not in text and (options or cuda_libraries):
         # After the head commands before the first edit (a blank line
         # between), else before the first command.
         block = _block(python, options, list(cuda_libraries))
