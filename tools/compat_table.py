@@ -2,7 +2,7 @@
 
     python tools/compat_table.py RESULTS [--out docs/compatibility.md] [--checkouts DIR]
 
-The corpus (fifteen ffi-era repositories) is fetched, built and checked outside this
+The corpus (../shared/CORPUS.md's ffi-era repositories) is fetched, built and checked outside this
 repository: its code is never part of the project. That run leaves, in RESULTS, one JSON file
 per repository x extension x level (`*__A.json`, `*__B.json`) and `run.json` naming the run:
 
@@ -119,17 +119,18 @@ def cell(text):
 
 
 def render(run, rows):
-    out = ['# Compatibility: fifteen ffi-era repositories on today\'s PyTorch', '',
+    repos = sorted({repo for (repo, _), _ in rows})
+    out = ['# Compatibility: %d ffi-era repositories on today\'s PyTorch' % len(repos), '',
            'Run of %s on %s; thffi %s%s.' % (
                run.get('date', '?'), run.get('machine', '?'), run.get('thffi_commit', '?'),
                '; the run took %.0f min' % (run['elapsed_s'] / 60) if run.get('elapsed_s') else ''), '']
     total = len(rows)
     count = {l: sum(works(levels.get(l)) for _, levels in rows) for l in LEVELS}
-    repos = sorted({repo for (repo, _), _ in rows})
     out += ['%d extensions in %d repositories: %d work with the `torch.utils.ffi` hook alone, '
             '%d after `python -m thffi port`, with no file edited by hand.'
             % (total, len(repos), count['A'], count['B']), '',
-            'The corpus: fifteen public repositories written for `torch.utils.ffi` in 2017-2018, '
+            'The corpus: %d public repositories written for `torch.utils.ffi` in 2017-2018, '
+            % len(repos) +
             'chosen for the spread of their idioms (make.sh and nvcc, setuptools packages, CMake '
             'libraries, generic TH/THC code, C++ bindings, CUDA-only code). Each is cloned at the '
             'commit shown (fetching is the user\'s; nothing of it enters this repository) and built by the steps '
