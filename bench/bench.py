@@ -360,9 +360,10 @@ def cold_cuda_builds(ours_cold, workdir):
     2.13's cpp_extension stops with an IndexError)."""
     five = {'TORCH_CUDA_ARCH_LIST': thffi_cuda.DEFAULT_ARCH_LIST}
     cases = {'ours: cold, with CUDA, 5 architectures': lambda: (ours_cold('1', five), None)}
-    if stable_with_cuda():
+    if stable_with_cuda():  # with the toolkit ours uses
         cases['stable-ABI: cold, with CUDA, 5 architectures'] = lambda: stable_build(
-            tempfile.mkdtemp(dir=workdir), True, five)
+            tempfile.mkdtemp(dir=workdir), True,
+            dict(five, CUDA_HOME=thffi_cuda.find_cuda_home()))
     # Last in the last round: the configuration the no-op rebuild then finds.
     cases['ours: cold, with CUDA'] = lambda: (ours_cold('1'), None)
     samples = {name: [] for name in cases}

@@ -99,14 +99,15 @@ def cold_build(path, workdir, env):
 
 def peer_build(python, workdir):
     """Whole-process seconds of the stable-ABI op's cold CUDA build by
-    `python`, for the five architectures."""
+    `python`, for the five architectures, with the toolkit thffi uses."""
     import bench
     build_dir = tempfile.mkdtemp(dir=workdir)
     script = ('import sys; sys.path.insert(0, %r); import bench; '
               'from torch.utils.cpp_extension import load; '
               'load(**bench.stable_load_args(%r, True))' % (HERE, build_dir))
     return bench.timed([python, '-c', script], build_dir,
-                       dict(environment(FIVE), TORCH_EXTENSIONS_DIR=build_dir))
+                       dict(environment(FIVE), TORCH_EXTENSIONS_DIR=build_dir,
+                            CUDA_HOME=thffi_cuda.find_cuda_home()))
 
 
 def per_object(path, env):
