@@ -91,7 +91,7 @@ class Compiled(Configured):
         fresh = [job for job in self.jobs if job[3] and not cache[job[1]].present()]
         if self.verbose and any(job[0].endswith('.cu') for job in fresh):
             print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '
-                  'about 25-45 s, once; later builds take them from the cache'
+                  'a few seconds an architecture, once; later builds take them from the cache'
                   % (self.arch_spec, self.arch_source))
         for source, obj in self.rescued.items():
             print('thffi: %s (extra_objects) does not exist, as a make.sh step that failed '
