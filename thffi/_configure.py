@@ -33,7 +33,7 @@ TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenm
               ('THVector.c', '-O2'), ('THRandom.c', '-O1'), ('THLogAdd.c', '-O2'),
               ('THHalf.c', '-O2'), ('THStorageFunctions.c', '-O1')]
 # THC's go first: THCTensor.cu, all its CUDA code, takes the longest (nvcc
-# 13, the default five architectures: 15 CPU seconds; TH's C 7, THC's 6).
+# 13, the default five architectures: 15 CPU seconds; all of TH's C 5-7).
 THC_SOURCES = [('THCTensor.cu', None), ('THC.c', '-O2'), ('THCBlas.c', '-O2'),
                ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1'), ('THCSparse.c', '-O2')]
 # thffi's own objects are cached and shared by every copy of thffi: their
