@@ -55,6 +55,8 @@ sys.path.insert(0, ROOT)
 import torch  # noqa: E402
 from torch.autograd import Function  # noqa: E402
 
+from thffi import cuda as thffi_cuda  # noqa: E402
+
 PEER_SOURCE = textwrap.dedent('''
     #include <torch/extension.h>
     // The peer: the same add as src/my_lib.c, written against libtorch.
@@ -337,7 +339,7 @@ def timed(command, cwd, env=None):
     return run_timed(command, cwd, env)[0]
 
 
-def stable_build(build_dir, cuda):
+def stable_build(build_dir, cuda, env=None):
     """(whole process, inside the process after import torch) seconds of
     cpp_extension.load of the stable-ABI op in `build_dir`, a process of its
     own whose TORCH_EXTENSIONS_DIR is that directory too."""
@@ -345,8 +347,35 @@ def stable_build(build_dir, cuda):
               't = time.perf_counter(); load(**%r); print(time.perf_counter() - t)'
               % stable_load_args(build_dir, cuda))
     whole, out = run_timed([sys.executable, '-c', script], build_dir,
-                           {'TORCH_EXTENSIONS_DIR': build_dir})
+                           dict(env or {}, TORCH_EXTENSIONS_DIR=build_dir))
     return whole, float(out.split()[-1])
+
+
+def cold_cuda_builds(ours_cold, workdir):
+    """Cold CUDA builds, the median of three rounds in alternating order:
+    ours for the architectures thffi picks on this machine; ours for
+    thffi's DEFAULT_ARCH_LIST (what it builds for a CUDA PyTorch with no GPU
+    visible); and, with a CUDA PyTorch, the stable-ABI op for the same list
+    (named to it: with no GPU visible and no TORCH_CUDA_ARCH_LIST, PyTorch
+    2.13's cpp_extension stops with an IndexError)."""
+    five = {'TORCH_CUDA_ARCH_LIST': thffi_cuda.DEFAULT_ARCH_LIST}
+    cases = {'ours: cold, with CUDA, 5 architectures': lambda: (ours_cold('1', five), None)}
+    if stable_with_cuda():  # with the toolkit ours uses
+        cases['stable-ABI: cold, with CUDA, 5 architectures'] = lambda: stable_build(
+            tempfile.mkdtemp(dir=workdir), True,
+            dict(five, CUDA_HOME=thffi_cuda.find_cuda_home()))
+    # Last in the last round: the configuration the no-op rebuild then finds.
+    cases['ours: cold, with CUDA'] = lambda: (ours_cold('1'), None)
+    samples = {name: [] for name in cases}
+    for r in range(3):
+        for name in list(cases) if r % 2 == 0 else reversed(list(cases)):
+            samples[name].append(cases[name]())
+    results = {}
+    for name, times in samples.items():
+        results[name] = statistics.median(whole for whole, _ in times)
+        if name.startswith('stable-ABI'):
+            results[name + ', after import torch'] = statistics.median(i for _, i in times)
+    return results
 
 
 def build_times(workdir):
@@ -361,11 +390,11 @@ def build_times(workdir):
         copy = shutil.copytree if os.path.isdir(source) else shutil.copy
         copy(source, os.path.join(project, name))
 
-    def ours_cold(cuda):
+    def ours_cold(cuda, env=None):
         shutil.rmtree(os.path.join(project, '_ext'), ignore_errors=True)
         cache = tempfile.mkdtemp(dir=workdir)
         return timed([sys.executable, 'build.py'], project,
-                     {'THFFI_WITH_CUDA': cuda, 'THFFI_CACHE_DIR': cache})
+                     dict(env or {}, THFFI_WITH_CUDA=cuda, THFFI_CACHE_DIR=cache))
 
     # Ours and the stable-ABI op (C or C++ only), cold, three rounds in
     # alternating order: the two are close, and the shared machine's slow
@@ -381,7 +410,7 @@ def build_times(workdir):
     results = {'ours: cold, C only': statistics.median(ours)}
     last_cuda = '0'
     if shutil.which('nvcc') or os.environ.get('CUDA_HOME'):
-        results['ours: cold, with CUDA'] = ours_cold('1')
+        results.update(cold_cuda_builds(ours_cold, workdir))
         last_cuda = '1'
     results['ours: no-op rebuild'] = statistics.median(
         timed([sys.executable, 'build.py'], project, {'THFFI_WITH_CUDA': last_cuda})
@@ -391,10 +420,6 @@ def build_times(workdir):
     results['stable-ABI: cold, C++ only'] = statistics.median(w for w, _ in stable)
     results['stable-ABI: cold, C++ only, after import torch'] = statistics.median(
         i for _, i in stable)
-    if stable_with_cuda():
-        whole, inside = stable_build(tempfile.mkdtemp(dir=workdir), True)
-        results['stable-ABI: cold, with CUDA'] = whole
-        results['stable-ABI: cold, with CUDA, after import torch'] = inside
     noop = [stable_build(stable_dir, False) for _ in range(3)]  # the last C++-only build
     results['stable-ABI: no-op rebuild'] = statistics.median(w for w, _ in noop)
     results['stable-ABI: no-op rebuild, after import torch'] = statistics.median(
@@ -562,6 +587,17 @@ def markdown(rows, builds, gpu, gpu_bandwidth):
                   'import cost after torch: _ext.my_lib %.0f ms, the stable-ABI op %.0f ms'
                   % (builds['import _ext.my_lib after torch'] * 1e3,
                      builds['load the stable-ABI op after torch'] * 1e3)]
+        if 'ours: cold, with CUDA' in builds:
+            spec, source = thffi_cuda.arch_list()
+            stable = builds.get('stable-ABI: cold, with CUDA, 5 architectures')
+            lines.append('cold CUDA build, whole process: ours %.2f s for %s (from %s), %.2f s '
+                         'for the five of %s; the stable-ABI op for those five: %s'
+                         % (builds['ours: cold, with CUDA'], spec, source,
+                            builds['ours: cold, with CUDA, 5 architectures'],
+                            thffi_cuda.DEFAULT_ARCH_LIST,
+                            'not built (a CPU-only PyTorch)' if stable is None else
+                            '%.2f s (%.1fx ours)' % (
+                                stable, stable / builds['ours: cold, with CUDA, 5 architectures'])))
     lines += ['', 'Targets, judged on this run\'s figures ("small N": N=%s):'
               % ' and '.join('%g' % n for n in SMALL), '']
     lines += ['- %s: %s: **%s**' % (target, figures, 'met' if met else 'not met')

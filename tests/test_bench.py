@@ -54,6 +54,20 @@ def test_results_show_each_target_met_or_not():
     assert '| MyAddFunction / stable-ABI Function | 2.00 |' in text
 
 
+def test_results_give_the_cold_cuda_builds_and_their_architectures(monkeypatch):
+    monkeypatch.setattr(bench.thffi_cuda, 'arch_list',
+                        lambda: ('7.5+PTX', 'the default for a PyTorch without CUDA'))
+    builds = dict(BUILDS, **{'ours: cold, with CUDA': 10.0,
+                             'ours: cold, with CUDA, 5 architectures': 20.0})
+    text = bench.markdown([row(1)], builds, None, None)
+    assert ('cold CUDA build, whole process: ours 10.00 s for 7.5+PTX (from the default for a '
+            'PyTorch without CUDA), 20.00 s for the five of 7.5;8.0;9.0;10.0;12.0+PTX; the '
+            'stable-ABI op for those five: not built (a CPU-only PyTorch)') in text
+    builds['stable-ABI: cold, with CUDA, 5 architectures'] = 30.0
+    assert 'the stable-ABI op for those five: 30.00 s (1.5x ours)' in bench.markdown(
+        [row(1)], builds, None, None)
+
+
 def gpu_row(n, times):
     """A GPU row of N=n: kernel times in µs, host latencies at N=1."""
     return {'n': n, **times}

@@ -79,8 +79,52 @@ def test_arch_list_sources(monkeypatch):
     monkeypatch.setattr(thffi_cuda, '_visible_gpu_archs', lambda: ['9.0'])
     assert thffi_cuda.arch_list() == ('9.0', 'the visible GPUs')
     monkeypatch.setattr(thffi_cuda, '_visible_gpu_archs', lambda: [])
-    spec, source = thffi_cuda.arch_list()
-    assert source == 'the default list' and spec.endswith('+PTX')
+    monkeypatch.setattr(thffi_cuda, 'torch_cuda_version', lambda: '13.0')
+    assert thffi_cuda.arch_list() == (thffi_cuda.DEFAULT_ARCH_LIST, 'the default list')
+    assert thffi_cuda.DEFAULT_ARCH_LIST.endswith('+PTX')
+    monkeypatch.setattr(thffi_cuda, 'torch_cuda_version', lambda: None)
+    assert thffi_cuda.arch_list() == ('7.5+PTX', 'the default for a PyTorch without CUDA')
+
+
+@pytest.mark.parametrize('version_py, expected', [
+    ("cuda: Optional[str] = '13.0'\n", '13.0'),
+    ('cuda: Optional[str] = None\n', None),
+    ("cuda = '12.8'\n", '12.8')])
+def test_arch_list_reads_the_installed_torch_without_importing_it(tmp_path, version_py,
+                                                                   expected):
+    """No GPU, no TORCH_CUDA_ARCH_LIST: the list follows torch.version.cuda,
+    read from torch/version.py; the build process does not import torch."""
+    (tmp_path / 'torch').mkdir()
+    (tmp_path / 'torch' / '__init__.py').write_text('raise ImportError("imported")\n')
+    (tmp_path / 'torch' / 'version.py').write_text(
+        'from typing import Optional\n__version__ = "2.13.0"\n' + version_py)
+    env = {k: v for k, v in os.environ.items() if k != 'TORCH_CUDA_ARCH_LIST'}
+    env['PYTHONPATH'] = os.pathsep.join([str(tmp_path), ROOT])
+    out = subprocess.run(
+        [sys.executable, '-c', 'import sys; from thffi import cuda; cuda._visible_gpu_archs = '
+         'lambda: []; print(cuda.torch_cuda_version(), cuda.arch_list()[0], '
+         '"torch" in sys.modules)'],
+        env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out == [str(expected), '7.5+PTX' if expected is None
+                   else thffi_cuda.DEFAULT_ARCH_LIST, 'False']
+
+
+@needs_toolkit
+def test_thc_offsets_loop_is_not_unrolled_for_blackwell(tmp_path):
+    """nvcc 13 unrolled THCApply.cuh's offset loop to its 64 dimensions for
+    compute_100/120, and ptxas then spent half of thffi's cold CUDA build on
+    it: the loop stays one loop (a 64-bit division or two per copy of it)."""
+    csrc = os.path.join(ROOT, 'thffi', 'csrc')
+    ptx = tmp_path / 'THCTensor.ptx'
+    subprocess.run([os.path.join(find_cuda_home(), 'bin', 'nvcc'), '-ptx', '-std=c++17',
+                    '-arch=compute_100', '-I' + os.path.join(ROOT, 'thffi', 'include'),
+                    '-I' + csrc, os.path.join(csrc, 'THCTensor.cu'), '-o', str(ptx)],
+                   check=True)
+    kernels = re.split(r'\.entry ', ptx.read_text())[1:]
+    cadd = [k for k in kernels if 'cadd_kernel' in k.split('(')[0]]
+    assert len(cadd) == 8  # the seven THC types and half
+    # three strided tensors, a loop each (nvcc may duplicate one per layout)
+    assert all(k.count('div.s64') <= 24 for k in cadd), [k.count('div.s64') for k in cadd]
 
 
 def test_environment_switch_decides_both_ways(monkeypatch, tmp_path):

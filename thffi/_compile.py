@@ -136,7 +136,7 @@ class Compiled(Configured):
             print('thffi: building %s with %s' % (self.name, describe(self.cuda_toolkit)))
         if self.verbose and any(job[0].endswith('.cu') for job in fresh):
             print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '
-                  'about 25-45 s, once; later builds take them from the cache'
+                  'a few seconds an architecture, once; later builds take them from the cache'
                   % (self.arch_spec, self.arch_source))
 
         def run(job):

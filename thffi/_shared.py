@@ -38,7 +38,7 @@ class _SharedBuild(Compiled):
 
     def __init__(self, folder, with_cuda, verbose):
         super().__init__('_thffi_shared', [], [], folder, verbose, with_cuda, False, {})
-        own = TH_SOURCES + CXX_GUARD + (THC_SOURCES if with_cuda else [])
+        own = (THC_SOURCES if with_cuda else []) + TH_SOURCES + CXX_GUARD  # longest first
         self.jobs = []
         for i, (name, opt) in enumerate(own):
             src = os.path.join(CSRC, name)

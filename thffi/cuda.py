@@ -20,11 +20,19 @@ import shutil
 import subprocess
 import sys
 
-# Built when neither TORCH_CUDA_ARCH_LIST nor a visible GPU says otherwise:
-# machine code for one GPU of each family CUDA 13 supports (Turing, Ampere,
-# Hopper, Blackwell; it runs on the later GPUs of the same major version),
-# and PTX of the newest, which the driver compiles for GPUs newer still.
+# Built when neither TORCH_CUDA_ARCH_LIST nor a visible GPU says otherwise,
+# for a CUDA build of PyTorch (or none installed): machine code for one GPU
+# of each family CUDA 13 supports (Turing, Ampere, Hopper, Blackwell; it
+# runs on the later GPUs of the same major version), and PTX of the newest,
+# which the driver compiles for GPUs newer still.  It covers every GPU
+# PyTorch 2.13's CUDA 13 build runs on (sm_75, 80, 86, 90, 100, 120).
 DEFAULT_ARCH_LIST = '7.5;8.0;9.0;10.0;12.0+PTX'
+# For a PyTorch without CUDA (a CPU or ROCm build), which runs no CUDA code:
+# the oldest GPU nvcc 13 targets and its PTX, which any later GPU's driver
+# compiles when the code is first loaded.  The build is checked as fully
+# (nvcc, ptxas, link, import) for a fifth of the time, and the library
+# still runs on every GPU should a CUDA PyTorch replace the CPU one.
+NO_CUDA_TORCH_ARCH_LIST = '7.5+PTX'
 ENV_SWITCH = 'THFFI_WITH_CUDA'
 _TRUE = ('1', 'true', 'yes', 'on')
 _FALSE = ('0', 'false', 'no', 'off')
@@ -363,13 +371,16 @@ def _visible_gpu_archs():
 
 def arch_list():
     """(list, where it came from): TORCH_CUDA_ARCH_LIST when set, else the
-    visible GPUs' architectures, else DEFAULT_ARCH_LIST."""
+    visible GPUs' architectures, else NO_CUDA_TORCH_ARCH_LIST when the
+    installed PyTorch has no CUDA, else DEFAULT_ARCH_LIST."""
     env = os.environ.get('TORCH_CUDA_ARCH_LIST', '').strip()
     if env:
         return env, 'TORCH_CUDA_ARCH_LIST'
     visible = _visible_gpu_archs()
     if visible:
         return ';'.join(visible), 'the visible GPUs'
+    if importlib.util.find_spec('torch') is not None and torch_cuda_version() is None:
+        return NO_CUDA_TORCH_ARCH_LIST, 'the default for a PyTorch without CUDA'
     return DEFAULT_ARCH_LIST, 'the default list'
 
 
