@@ -47,18 +47,14 @@ usage:
                                   built so (ThreadSanitizer)
 
 Each command is a function in COMMANDS taking the remaining arguments and
-returning the exit status."""
+returning the exit status; those in NO_ARGUMENTS take none."""
 
 import sys
 
 from . import builder, cuda, sanitize
 
 
-def _includes(args):
-    if args:
-        sys.stderr.write('python -m thffi --includes takes no arguments, got %s\n'
-                         % ' '.join(args))
-        return 2
+def _includes():
     # gcc compiling a .c that includes <THC/THC.h> needs the CUDA headers
     # too; nvcc has them anyway.
     print(' '.join('-I' + d for d in builder.include_dirs()
@@ -85,20 +81,12 @@ def _cuda_libs(args):
     return 0
 
 
-def _cuda_includes(args):
-    if args:
-        sys.stderr.write('python -m thffi --cuda-includes takes no arguments, got %s\n'
-                         % ' '.join(args))
-        return 2
+def _cuda_includes():
     print(' '.join('-I' + d for d in cuda.header_dirs(cuda.find_cuda_home())))
     return 0
 
 
-def _cuda_home(args):
-    if args:
-        sys.stderr.write('python -m thffi --cuda-home takes no arguments, got %s\n'
-                         % ' '.join(args))
-        return 2
+def _cuda_home():
     toolkit = cuda.find_toolkit()
     if toolkit is None:
         sys.stderr.write('python -m thffi --cuda-home: %s\n' % cuda.missing_toolkit_message(
@@ -108,10 +96,7 @@ def _cuda_home(args):
     return 0
 
 
-def _libs(args):
-    if args:
-        sys.stderr.write('python -m thffi --libs takes no arguments, got %s\n' % ' '.join(args))
-        return 2
+def _libs():
     from . import _shared
     try:
         path = _shared.library(cuda.cuda_enabled())
@@ -122,11 +107,7 @@ def _libs(args):
     return 0
 
 
-def _arch_flags(args):
-    if args:
-        sys.stderr.write('python -m thffi --arch-flags takes no arguments, got %s\n'
-                         % ' '.join(args))
-        return 2
+def _arch_flags():
     try:
         print(' '.join(cuda.nvcc_arch_flags()))
     except ValueError as exc:
@@ -140,16 +121,27 @@ def _port(args):
     return main(args)
 
 
-COMMANDS = {
+NO_ARGUMENTS = {
     '--includes': _includes,
     '--libs': _libs,
-    '--cuda-libs': _cuda_libs,
     '--cuda-includes': _cuda_includes,
     '--cuda-home': _cuda_home,
     '--arch-flags': _arch_flags,
-    'port': _port,
-    'sanitize': sanitize.main,
 }
+
+
+def _without_arguments(option):
+    def command(args):
+        if args:
+            sys.stderr.write('python -m thffi %s takes no arguments, got %s\n'
+                             % (option, ' '.join(args)))
+            return 2
+        return NO_ARGUMENTS[option]()
+    return command
+
+
+COMMANDS = dict({option: _without_arguments(option) for option in NO_ARGUMENTS},
+                **{'--cuda-libs': _cuda_libs, 'port': _port, 'sanitize': sanitize.main})
 
 
 def main(argv=None):
