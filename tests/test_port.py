@@ -65,10 +65,11 @@ def test_torch_utils_ffi_and_build_script_gates():
         ffi = torch.utils.ffi.create_extension('_ext.x', headers=[], sources=[],
                                                with_cuda=torch.cuda.is_available())
         ''')
+    # The continuation line stays aligned with the bracket it was aligned with.
     assert new == textwrap.dedent('''\
         import thffi
         ffi = thffi.create_extension('_ext.x', headers=[], sources=[],
-                                               with_cuda=thffi.cuda_enabled())
+                                     with_cuda=thffi.cuda_enabled())
         ''')
     # `import torch.utils.ffi` also bound `torch`: kept where still used.
     new, _ = py('import torch.utils.ffi\nx = torch.zeros(1)\n')

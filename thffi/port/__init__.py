@@ -18,8 +18,10 @@ changed and what it left for the user on stderr.  --write applies the
 diff.  Running it again changes nothing."""
 
 import argparse
+import ast
 import difflib
 import os
+import re
 import sys
 
 from .report import Finding, format_report
@@ -57,41 +59,11 @@ def _change(path, rel, text, new, write, diff, changed):
             f.write(new)
 
 
-def port(root, write=False, version=None):
-    """Ports the repository (or file) at root, written for PyTorch version
-    ('0.1' to '0.4'; None: read from the repository, see version.py).
-    Returns (diff text, [Finding], number of files read, [relative paths
-    changed]); the first finding says which version was assumed and why.
-    With write=True the changes are written."""
-    from . import version as versions
-    from .c import scan_c
-    from .cmake import rewrite_cmake
-    from .compiled import compiled_files, cuda_files, python2_binaries, summarise
-    from .python import is_legacy_generated, rewrite_python
-    from ..toolchain.nvcc import accepted_architectures
-    from .shell import nvcc_outputs, rewrite_shell
-    from .warp import own_definitions, report_warp, rewrite_warp
-
-    accepted = None
-    asked_nvcc = False
-    diff, findings, changed, read = [], [], [], 0
-    c_findings, texts, binaries = [], {}, []
-    c_paths, undecodable = {}, set()  # C sources read: {rel: path}; those not UTF-8
-    base = root if os.path.isdir(root) else os.path.dirname(root)
-    reason = 'given by --from'
-    if version is None:
-        version, reason = versions.infer(root)
-    findings.append(Finding('', 0, 'assumed written for PyTorch %s (%s); say --from '
-                            '0.1|0.2|0.3|0.4 otherwise' % (version, reason), True))
-    # What the shell scripts build with nvcc (build scripts link it).
-    built_by_nvcc = set()
-    for path in _files(root):
-        if path.endswith('.sh'):
-            try:
-                with open(path, encoding='utf-8', errors='replace') as f:
-                    built_by_nvcc |= nvcc_outputs(f.read())
-            except OSError:
-                pass  # reported below, when it is read
+def _read(root, base):
+    """(path, relative path, kind, text) of each file port reads under root,
+    the relative paths of the .so files, and findings for files not read; a
+    C file not in UTF-8 has kind 'c-undecodable' (scanned, not changed)."""
+    entries, binaries, findings = [], [], []
     for path in _files(root):
         rel = os.path.relpath(path, base)
         kind = ('py' if path.endswith('.py') else 'sh' if path.endswith('.sh')
@@ -110,17 +82,90 @@ def port(root, write=False, version=None):
                 if kind != 'c':
                     raise
                 # A vendored C file in another encoding is scanned, not changed.
-                text = data.decode('utf-8', errors='replace')
-                undecodable.add(rel)
+                text, kind = data.decode('utf-8', errors='replace'), 'c-undecodable'
         except (OSError, UnicodeDecodeError) as exc:
             findings.append(Finding(rel, 0, 'not read: %s' % exc, False))
             continue
-        read += 1
+        entries.append((path, rel, kind, text))
+    return entries, binaries, findings
+
+
+_CREATE_EXTENSION = re.compile(r'\bcreate_extension\s*\(\s*(?:name\s*=\s*)?[\'"]([\w.]+)[\'"]')
+
+
+def _extensions(entries):
+    """(the dotted names the build scripts' create_extension calls give,
+    the absolute paths of the folders those make beside each script)."""
+    names, built = set(), set()
+    for path, _, kind, text in entries:
+        if kind != 'py':
+            continue
+        for name in _CREATE_EXTENSION.findall(text):
+            names.add(name)
+            parts = name.split('.')
+            built |= {os.path.join(os.path.dirname(os.path.abspath(path)), *parts[:i])
+                      for i in range(1, len(parts) + 1)}
+    return tuple(sorted(names)), frozenset(built)
+
+
+def port(root, write=False, version=None):
+    """Ports the repository (or file) at root, written for PyTorch version
+    ('0.1' to '0.4'; None: read from the repository, see version.py).
+    Returns (diff text, [Finding], number of files read, [relative paths
+    changed]); the first finding says which version was assumed and why.
+    With write=True the changes are written."""
+    from . import imports
+    from . import version as versions
+    from .c import layouts, scan_c
+    from .cmake import rewrite_cmake
+    from .compiled import committed_binaries, compiled_files, cuda_files, summarise
+    from .py2 import python2_reason, python3_only
+    from .python import Repository, is_legacy_generated, rewrite_python
+    from ..toolchain.nvcc import accepted_architectures
+    from .shell import nvcc_outputs, rewrite_shell
+    from .warp import own_definitions, report_warp, rewrite_warp
+
+    accepted = None
+    asked_nvcc = False
+    diff, findings, changed = [], [], []
+    c_findings, texts, trees = [], {}, {}
+    c_paths, undecodable = {}, set()  # C sources read: {rel: path}; those not UTF-8
+    base = root if os.path.isdir(root) else os.path.dirname(root)
+    reason = 'given by --from'
+    if version is None:
+        version, reason = versions.infer(root)
+    findings.append(Finding('', 0, 'assumed written for PyTorch %s (%s); say --from '
+                            '0.1|0.2|0.3|0.4 otherwise' % (version, reason), True))
+    entries, binaries, not_read = _read(root, base)
+    findings += not_read
+    # What the shell scripts build with nvcc (build scripts link it), what the
+    # build scripts' create_extension makes, and which C functions check layout.
+    built_by_nvcc, c_layouts = set(), {}
+    for path, rel, kind, text in entries:
+        if kind == 'sh':
+            built_by_nvcc |= nvcc_outputs(text)
+        elif kind.startswith('c'):
+            for name, checks in layouts(text).items():
+                c_layouts.setdefault(name, (rel, checks))
+    extensions, built = _extensions(entries)
+    python2 = sum(1 for _, _, kind, text in entries if kind == 'py' and python2_reason(text))
+    python3 = sum(1 for _, _, kind, text in entries if kind == 'py' and python3_only(text))
+    if python2:
+        findings.append(Finding('', 0, 'written for Python %s (%d Python files are Python 2, %d '
+                                'use what only Python 3 has)%s' % (
+                                    '2' if python2 > python3 else '3', python2, python3,
+                                    ': all but those are converted as Python 2'
+                                    if python2 > python3 else ''), True))
+    repository = Repository(frozenset(built_by_nvcc), built, extensions, c_layouts,
+                            python2 > python3)
+    for path, rel, kind, text in entries:
         if kind != 'cmake':
             texts[rel] = text
-        if kind == 'c':
+        if kind.startswith('c'):
             c_findings += scan_c(text, rel)
             c_paths[rel] = path
+            if kind == 'c-undecodable':
+                undecodable.add(rel)
             continue
         if kind == 'py' and is_legacy_generated(text):
             findings.append(Finding(rel, 0, 'not changed: generated by the legacy '
@@ -136,7 +181,13 @@ def port(root, write=False, version=None):
             if found:  # a file of the torch build: the sources it names are compiled
                 texts[rel] = text
         else:
-            new, found = rewrite_python(text, rel, version, built_by_nvcc)
+            new, found = rewrite_python(text, rel, version, filename=path,
+                                        repository=repository)
+            texts[rel] = new
+            try:
+                trees[rel] = ast.parse(new)
+            except (SyntaxError, ValueError):
+                pass  # reported by rewrite_python
         findings += found
         _change(path, rel, text, new, write, diff, changed)
     # Warp intrinsics: rewritten in the CUDA the build compiles, unless the
@@ -154,8 +205,9 @@ def port(root, write=False, version=None):
             _change(path, rel, texts[rel], new, write, diff, changed)
         else:
             c_findings += report_warp(texts[rel], rel)
-    findings += summarise(c_findings, compiled) + python2_binaries(binaries)
-    return ''.join(diff), findings, read, changed
+    findings += summarise(c_findings, compiled) + committed_binaries(base, binaries)
+    findings += imports.chained(trees)
+    return ''.join(diff), findings, len(entries), changed
 
 
 def main(args):

@@ -252,8 +252,9 @@ class Behaviours(cst.CSTTransformer):
                          "reduction='mean', 'sum' or 'none'", fixed=False)
             return call
         reduction = _REDUCTION.get(tuple(values), 'none')
-        self._report(original, "size_average=%s, reduce=%s: now reduction='%s'" % (
-            values[0], values[1], reduction))
+        given = ', '.join('%s=%s' % (key, value) for key, arg, value in zip(
+            ('size_average', 'reduce'), (size_average, reduce), values) if arg is not None)
+        self._report(original, "%s: now reduction='%s'" % (given, reduction))
         args = [a for a in call.args if a not in (size_average, reduce)]
         args[-1:] = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args[-1:]]
         return _with_arg(call.with_changes(args=args),
