@@ -154,7 +154,8 @@ def port(root, write=False, version=None):
         findings.append(Finding('', 0, 'written for Python %s (%d Python files are Python 2, %d '
                                 'use what only Python 3 has)%s' % (
                                     '2' if python2 > python3 else '3', python2, python3,
-                                    ': all but those are converted as Python 2'
+                                    ': every Python file that uses nothing only Python 3 '
+                                    'has is converted as Python 2'
                                     if python2 > python3 else ''), True))
     repository = Repository(frozenset(built_by_nvcc), built, extensions, c_layouts,
                             python2 > python3)

@@ -59,7 +59,8 @@ def _aligned(source):
 def realign(before, after):
     """after (before rewritten), with the lines that were aligned with their
     bracket in before aligned with it again.  Lines are matched by
-    difflib; text that does not tokenize is returned as it is."""
+    difflib (a changed line to the most alike old one among those changed
+    there); text that does not tokenize is returned as it is."""
     try:
         aligned = _aligned(before)
     except (tokenize.TokenError, IndentationError, SyntaxError):
@@ -73,6 +74,13 @@ def realign(before, after):
                                                        autojunk=False).get_opcodes():
         if tag == 'equal' or tag == 'replace' and i2 - i1 == j2 - j1:
             matched.update((j1 + k + 1, i1 + k + 1) for k in range(j2 - j1))
+        elif tag == 'replace':  # lines changed, others removed: match them by likeness
+            i = i1
+            for j in range(j1, j2):
+                like = next((k for k in range(i, i2) if difflib.SequenceMatcher(
+                    None, old[k].strip(), new[j].strip()).ratio() >= 0.6), None)
+                if like is not None:
+                    matched[j + 1], i = like + 1, like + 1
     out = []
 
     def on_line(row, visual, in_string, line):

@@ -142,7 +142,8 @@ def report(calls, path, c_layouts):
         c = ('its C (%s, %s()) indexes the memory as if contiguous (no _stride, isContiguous '
              'or newContiguous)' % (where[0], name) if where else
              'legacy C commonly indexes the memory as if contiguous')
-        made = '' if argument == view else ' (made by %s on line %d)' % (view, made_at)
+        made = ('' if argument == view else ' (made by %s)' % view if made_at == line
+                else ' (made by %s on line %d)' % (view, made_at))
         findings.append(Finding(path, line, '%s(...): argument %d, %s%s, is a view that may '
                                 'not be contiguous, and %s: pass %s.contiguous()' % (
                                     name, position, argument, made, c, argument), False))

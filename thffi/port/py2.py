@@ -26,6 +26,7 @@ import re
 
 from fissix import fixer_base, pygram, refactor
 from fissix.fixer_util import FromImport, String, syms, token
+from fissix.fixes import fix_print
 from fissix.fixes.fix_import import FixImport, traverse_imports
 
 from ..toolchain.pyremoved import PYTHON2
@@ -37,6 +38,12 @@ _PYTHON2_METHODS = {'iteritems', 'itervalues', 'iterkeys', 'viewitems', 'viewval
 # Builtins only Python 2 had: a use of one the file does not bind is Python 2.
 _PYTHON2_BUILTINS = {'xrange', 'unicode', 'unichr', 'basestring', 'long', 'raw_input',
                      'reduce', 'intern', 'apply', 'execfile', 'cmp', 'file', 'StandardError'}
+# Modules only Python 2 had: an import of one outside `try: ... except
+# ImportError:` is Python 2.
+_PYTHON2_MODULES = {'cPickle', 'cStringIO', 'StringIO', 'Queue', 'ConfigParser', 'urllib2',
+                    'urlparse', 'httplib', 'HTMLParser', '__builtin__', 'copy_reg',
+                    'SocketServer', 'Tkinter', 'tkMessageBox', 'commands', 'cookielib',
+                    'xmlrpclib', 'BaseHTTPServer', 'SimpleHTTPServer', 'thread'}
 _ROWS = {row.fix: row for row in PYTHON2}
 # The fixers of the rows that make imports of siblings explicit.
 _IMPORT_FIXERS = ('fix_local_import', 'fix_exec_import')
@@ -52,7 +59,19 @@ def python2_reason(source):
     except ValueError:
         return ''
     bound, used = set(), []
+    guarded = {id(n) for t in ast.walk(tree) if isinstance(t, ast.Try) and any(
+        'ImportError' in ast.dump(h.type) for h in t.handlers if h.type is not None)
+        for n in ast.walk(t)}
     for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in guarded:
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [
+                node.module or '']
+            gone = next((n for n in names if n in _PYTHON2_MODULES), None)
+            if gone:
+                return 'import %s at line %d' % (gone, node.lineno)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift) and isinstance(
+                node.left, ast.Name) and node.left.id == 'print':
+            return 'print >> at line %d' % node.lineno
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Load):
                 used.append(node)
@@ -191,7 +210,20 @@ def _line(node):
     return 0
 
 
-_OWN = {'fix_local_import': FixLocalImport, 'fix_exec_import': FixExecImport}
+class FixPrint(fix_print.FixPrint):
+    """2to3's fix_print, leaving `print(x)` of one expression as it is (2to3
+    writes print((x)) for anything but a name or literal: the same output)."""
+
+    def transform(self, node, results):
+        args = node.children[1:]
+        if len(args) == 1 and args[0].type == syms.atom and args[0].children[0].value == '(' \
+                and len(args[0].children) == 3 and args[0].children[1].type != syms.testlist_gexp:
+            return None
+        return super().transform(node, results)
+
+
+_OWN = {'fix_local_import': FixLocalImport, 'fix_exec_import': FixExecImport,
+        'fix_print': FixPrint}
 
 
 class _Tool(refactor.RefactoringTool):
@@ -220,9 +252,13 @@ class _Tool(refactor.RefactoringTool):
 
     def _recorded(self, name, transform):
         def recorded(node, results):
-            line, before = _line(node), str(node)
+            # Some fixers change the tree elsewhere (fix_reduce adds an import).
+            root = node
+            while root.parent is not None:
+                root = root.parent
+            line, before, whole = _line(node), str(node), str(root)
             new = transform(node, results)
-            if new is not None or str(node) != before:
+            if new is not None or str(node) != before or str(root) != whole:
                 self.changes.append((name, line))
             return new
         return recorded

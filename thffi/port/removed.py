@@ -18,6 +18,8 @@ Python 2 computed; `/` with one such operand and one of unknown type is
 reported (it truncated if the other was an integer too).  Nothing else
 changes."""
 
+import builtins
+
 import libcst as cst
 import libcst.matchers as m
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
@@ -198,17 +200,18 @@ class Removed(cst.CSTTransformer):
         if self_row is not None and m.matches(original_node.value, m.Name('self')):
             return self._rename_method(original_node, updated_node, self_row)
         name, row = self._row(original_node)
-        if row is None:
-            return updated_node
-        if row.fix is None:
-            if row.old not in self._at_imports:
-                self._report(original_node, _message(row, name if name == row.old else
-                                                     '%s (%s)' % (name, row.old)), False,
-                             row.old)
-            return updated_node
-        if row.fix != 'rename' or row.old != name:
+        if row is None or row.fix != 'rename' or row.old != name:
             return updated_node
         return self._rename(original_node, updated_node, row)
+
+    def visit_Attribute(self, node):
+        """A use of a reported row, where no import was reported: the whole
+        attribute (torch.legacy.nn.Linear) is named, so this is done on the
+        way down."""
+        name, row = self._row(node)
+        if row is not None and row.fix is None and row.old not in self._at_imports:
+            self._report(node, _message(row, name if name == row.old else
+                                        '%s (%s)' % (name, row.old)), False, row.old)
 
     def _rename_method(self, original, updated, row):
         name = row.new.rpartition('.')[2]
@@ -220,8 +223,10 @@ class Removed(cst.CSTTransformer):
         """updated (an attribute naming row.old) written as row.new."""
         old_module = row.old.rpartition('.')[0]
         new_module, _, new_name = row.new.rpartition('.')
-        if not new_module:  # a builtin: np.float -> float
+        if not new_module:  # a builtin (np.float -> float) or a module (os.errno -> errno)
             new = cst.Name(new_name)
+            if not hasattr(builtins, new_name):
+                AddImportsVisitor.add_needed_import(self.context, new_name)
         elif new_module == old_module:
             new = updated.with_changes(attr=cst.Name(new_name))
         elif new_module.startswith(old_module + '.'):
@@ -360,9 +365,10 @@ class Removed(cst.CSTTransformer):
             if isinstance(parent, cst.AssignTarget):
                 values.append(self.get_metadata(ParentNodeProvider, parent).value)
             elif isinstance(parent, cst.AugAssign) and parent.target is target:
+                # Python 2's int /= int stayed an int (and becomes //= here).
                 values.append(parent.value if isinstance(parent.operator, (
                     cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign,
-                    cst.FloorDivideAssign)) else None)
+                    cst.FloorDivideAssign, cst.DivideAssign)) else None)
             else:
                 values.append(None)
         return values
