@@ -29,6 +29,7 @@ from .report import Finding, format_report
 __all__ = ['port', 'main', 'Finding']
 
 _C_SOURCES = ('.c', '.h', '.cu', '.cuh', '.cpp', '.cc', '.cxx', '.hpp')
+_C_KINDS = ('c', 'c-undecodable')
 _SKIPPED_DIRS = ('__pycache__', 'build', 'dist', 'node_modules', 'site-packages')
 
 
@@ -144,7 +145,7 @@ def port(root, write=False, version=None):
     for path, rel, kind, text in entries:
         if kind == 'sh':
             built_by_nvcc |= nvcc_outputs(text)
-        elif kind.startswith('c'):
+        elif kind in _C_KINDS:
             for name, checks in layouts(text).items():
                 c_layouts.setdefault(name, (rel, checks))
     extensions, built = _extensions(entries)
@@ -162,7 +163,7 @@ def port(root, write=False, version=None):
     for path, rel, kind, text in entries:
         if kind != 'cmake':
             texts[rel] = text
-        if kind.startswith('c'):
+        if kind in _C_KINDS:
             c_findings += scan_c(text, rel)
             c_paths[rel] = path
             if kind == 'c-undecodable':
