@@ -241,7 +241,7 @@ def test_a_python_2_file_that_parses_as_python_3_is_found_by_its_names():
 
 def test_implicit_relative_imports_inside_a_package(tmp_path):
     """A package's modules and the ones its build creates (_ext before it is
-    built); not in a file outside a package, not for an absolute import."""
+    built); not in a script, not for an absolute import."""
     package = tmp_path / 'net'
     (package / 'layers').mkdir(parents=True)
     (package / 'layers' / '__init__.py').write_text('')
@@ -252,13 +252,20 @@ def test_implicit_relative_imports_inside_a_package(tmp_path):
     init = ('import os\nimport _ext\nimport _ext.conv as conv\nfrom layers import *\n'
             "exec('from convsp import *')\nimport convsp, layers\n")
     (package / '__init__.py').write_text(init)
-    (tmp_path / 'convsp.py').write_text('import layers\n')  # no package here
+    # Scripts: Python 3 runs them with their folder on sys.path, so they
+    # find their siblings as they are (a __main__ block; the top folder).
+    script = "import convsp\nif __name__ == '__main__':\n    print(convsp.X)\n"
+    (package / 'train.py').write_text(script)
+    (tmp_path / '__init__.py').write_text('')
+    (tmp_path / 'demo.py').write_text('import layers\n')
     (tmp_path / 'layers.py').write_text('')
+    (package / 'old.py').write_text('print "a Python 2 repository: every file is converted"\n')
     _, findings, _, changed = port(str(tmp_path), write=True)
     assert (package / '__init__.py').read_text() == (
         'import os\nfrom . import _ext\nfrom ._ext import conv as conv\nfrom .layers import *\n'
         "exec('from .convsp import *')\nfrom . import convsp, layers\n")
-    assert (tmp_path / 'convsp.py').read_text() == 'import layers\n'
+    assert (package / 'train.py').read_text() == script
+    assert (tmp_path / 'demo.py').read_text() == 'import layers\n'
     # A dotted name is written by hand: `from . import a.b` is no Python.
     new, findings = py('import _ext.conv\n', path=str(package / '__init__.py'),
                        filename=str(package / '__init__.py'),

@@ -159,7 +159,7 @@ def port(root, write=False, version=None):
                                     'has is converted as Python 2'
                                     if python2 > python3 else ''), True))
     repository = Repository(frozenset(built_by_nvcc), built, extensions, c_layouts,
-                            python2 > python3)
+                            python2 > python3, os.path.abspath(base))
     for path, rel, kind, text in entries:
         if kind != 'cmake':
             texts[rel] = text

@@ -92,8 +92,8 @@ def scan_c(text, path):
             message = ('%s() indexes tensor memory without checking its layout (no _stride, '
                        'isContiguous or newContiguous; sizes say nothing of it): a '
                        'non-contiguous view (permute, t(), narrow, a slice) is read in the '
-                       'wrong order; take THFloatTensor_newContiguous(x) or check '
-                       'isContiguous')
+                       'wrong order; take a contiguous copy (THFloatTensor_newContiguous, '
+                       'THCudaTensor_newContiguous) or check isContiguous')
         findings.append(Finding(path, code.count('\n', 0, start) + 1, message % name, False))
     return sorted(findings, key=lambda f: f.line)
 

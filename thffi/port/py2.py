@@ -129,7 +129,17 @@ class FixLocalImport(FixImport):
     package explicit (`import _ext` -> `from . import _ext`), knowing also
     the modules the build creates (options['built']: absolute paths), and
     with `import a.b as c` written `from .a import b as c` (2to3 writes `from
-    . import a.b`, a SyntaxError); `import a.b` is reported."""
+    . import a.b`, a SyntaxError); `import a.b` is reported.  Not in a
+    script (a file with an `if __name__ == '__main__':` block, or one in the
+    repository's top folder, options['root']): Python 3 runs it with its own
+    folder first on sys.path, where `import sibling` finds the sibling."""
+
+    def start_tree(self, tree, name):
+        super().start_tree(tree, name)
+        root = self.options.get('root')
+        self.skip = self.skip or bool(re.search(
+            r'^if\s+__name__\s*==\s*[\'"]__main__[\'"]', str(tree), re.M)) or (
+                root is not None and os.path.dirname(os.path.abspath(name)) == root)
 
     def transform(self, node, results):
         if self.skip or node.type == syms.import_from:
@@ -283,14 +293,14 @@ class _Tool(refactor.RefactoringTool):
         return tree
 
 
-def to_python3(source, path, filename=None, built=(), python2_repository=False):
+def to_python3(source, path, filename=None, built=(), python2_repository=False, root=None):
     """(new source, [Finding], python 2) for one file's text: a Python 2 file
     (see python2_reason; in a Python 2 repository, any file that is not
     python3_only) converted by PYTHON2's fixers, the implicit relative
     imports of a package's __init__.py made explicit; otherwise source as it
     is.  path is for the report; filename, the file on disk, is where sibling
     modules are looked for (none without it); built: absolute paths of the
-    modules the build creates.  A file fissix cannot parse, or that does not
+    modules the build creates; root: the repository's folder (its scripts).  A file fissix cannot parse, or that does not
     compile once converted, is returned unchanged, with a finding saying so."""
     reason = python2_reason(source) or (python2_repository and not python3_only(source)
                                         and 'in a Python 2 repository')
@@ -298,10 +308,11 @@ def to_python3(source, path, filename=None, built=(), python2_repository=False):
     if not reason and not (init and re.search(r'^\s*(?:from|import|exec)\b', source, re.M)):
         return source, [], False
     names = [row.fix for row in PYTHON2] if reason else list(_IMPORT_FIXERS)
-    tool = _Tool(names, {'built': frozenset(built)})
+    options = {'built': frozenset(built), 'root': root and os.path.abspath(root)}
+    tool = _Tool(names, options)
     tree = tool.convert(source, filename or os.path.abspath(path), python3=not reason)
     if tree is None and reason and not python2_reason(source):  # print(x, end='') and such
-        tool = _Tool(names, {'built': frozenset(built)})
+        tool = _Tool(names, options)
         tree = tool.convert(source, filename or os.path.abspath(path), python3=True)
     if tree is None:
         return source, [Finding(path, 0, 'Python 2 (%s): not converted, fissix cannot parse it; '

@@ -127,6 +127,7 @@ class Repository:
     extensions: tuple = ()                  # their dotted names (create_extension's)
     c_layouts: dict = field(default_factory=dict)  # C function -> (file, checks layout)
     python2: bool = False                   # run by Python 2 (py2.py)
+    root: str = None                        # its folder
 
 
 # What the legacy torch.utils.ffi build wrote as an extension's __init__.py
@@ -179,7 +180,7 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
                         'non_blocking=', True) for row in rows]
     before = source
     source, found, python2 = to_python3(source, path, filename, repository.built,
-                                        repository.python2)
+                                        repository.python2, repository.root)
     findings += found
     if not _TRIGGERS.search(source):
         return source, findings  # nothing to rewrite: no need to parse
