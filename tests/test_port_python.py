@@ -190,6 +190,7 @@ def test_the_ported_package_builds_and_runs_as_it_did(ported):
     ('exec "x = 1"\n', 'exec("x = 1")\n'),
     ('raise ValueError, "bad"\n', 'raise ValueError("bad")\n'),
     ('import cPickle\n', 'import pickle\n'),
+    ('if True:\n    print "no newline at the end"', 'if True:\n    print("no newline at the end")'),
     ('total = reduce(lambda a, b: a + b, [1, 2])\n',
      'from functools import reduce\ntotal = reduce(lambda a, b: a + b, [1, 2])\n'),
 ])

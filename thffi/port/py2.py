@@ -285,7 +285,7 @@ class _Tool(refactor.RefactoringTool):
         try:
             tree = refactor.driver.Driver(grammar, convert=refactor.pytree.convert,
                                           logger=logging.getLogger('thffi.port')).parse_string(
-                source)
+                source if source.endswith('\n') else source + '\n')
         except Exception:  # fissix's parser raises ParseError, TokenError, IndentationError
             return None
         tree.future_features = refactor._detect_future_features(source)
@@ -319,6 +319,8 @@ def to_python3(source, path, filename=None, built=(), python2_repository=False, 
                                 'convert it by hand (2to3 -w), then run port again' % reason,
                                 False)] if reason else [], bool(reason)
     new = str(tree)
+    if not source.endswith('\n') and new.endswith('\n'):
+        new = new[:-1]  # convert() gave the parser the newline it needs
     findings = []
     for name, line in sorted(set(tool.changes), key=lambda c: (c[1], c[0])):
         row = _ROWS[name]
