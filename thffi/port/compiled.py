@@ -12,9 +12,10 @@ where the script builds paths by hand, by the end of the path; and a
 header such a file includes ("x.h", or <dir/x.h> found in the repository,
 transitively).  A name the script computes counts with its unknown parts
 as `*`: `'aten/TH/TH{}.c'.format(f)` is aten/TH/TH*.c, `os.path.join('src',
-f + '.c')` src/*.c, `$DIR/${name}.cu` */*.cu.  When no build script names any file, every file counts as
-compiled (nothing is summarised).  cuda_files: the compiled CUDA sources,
-whose warp intrinsics port rewrites (warp.py)."""
+f + '.c')` src/*.c, `$DIR/${name}.cu` */*.cu.  When no build script names
+any file, every file counts as compiled (nothing is summarised).
+cuda_files: the compiled CUDA sources, whose warp intrinsics port rewrites
+(warp.py)."""
 
 import ast
 import fnmatch

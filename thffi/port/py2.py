@@ -6,28 +6,31 @@ PYTHON2 table; the rest of port then works on the converted text.
 A file is Python 2 when it does not compile as Python 3 (print statements,
 `except E, e`), or when it uses what only Python 2 had and does not define
 it itself: d.iteritems() and the other iter*/view* dict methods,
-d.has_key(k), xrange, unicode, basestring, long, raw_input, reduce...  (a
-file that binds `xrange = range` for both Pythons is not).  A repository
-with more such files than files using what only Python 3 has (f-strings,
-print(..., end=...), keyword-only arguments, annotations, nonlocal, async,
-`raise ... from`, super() without arguments) was run by Python 2: its other
-files are Python 2 too (their `/`, `d.keys()`, `map()` meant what they did
-there), but for those using what only Python 3 has.  Its implicit
-relative imports inside a package (`import _ext`, `from layers import *`,
-exec('from convsp import *')) become explicit; so do those of a package's
-`__init__.py` written for Python 3, which Python 3 never resolved that way.
-A module the build scripts create (create_extension('_ext.my_lib'): the
-`_ext` folder beside the script) counts as present before it is built."""
+d.has_key(k), xrange, unicode, basestring, long, raw_input, reduce, `print
+>>f`, `import cPickle`...  (a file that binds `xrange = range` for both
+Pythons is not).  A repository with more such files than files using what
+only Python 3 has (f-strings, print(..., end=...), keyword-only arguments,
+annotations, nonlocal, async, `raise ... from`, super() without arguments)
+was run by Python 2: its other files are Python 2 too (their `/`,
+`d.keys()`, `map()` meant what they did there), but for those using what
+only Python 3 has.
+
+Implicit relative imports inside a package (`import _ext`, `from layers
+import *`, exec('from convsp import *')) become explicit in Python 2 files
+and in any package's `__init__.py` (Python 3 never resolved them there); a
+module the build scripts create (create_extension('_ext.my_lib'): the
+`_ext` folder beside the script) counts as present before it is built.
+Scripts keep theirs (FixLocalImport)."""
 
 import ast
-import logging
 import os
 import re
 
-from fissix import fixer_base, pygram, refactor
+from fissix import fixer_base, refactor
 from fissix.fixer_util import FromImport, String, syms, token
 from fissix.fixes import fix_print
 from fissix.fixes.fix_import import FixImport, traverse_imports
+from fissix.pytree import Leaf, Node
 
 from ..toolchain.pyremoved import PYTHON2
 from .report import Finding
@@ -174,8 +177,9 @@ class FixLocalImport(FixImport):
 
 
 def _as_names(name, alias):
-    from fissix.pytree import Leaf, Node
-    return Node(syms.import_as_name, [Leaf(token.NAME, name, prefix=' '), Leaf(token.NAME, 'as', prefix=' '),
+    """The ` name as alias` of a `from` import."""
+    return Node(syms.import_as_name, [Leaf(token.NAME, name, prefix=' '),
+                                      Leaf(token.NAME, 'as', prefix=' '),
                                       Leaf(token.NAME, alias, prefix=' ')])
 
 
@@ -198,8 +202,8 @@ class FixExecImport(fixer_base.BaseFix):
             return None
         if not isinstance(text, str):
             return None
-        inner = _Tool(['fix_local_import'], self.options)
-        tree = inner.convert(text + '\n', self.filename, python3=True)
+        inner = _Tool(['fix_local_import'], dict(self.options, print_function=True))
+        tree = inner.convert(text + '\n', self.filename)
         new = str(tree)[:-1] if tree is not None else text
         if new == text:
             return None
@@ -276,21 +280,14 @@ class _Tool(refactor.RefactoringTool):
     def log_error(self, msg, *args, **kwds):
         raise refactor.FixerError(msg % args)
 
-    def convert(self, source, filename, python3):
-        """The converted tree of source (None when fissix cannot parse it);
-        python3: parse with print and exec as functions."""
-        grammar = (pygram.python_grammar_no_print_and_exec_statement if python3
-                   else pygram.python_grammar_no_print_statement
-                   if future(source, 'print_function') else pygram.python_grammar)
+    def convert(self, source, filename):
+        """The converted tree of source, or None when fissix cannot parse it
+        (options['print_function']: parse print as a function, as Python 3)."""
         try:
-            tree = refactor.driver.Driver(grammar, convert=refactor.pytree.convert,
-                                          logger=logging.getLogger('thffi.port')).parse_string(
-                source if source.endswith('\n') else source + '\n')
+            return self.refactor_string(source if source.endswith('\n') else source + '\n',
+                                        filename)
         except Exception:  # fissix's parser raises ParseError, TokenError, IndentationError
             return None
-        tree.future_features = refactor._detect_future_features(source)
-        self.refactor_tree(tree, filename)
-        return tree
 
 
 def to_python3(source, path, filename=None, built=(), python2_repository=False, root=None):
@@ -300,20 +297,22 @@ def to_python3(source, path, filename=None, built=(), python2_repository=False, 
     imports of a package's __init__.py made explicit; otherwise source as it
     is.  path is for the report; filename, the file on disk, is where sibling
     modules are looked for (none without it); built: absolute paths of the
-    modules the build creates; root: the repository's folder (its scripts).  A file fissix cannot parse, or that does not
-    compile once converted, is returned unchanged, with a finding saying so."""
+    modules the build creates; root: the repository's folder (its scripts).
+    A file fissix cannot parse, or that does not compile once converted, is
+    returned unchanged, with a finding saying so."""
     reason = python2_reason(source) or (python2_repository and not python3_only(source)
                                         and 'in a Python 2 repository')
     init = os.path.basename(path) == '__init__.py'
     if not reason and not (init and re.search(r'^\s*(?:from|import|exec)\b', source, re.M)):
         return source, [], False
     names = [row.fix for row in PYTHON2] if reason else list(_IMPORT_FIXERS)
-    options = {'built': frozenset(built), 'root': root and os.path.abspath(root)}
+    options = {'built': frozenset(built), 'root': root and os.path.abspath(root),
+               'print_function': not reason}
     tool = _Tool(names, options)
-    tree = tool.convert(source, filename or os.path.abspath(path), python3=not reason)
+    tree = tool.convert(source, filename or os.path.abspath(path))
     if tree is None and reason and not python2_reason(source):  # print(x, end='') and such
-        tool = _Tool(names, options)
-        tree = tool.convert(source, filename or os.path.abspath(path), python3=True)
+        tool = _Tool(names, dict(options, print_function=True))
+        tree = tool.convert(source, filename or os.path.abspath(path))
     if tree is None:
         return source, [Finding(path, 0, 'Python 2 (%s): not converted, fissix cannot parse it; '
                                 'convert it by hand (2to3 -w), then run port again' % reason,
