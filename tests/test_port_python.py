@@ -314,6 +314,10 @@ def test_a_file_fissix_cannot_parse_is_left_and_reported():
      'import inspect\ndef f(a, b=1, **kw): pass\nnames = inspect.getfullargspec(f).args\n'
      'kw = inspect.getfullargspec(f).varkw\na, v, k, d = inspect.getfullargspec(f)[:4]\n'
      'first = inspect.getfullargspec(f)[0]\n'),
+    ('import inspect\ndef f(a, **kw): pass\nspec = inspect.getargspec(f)\n'
+     'names, kw = spec.args, spec.keywords\n',
+     'import inspect\ndef f(a, **kw): pass\nspec = inspect.getfullargspec(f)\n'
+     'names, kw = spec.args, spec.varkw\n'),
     ('import time\nt = time.clock()\n', 'import time\nt = time.process_time()\n'),
     ('import fractions\ng = fractions.gcd(12, 18)\n', 'import math\n\ng = math.gcd(12, 18)\n'),
     ('import unittest\nclass T(unittest.TestCase):\n    def test(self):\n'
@@ -373,7 +377,7 @@ def test_what_the_rewritten_numpy_and_inspect_compute_is_what_the_old_names_did(
         'x.py:1: from torch.utils.trainer import Trainer: gone since PyTorch 1.0 '
         '(torch.utils.trainer is gone); write a training loop of your own (or pytorch/tnt, '
         'ignite)']),
-    ('import inspect\nspec = inspect.getargspec(f)\n', [
+    ('import inspect\nspec = inspect.getargspec(f)\nprint(spec)\n', [
         "x.py:2: inspect.getargspec(f): gone since Python 3.11 (getfullargspec's result has 7 "
         "fields, the first four getargspec's with keywords named varkw); write "
         'inspect.getfullargspec(f) (not changed here, where the result is kept whole)']),

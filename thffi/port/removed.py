@@ -32,6 +32,9 @@ from .report import Finding
 _INT_CALLS = {'builtins.len', 'builtins.int', 'builtins.ord'}
 _INT_METHODS = {'size', 'dim', 'numel', 'nelement', 'ndimension', 'element_size'}
 _INT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)
+# The fields of inspect.getargspec's result, which getfullargspec's also has
+# (keywords as varkw).
+_ARGSPEC_FIELDS = ('args', 'varargs', 'keywords', 'defaults')
 
 
 def _code(node):
@@ -294,22 +297,18 @@ class Removed(cst.CSTTransformer):
         return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
     def _getargspec(self, original, call, row):
-        """inspect.getargspec(f): getfullargspec(f) where its first four
-        fields are read (an attribute, an index, unpacking them into four:
-        then [:4]); `.keywords` is varkw there.  Otherwise reported."""
-        parent = self.get_metadata(ParentNodeProvider, original)
+        """inspect.getargspec(f): getfullargspec(f) where only its first four
+        fields are read (an attribute, an index, a name assigned the result
+        and read so; unpacking them into four: then [:4]); `.keywords` is
+        varkw there.  Otherwise reported."""
         func = call.func
         new_func = (func.with_changes(attr=cst.Name('getfullargspec'))
                     if isinstance(func, cst.Attribute) else cst.Name('getfullargspec'))
         new = call.with_changes(func=new_func)
-        target = self._unpacked_into(original)
-        if isinstance(parent, cst.Attribute) and parent.attr.value in ('args', 'varargs',
-                                                                       'keywords', 'defaults'):
-            if parent.attr.value == 'keywords':
-                self._keywords.add(id(parent))
-        elif isinstance(parent, cst.Subscript):
-            pass  # the first four fields are those of getargspec
-        elif target == 4:
+        fields = self._fields_read(original)
+        if fields is not None:
+            self._keywords |= {id(a) for a in fields if a.attr.value == 'keywords'}
+        elif self._unpacked_into(original) == 4:
             new = cst.Subscript(value=new, slice=[cst.SubscriptElement(cst.Slice(
                 lower=None, upper=cst.Integer('4')))])
         else:
@@ -321,6 +320,32 @@ class Removed(cst.CSTTransformer):
             AddImportsVisitor.add_needed_import(self.context, 'inspect', 'getfullargspec')
         self._report(original, _message(row, _code(original), _code(new)), True)
         return new
+
+    def _fields_read(self, node):
+        """The attributes by which node's value is read, when it is read
+        only by getargspec's fields (an attribute args, varargs, keywords or
+        defaults, or an index), directly or through a name assigned it; else
+        None."""
+        parent = self.get_metadata(ParentNodeProvider, node)
+        if isinstance(parent, cst.Attribute) and parent.attr.value in _ARGSPEC_FIELDS:
+            return [parent]
+        if isinstance(parent, cst.Subscript):
+            return []
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and
+                isinstance(parent.targets[0].target, cst.Name)):
+            return None
+        scope = self.get_metadata(ScopeProvider, parent.targets[0].target, None)
+        name = parent.targets[0].target.value
+        if scope is None or len(scope.assignments[name]) != 1:
+            return None
+        fields = []
+        for reference in next(iter(scope.assignments[name])).references:
+            use = self.get_metadata(ParentNodeProvider, reference.node, None)
+            if isinstance(use, cst.Attribute) and use.attr.value in _ARGSPEC_FIELDS:
+                fields.append(use)
+            elif not isinstance(use, cst.Subscript):
+                return None
+        return fields
 
     def _unpacked_into(self, node):
         """The number of targets node is unpacked into (a, b = node), or 0."""
