@@ -304,6 +304,7 @@ def test_a_file_fissix_cannot_parse_is_left_and_reported():
      'import numpy as np\nv = np.nan + np.float64(1) + np.inf\n'),
     ('import imp\nimport os\nimp.reload(os)\n', 'import os\nimport importlib\n\n'
      'importlib.reload(os)\n'),
+    ('import imp\nimport os\n', 'import os\n'),
     ('from distutils.core import setup, Extension\nfrom distutils.command.build_ext import '
      'build_ext\n',
      'from setuptools import setup, Extension\nfrom setuptools.command.build_ext import '
@@ -528,7 +529,8 @@ def test_a_size_call_is_not_a_layout_check():
 # -- the report, exact --------------------------------------------------------------
 
 def test_sources_named_by_a_format_string_or_a_loop_count_as_compiled(tmp_path):
-    """Their findings are listed, not summarised as vendored code's are."""
+    """Their findings are listed, not summarised as vendored code's are; so
+    are those of a .cu whose object (x.cu.o, from make.sh) a script links."""
     (tmp_path / 'aten' / 'TH').mkdir(parents=True)
     (tmp_path / 'src').mkdir()
     (tmp_path / 'vendor').mkdir()
@@ -537,6 +539,8 @@ def test_sources_named_by_a_format_string_or_a_loop_count_as_compiled(tmp_path):
         (tmp_path / 'aten' / 'TH' / ('TH%s.c' % name)).write_text(exits % name)
     (tmp_path / 'src' / 'nms.c').write_text(exits % 'nms')
     (tmp_path / 'src' / 'nms_cuda.cu').write_text(exits % 'nms_cuda')
+    (tmp_path / 'src' / 'cuda').mkdir()
+    (tmp_path / 'src' / 'cuda' / 'nms_kernel.cu').write_text(exits % 'nms_kernel')
     (tmp_path / 'vendor' / 'unused.c').write_text(exits % 'unused')
     (tmp_path / 'build.py').write_text(textwrap.dedent('''\
         import os
@@ -545,13 +549,14 @@ def test_sources_named_by_a_format_string_or_a_loop_count_as_compiled(tmp_path):
         sources = ['aten/TH/TH{}.c'.format(f) for f in ['General', 'Storage']]
         sources += [os.path.join('src', f + '.c') for f in ['nms']]
         sources += [os.path.join(here, 'src', '%s_cuda.cu' % f) for f in ['nms']]
-        ffi = create_extension('_ext.nms', headers=[], sources=sources)
+        ffi = create_extension('_ext.nms', headers=[], sources=sources,
+                               extra_objects=['src/cuda/nms_kernel.cu.o'])
         '''))
     _, findings, _, _ = port(str(tmp_path))
     assert sorted(f.path for f in findings if not f.fixed) == [
         os.path.join('aten', 'TH', 'THGeneral.c'), os.path.join('aten', 'TH', 'THStorage.c'),
-        os.path.join('src', 'nms.c'), os.path.join('src', 'nms_cuda.cu'),
-        os.path.join('vendor', 'unused.c')]
+        os.path.join('src', 'cuda', 'nms_kernel.cu'), os.path.join('src', 'nms.c'),
+        os.path.join('src', 'nms_cuda.cu'), os.path.join('vendor', 'unused.c')]
 
 
 def test_size_average_alone_is_reported_as_such():

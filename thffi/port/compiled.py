@@ -48,6 +48,8 @@ def _names(path, text):
                 todo += ast.iter_child_nodes(node)
             elif name.endswith(SOURCES):
                 names.append(name)
+            elif name.endswith('.o') and name[:-2].endswith(SOURCES):  # x.cu.o: x.cu's object
+                names.append(name[:-2])
         return names
     return [_VARIABLE.sub('*', name) for name in _NAMED.findall(text)]
 

@@ -115,9 +115,12 @@ class Removed(cst.CSTTransformer):
             if row.fix is None and not self._all_rewritten(node, alias):
                 self._at_imports.add(row.old)
                 self._report(node, _message(row, 'import ' + name), False, row.old)
-            else:
-                RemoveImportsVisitor.remove_unused_import(
-                    self.context, name, alias.asname.name.value if alias.asname else None)
+                continue
+            if row.fix is None:
+                self._report(node, 'import %s: gone since %s; its uses are rewritten (if it '
+                             'has any), so the import goes' % (name, row.removed), True)
+            RemoveImportsVisitor.remove_unused_import(
+                self.context, name, alias.asname.name.value if alias.asname else None)
         return False
 
     def _all_rewritten(self, node, alias):
@@ -261,8 +264,9 @@ class Removed(cst.CSTTransformer):
                 else root.value)
 
     def leave_Name(self, original_node, updated_node):
-        # A name `from` imported: the import is rewritten (leave_ImportFrom);
-        # reported rows are reported where no import was.
+        """A name `from` imported is rewritten with its import
+        (leave_ImportFrom); one of a reported row is reported here when its
+        import was not."""
         if isinstance(self.get_metadata(ParentNodeProvider, original_node, None),
                       (cst.Attribute, cst.ImportAlias)):
             return updated_node
