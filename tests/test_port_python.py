@@ -97,7 +97,7 @@ def test_port_converts_the_package_and_reports_each_change(ported):
     for expected in [
             os.path.join('rowpool', '__init__.py') + ':2: Python 2 `import sibling / from '
             'sibling import x, in a package`: now `from . import sibling / from .sibling import '
-            "x` (Python 3's imports are absolute: a ModuleNotFoundError)",
+            "x` (Python 3's imports are absolute: a ModuleNotFoundError); also on lines 3",
             os.path.join('rowpool', '__init__.py') + ":4: Python 2 `exec('from sibling import "
             "*'), in a package`: now `exec('from .sibling import *')` (the same import, in a "
             'string)',
@@ -122,7 +122,7 @@ def test_port_converts_the_package_and_reports_each_change(ported):
             'run.py:15: Python 2 integer division len(outs) / 2: now // (Python 2\'s / of two '
             "integers floored; Python 3's gives a float)",
             'run.py:16: Python 2 `print x, y / print >>f, x`: now `print(x, y) / print(x, '
-            'file=f)` (print is a function in Python 3)']:
+            'file=f)` (print is a function in Python 3); also on lines 17']:
         assert expected in fixed, expected
     left = messages(findings, False)
     assert left[0] == (os.path.join('rowpool', 'convsp.py') + ':10: Python 2 division weight / '

@@ -320,11 +320,15 @@ def to_python3(source, path, filename=None, built=(), python2_repository=False, 
     new = str(tree)
     if not source.endswith('\n') and new.endswith('\n'):
         new = new[:-1]  # convert() gave the parser the newline it needs
-    findings = []
-    for name, line in sorted(set(tool.changes), key=lambda c: (c[1], c[0])):
-        row = _ROWS[name]
-        findings.append(Finding(path, line, 'Python 2 `%s`: now `%s` (%s)' % (
-            row.old, row.new, row.why), True))
+    findings, lines = [], {}
+    for name, line in tool.changes:
+        lines.setdefault(name, set()).add(line)
+    for name, where in lines.items():  # one finding per idiom, naming each line
+        row, where = _ROWS[name], sorted(where)
+        findings.append(Finding(path, where[0], 'Python 2 `%s`: now `%s` (%s)%s' % (
+            row.old, row.new, row.why, '; also on lines %s' % ', '.join(map(str, where[1:]))
+            if where[1:] else ''), True))
+    findings.sort(key=lambda f: f.line)
     for message in tool.fixer_log:
         match = re.match(r'Line (\d+): (.*)', message, re.S)
         if match:
