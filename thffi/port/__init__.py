@@ -2,17 +2,21 @@
 torch.utils.ffi repository (PyTorch 0.1 to 0.4) to thffi and today's
 PyTorch.
 
-It reads every Python file (python.py: torch.utils.ffi, build-script CUDA
-gates, legacy autograd Functions, torch.range, Variable, x.data[0];
-behaviours.py: the 0.x behaviours that changed silently, kept as the
-version the code was written for had them, from --from or read from the
-repository by version.py), shell script (shell.py: nvcc architecture and
-$TORCH include flags, word by word), CMake file (cmake.py:
-CMakeLists.txt and *.cmake: nvcc architectures, TH/THC include folders and
-libraries taken from torch, argument by argument) and C/C++/CUDA source (c.py: read
-only, reported; compiled.py: only what the build scripts compile is
-listed, and committed Python 2 binaries are reported; warp.py: maskless
-warp intrinsics in the CUDA the build compiles get the full-warp mask) under PATH, prints a
+It reads every Python file (py2.py: a Python 2 file converted first, with
+fissix; python.py: torch.utils.ffi, build-script CUDA gates, legacy
+autograd Functions, torch.range, Variable, x.data[0]; behaviours.py: the
+0.x behaviours that changed silently, kept as the version the code was
+written for had them, from --from or read from the repository by
+version.py; removed.py: the Python, NumPy, SciPy and PyTorch names since
+removed; layout.py: views handed to ffi functions; imports.py: imports
+failing through other files; align.py: continuation lines kept aligned),
+shell script (shell.py: nvcc architecture and $TORCH include flags, word by
+word), CMake file (cmake.py: CMakeLists.txt and *.cmake: nvcc
+architectures, TH/THC include folders and libraries taken from torch,
+argument by argument) and C/C++/CUDA source (c.py: read only, reported;
+compiled.py: only what the build scripts compile is listed, and committed
+extension binaries are reported; warp.py: maskless warp intrinsics in the
+CUDA the build compiles get the full-warp mask) under PATH, prints a
 unified diff of what it would change on stdout and a report of what it
 changed and what it left for the user on stderr.  --write applies the
 diff.  Running it again changes nothing."""
