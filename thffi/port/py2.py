@@ -23,6 +23,7 @@ module the build scripts create (create_extension('_ext.my_lib'): the
 Scripts keep theirs (FixLocalImport)."""
 
 import ast
+import functools
 import os
 import re
 
@@ -202,7 +203,7 @@ class FixExecImport(fixer_base.BaseFix):
             return None
         if not isinstance(text, str):
             return None
-        inner = _Tool(['fix_local_import'], dict(self.options, print_function=True))
+        inner = _tool(['fix_local_import'], dict(self.options, print_function=True))
         tree = inner.convert(text + '\n', self.filename)
         new = str(tree)[:-1] if tree is not None else text
         if new == text:
@@ -242,7 +243,9 @@ _OWN = {'fix_local_import': FixLocalImport, 'fix_exec_import': FixExecImport,
 
 class _Tool(refactor.RefactoringTool):
     """fissix's RefactoringTool with port's fixers, recording on which lines
-    each fixer changed the tree: changes = [(fix name, line)]."""
+    each fixer changed the tree: changes = [(fix name, line)].  Made once
+    for a set of fixers and options (making one compiles every fixer's
+    pattern): _tool()."""
 
     def __init__(self, names, options=None):
         self._names = names
@@ -266,13 +269,14 @@ class _Tool(refactor.RefactoringTool):
 
     def _recorded(self, name, transform):
         def recorded(node, results):
-            # Some fixers change the tree elsewhere (fix_reduce adds an import).
+            # Some fixers also add an import (fix_reduce: from functools
+            # import reduce), a statement more at the top.
             root = node
             while root.parent is not None:
                 root = root.parent
-            line, before, whole = _line(node), str(node), str(root)
+            line, before, statements = _line(node), str(node), len(root.children)
             new = transform(node, results)
-            if new is not None or str(node) != before or str(root) != whole:
+            if new is not None or len(root.children) != statements or str(node) != before:
                 self.changes.append((name, line))
             return new
         return recorded
@@ -283,11 +287,23 @@ class _Tool(refactor.RefactoringTool):
     def convert(self, source, filename):
         """The converted tree of source, or None when fissix cannot parse it
         (options['print_function']: parse print as a function, as Python 3)."""
+        self.changes = []
+        del self.fixer_log[:]  # the fixers hold this list
         try:
             return self.refactor_string(source if source.endswith('\n') else source + '\n',
                                         filename)
         except Exception:  # fissix's parser raises ParseError, TokenError, IndentationError
             return None
+
+
+@functools.lru_cache(maxsize=16)
+def _cached(names, options):
+    return _Tool(list(names), dict(options))
+
+
+def _tool(names, options):
+    """The _Tool of these fixer names and options (a dict), made once."""
+    return _cached(tuple(names), tuple(sorted(options.items())))
 
 
 def to_python3(source, path, filename=None, built=(), python2_repository=False, root=None):
@@ -308,10 +324,10 @@ def to_python3(source, path, filename=None, built=(), python2_repository=False, 
     names = [row.fix for row in PYTHON2] if reason else list(_IMPORT_FIXERS)
     options = {'built': frozenset(built), 'root': root and os.path.abspath(root),
                'print_function': not reason}
-    tool = _Tool(names, options)
+    tool = _tool(names, options)
     tree = tool.convert(source, filename or os.path.abspath(path))
     if tree is None and reason and not python2_reason(source):  # print(x, end='') and such
-        tool = _Tool(names, dict(options, print_function=True))
+        tool = _tool(names, dict(options, print_function=True))
         tree = tool.convert(source, filename or os.path.abspath(path))
     if tree is None:
         return source, [Finding(path, 0, 'Python 2 (%s): not converted, fissix cannot parse it; '

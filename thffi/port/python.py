@@ -29,6 +29,7 @@ Every rewrite applies to code that no longer has the legacy form, so a
 second run changes nothing."""
 
 import ast
+import contextlib
 import math
 import os
 import re
@@ -191,22 +192,19 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
             return source, findings  # to_python3's finding says why
         return source, findings + [Finding(path, exc.raw_line, 'not changed: libcst cannot '
                                            'parse it (%s)' % exc.message, False)]
-    wrapper = MetadataWrapper(module)
-    views = layout.Views(repository.extensions)
-    wrapper.visit(views)
-    findings += layout.report(views.calls, path, repository.c_layouts)
-    context = CodemodContext(filename=path)
-    removed = Removed(context, path, python2, future(source, 'division'))
-    module = wrapper.visit(removed)
-    findings += removed.findings
-    behaviours = Behaviours(path, version)
-    module = MetadataWrapper(module).visit(behaviours)
-    findings += behaviours.findings
+    # One tree, its metadata resolved once: what the rewrite needs to know of
+    # the whole file first, then every rewrite in one pass.
     wrapper = MetadataWrapper(module)
     analysis = _Analysis()
     wrapper.visit(analysis)
+    context = CodemodContext(filename=path)
+    views = layout.Views(repository.extensions)
+    removed = Removed(context, path, python2, future(source, 'division'))
+    behaviours = Behaviours(path, version)
     rewriter = _Rewriter(context, analysis, path, repository.built_by_nvcc)
-    tree = wrapper.visit(rewriter)
+    tree = wrapper.visit(_Chain(views, removed, behaviours, rewriter))
+    findings += layout.report(views.calls, path, repository.c_layouts)
+    findings += removed.findings + behaviours.findings
     if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
             not _binds_torch(tree):
         AddImportsVisitor.add_needed_import(context, 'torch')
@@ -217,6 +215,60 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     new = tree.code if tree.code != source else source
     return (realign(before, new) if new != before else new,
             sorted(findings + rewriter.findings, key=lambda f: f.line))
+
+
+class _Chain(cst.CSTTransformer):
+    """Visitors and transformers run in one pass over one tree, their
+    metadata resolved once (the costly part of a pass): each node is visited
+    by each in turn and left through each in turn, the node one transformer
+    returns handed to the next, as if each had run on the one before's
+    output.  A part whose visit of a node says not to visit its children is
+    not called for them (the others are), and is called when the node is
+    left, as libcst does."""
+
+    METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
+                             ScopeProvider)
+
+    def __init__(self, *parts):
+        super().__init__()
+        self.parts = parts
+        self._skipping = [None] * len(parts)  # per part: the node it skips the children of
+
+    @contextlib.contextmanager
+    def resolve(self, wrapper):
+        with super().resolve(wrapper):
+            for part in self.parts:
+                part.metadata = self.metadata
+            yield
+
+    def _active(self):
+        return [part for part, skip in zip(self.parts, self._skipping) if skip is None]
+
+    def on_visit(self, node):
+        for i, part in enumerate(self.parts):
+            if self._skipping[i] is None and not part.on_visit(node):
+                self._skipping[i] = node
+        return any(skip is None for skip in self._skipping)
+
+    def on_visit_attribute(self, node, attribute):
+        for part in self._active():
+            part.on_visit_attribute(node, attribute)
+
+    def on_leave_attribute(self, original_node, attribute):
+        for part in self._active():
+            part.on_leave_attribute(original_node, attribute)
+
+    def on_leave(self, original_node, updated_node):
+        for i, part in enumerate(self.parts):
+            if self._skipping[i] is original_node:
+                self._skipping[i] = None
+            elif self._skipping[i] is not None:
+                continue  # inside a node whose children part does not visit
+            if isinstance(part, cst.CSTVisitor):
+                part.on_leave(original_node)
+            elif isinstance(updated_node, cst.CSTNode):
+                updated_node = part.on_leave(original_node, updated_node)
+        return updated_node
 
 
 class _Strings(cst.CSTVisitor):

@@ -46,6 +46,16 @@ def _dotted(name):
     return cst.parse_expression(name)
 
 
+def _drops_module(row, name):
+    """Whether row rewrites the use of name (a qualified name it matches
+    exactly) to something not naming name's module any more."""
+    if row is None or row.old != name:
+        return False
+    if row.fix == 'call':
+        return '{module}' not in row.new
+    return row.fix == 'rename' and row.new.rpartition('.')[0] != row.old.rpartition('.')[0]
+
+
 def _message(row, what=None, new=None):
     """What the report says of a use of row: what was written, the release
     that removed it and why, and what it became (or is to become)."""
@@ -124,23 +134,26 @@ class Removed(cst.CSTTransformer):
         return False
 
     def _all_rewritten(self, node, alias):
-        """Whether every use of what alias binds names a row port rewrites."""
-        scope = self.get_metadata(ScopeProvider, node, None)
+        """Whether every use of what the import alias binds is rewritten to
+        something else (so the import goes unused)."""
         bound = (alias.asname.name.value if alias.asname else _code(alias.name).split('.')[0])
+        return self._rewritten_away(node, bound)
+
+    def _rewritten_away(self, node, bound):
+        """Whether every reference, where node is, to the name bound is part
+        of a use a row rewrites to another module's name (np.float ->
+        float, but not np.float_ -> np.float64)."""
+        scope = self.get_metadata(ScopeProvider, node, None)
         if scope is None or bound not in scope.assignments:
             return False
         for assignment in scope.assignments[bound]:
             for reference in assignment.references:
-                chain = reference.node
-                rewritten = False
-                while isinstance(self.get_metadata(ParentNodeProvider, chain, None),
-                                 cst.Attribute):
+                chain, away = reference.node, False
+                while not away and isinstance(self.get_metadata(ParentNodeProvider, chain, None),
+                                              cst.Attribute):
                     chain = self.get_metadata(ParentNodeProvider, chain)
-                    row = next((pyremoved.find(n) for n in self._qualified(chain)), None)
-                    if row is not None and row.fix and row.old in self._qualified(chain):
-                        rewritten = True
-                        break
-                if not rewritten:
+                    away = any(_drops_module(pyremoved.find(n), n) for n in self._qualified(chain))
+                if not away:
                     return False
         return True
 
@@ -253,12 +266,12 @@ class Removed(cst.CSTTransformer):
         return new.with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
     def _forget(self, value, module):
-        """Asks for the import that binds value (naming module) to go, if the
-        rewrites leave it unused."""
+        """Asks for the import that binds value (naming module) to go, when
+        the rewrites leave it unused (asking costs a pass over the file)."""
         root = value
         while isinstance(root, cst.Attribute):
             root = root.value
-        if isinstance(root, cst.Name):
+        if isinstance(root, cst.Name) and self._rewritten_away(root, root.value):
             RemoveImportsVisitor.remove_unused_import(
                 self.context, module, asname=None if root.value == module.split('.')[0]
                 else root.value)
