@@ -109,3 +109,19 @@ def copy_demo(destination):
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(os.path.join(ROOT, name), target)
+
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'python_matrix: the suite\'s core under Python 3.12 and '
+                            '3.13 (tools/python_matrix.py: a venv per Python, torch from the '
+                            'package index); not run unless asked for with -m python_matrix')
+
+
+def pytest_collection_modifyitems(config, items):
+    """The python_matrix profile runs only when -m names it."""
+    if 'python_matrix' in (config.getoption('markexpr') or ''):
+        return
+    profile = [item for item in items if item.get_closest_marker('python_matrix')]
+    if profile:
+        config.hook.pytest_deselected(items=profile)
+        items[:] = [item for item in items if item not in profile]

@@ -65,10 +65,11 @@ def test_torch_utils_ffi_and_build_script_gates():
         ffi = torch.utils.ffi.create_extension('_ext.x', headers=[], sources=[],
                                                with_cuda=torch.cuda.is_available())
         ''')
+    # The continuation line stays aligned with the bracket it was aligned with.
     assert new == textwrap.dedent('''\
         import thffi
         ffi = thffi.create_extension('_ext.x', headers=[], sources=[],
-                                               with_cuda=thffi.cuda_enabled())
+                                     with_cuda=thffi.cuda_enabled())
         ''')
     # `import torch.utils.ffi` also bound `torch`: kept where still used.
     new, _ = py('import torch.utils.ffi\nx = torch.zeros(1)\n')
@@ -239,13 +240,24 @@ def test_data_0_used_as_a_number_becomes_item():
     assert 'output.data[0] not changed: if output is a 0-d tensor' in left(findings)[0]
 
 
-def test_python_2_is_reported_not_changed():
+def test_python_2_is_converted_then_ported():
+    """A Python 2 file is converted to Python 3 first (fissix), then ported
+    (test_port_python.py has each conversion); one even Python 2 could not
+    parse is reported, unchanged."""
     source = 'print "loss", loss.data[0]\n'
     new, findings = rewrite_python(source, 'old.py')
-    assert new == source
-    assert left(findings) == ['old.py: Python 2: not parsed (Missing parentheses in call to '
-                              "'print'. Did you mean print(...)? at line 1); port it to Python 3 "
-                              'first (2to3), then run port again']
+    assert new == 'print("loss", loss.item())\n'
+    assert [str(f) for f in findings] == [
+        'old.py:1: Python 2 `print x, y / print >>f, x`: now `print(x, y) / print(x, '
+        'file=f)` (print is a function in Python 3)',
+        'old.py:1: loss.data[0] (used as a number): now loss.item() (a 0-d tensor has no '
+        'element 0)']
+    broken = 'print "loss",, loss\n'
+    new, findings = rewrite_python(broken, 'old.py')
+    assert new == broken
+    assert left(findings) == ["old.py: Python 2 (Missing parentheses in call to 'print'. Did you "
+                              "mean print(...)? at line 1): not converted, fissix cannot parse "
+                              'it; convert it by hand (2to3 -w), then run port again']
 
 
 MAKE_SH = '''\
@@ -332,7 +344,12 @@ def test_c_is_scanned_not_changed():
         ''')
     findings = scan_c(source, 'k.cu')
     assert [(f.line, f.message.split(' ')[0]) for f in findings] == [(3, 'fill()'),
+                                                                     (8, 'checked()'),
                                                                      (13, 'exit()')]
+    # checked() checks a shape, not the layout: it reads a transposed tensor wrongly.
+    assert findings[1].message.startswith('checked() indexes tensor memory without checking '
+                                          'its layout (no _stride, isContiguous or '
+                                          'newContiguous; sizes say nothing of it)')
 
 
 def test_port_reports_cuda_names_today_s_toolkit_lacks():
@@ -637,8 +654,8 @@ def test_the_version_is_read_from_the_repository_or_given(tmp_path):
 
 def test_reports_a_user_can_act_on(tmp_path):
     """C findings for what the build compiles, one line for vendored code it
-    does not; a Python 2 file named once; a committed Python 2 binary; the
-    CUDA branch that links a library built apart."""
+    does not; committed Python 2 and Python 3 binaries; the CUDA branch that
+    links a library built apart."""
     (tmp_path / 'src').mkdir()
     (tmp_path / 'third_party' / 'lm' / 'util').mkdir(parents=True)
     (tmp_path / 'build.py').write_text(textwrap.dedent('''\
@@ -667,25 +684,43 @@ def test_reports_a_user_can_act_on(tmp_path):
     for name in ('tool', 'bench', 'fuzz'):  # compiled by nothing
         (tmp_path / 'third_party' / 'lm' / 'util' / (name + '.cc')).write_text(exits % name)
     (tmp_path / 'old_eval.py').write_text('print "accuracy", acc.data[0]\n')
-    (tmp_path / '_ext' / 'decode').mkdir(parents=True)
-    (tmp_path / '_ext' / 'decode' / '_decode.so').write_bytes(b'\x7fELF')
+    # Committed binaries: the legacy build named Python 2's and Python 3's
+    # modules alike (_x.so); what they export tells them apart.
+    binaries = {'decode': 'void Py_InitModule4_64(void);\n'
+                          'void init_decode(void) { Py_InitModule4_64(); }\n',
+                'beam': 'void *PyInit__beam(void) { return 0; }\n'}
+    for name, code in binaries.items():
+        (tmp_path / '_ext' / name).mkdir(parents=True)
+        (tmp_path / name).with_suffix('.c').write_text(code)
+        subprocess.run(['gcc', '-shared', '-fPIC', '-o', str(tmp_path / '_ext' / name /
+                        ('_%s.so' % name)), str((tmp_path / name).with_suffix('.c'))],
+                       check=True)
+    subprocess.run(['gcc', '-shared', '-fPIC', '-o', str(tmp_path / 'libkenlm.so'),
+                    str(tmp_path / 'beam.c')], check=True)  # not a Python module
     diff, findings, read, changed = port(str(tmp_path))
     left = sorted(str(f) for f in findings if not f.fixed)
     assert [f.split(':')[0] for f in left] == [
-        os.path.join('_ext', 'decode', '_decode.so'), 'build.py', 'old_eval.py',
-        os.path.join('src', 'decode.cpp'), os.path.join('src', 'decode_cuda.cpp'),
+        os.path.join('_ext', 'beam', '_beam.so'), os.path.join('_ext', 'decode', '_decode.so'),
+        'build.py', os.path.join('src', 'decode.cpp'),
+        os.path.join('src', 'decode_cuda.cpp'),
         os.path.join('third_party', 'lm', 'model.cc'),
         os.path.join('third_party', 'lm', 'util', 'check.h'),
         os.path.join('third_party', 'lm', 'util')]
-    assert left[1].startswith('build.py:7: the CUDA branch links what the scripts build apart '
+    assert left[0] == (os.path.join('_ext', 'beam', '_beam.so') + ': a Python 3 extension '
+                       'module (it exports PyInit__beam) from an earlier build, committed with '
+                       'the sources: built against the PyTorch of then; thffi\'s build writes '
+                       'its own and removes it: delete it from the repository (git rm)')
+    assert left[1] == (os.path.join('_ext', 'decode', '_decode.so') + ': a Python 2 extension '
+                       'module (it exports init_decode), committed with the sources: Python 3 '
+                       'cannot import it; delete it (git rm): the build writes '
+                       '_decode.cpython-3...so')
+    assert left[2].startswith('build.py:7: the CUDA branch links what the scripts build apart '
                               '(lm_cpu): with cuda_enabled()')
-    assert left[2] == ('old_eval.py: Python 2: not parsed (Missing parentheses in call to '
-                       "'print'. Did you mean print(...)? at line 1); port it to Python 3 first "
-                       '(2to3), then run port again')
     assert left[7] == (os.path.join('third_party', 'lm', 'util') + ': 3 more findings in 3 '
                        'C/C++/CUDA files the build scripts do not compile (vendored or unused '
                        'code, in third_party/lm/util): not listed')
-    assert 'a Python extension built for Python 2' in left[0]
+    # The Python 2 script is converted, then ported.
+    assert 'old_eval.py' in changed and '+print("accuracy", acc.item())' in diff
 
 
 # A 2017 warp reduction (CUDA 8): maskless warp intrinsics in a kernel, a

@@ -1,7 +1,7 @@
 """Runs `python -m thffi port --write` over the compatibility corpus
 (../shared/CORPUS.md) with two thffi checkouts, say main's and a branch's,
 and prints a table comparing what each leaves: files changed, changes made,
-lines "left for you", files named "Python 2: not parsed", the shell scripts
+lines "left for you", Python 2 files left unconverted, the shell scripts
 the rewrite left invalid (`bash -n`) or holding an empty quoted word, and
 the PyTorch version port assumed.
 
@@ -79,7 +79,8 @@ def _summary(code, report, scripts):
     assumed = re.search(r'PyTorch (0\.\d)', report)
     return {'exit': code, 'files': int(changed.group(1)) if changed else '?',
             'changes': len(fixed), 'left': len(left),
-            'python2': sum('Python 2: not parsed' in l for l in left),
+            'python2': sum('Python 2: not parsed' in l or 'Python 2 (' in l and 'not converted'
+                           in l for l in left),
             'bad sh': len(invalid) + len(empty), 'version': assumed.group(1) if assumed else '-'}
 
 

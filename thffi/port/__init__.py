@@ -2,20 +2,23 @@
 torch.utils.ffi repository (PyTorch 0.1 to 0.4) to thffi and today's
 PyTorch.
 
-It reads every Python file (python.py: torch.utils.ffi, build-script CUDA
-gates, legacy autograd Functions, torch.range, Variable, x.data[0];
-behaviours.py: the 0.x behaviours that changed silently, kept as the
-version the code was written for had them, from --from or read from the
-repository by version.py; pynvcc.py: nvcc run from Python), shell script
-(shell.py: nvcc architecture, flags and $TORCH include flags, word by
-word), Makefile (make.py: the same in variables and recipes, and torch's
-include folders asked of Python), CMake file (cmake.py:
-CMakeLists.txt and *.cmake: nvcc architectures and flags, TH/THC include folders and
-libraries taken from torch, argument by argument), README/INSTALL file
-(docs.py: read only, each command to type differently reported) and
-C/C++/CUDA source (c.py: read
-only, reported; compiled.py: only what the build scripts compile is
-listed, and committed Python 2 binaries are reported; warp.py: maskless
+It reads every Python file (py2.py: a Python 2 file converted first, with
+fissix; python.py: torch.utils.ffi, build-script CUDA gates, legacy
+autograd Functions, torch.range, Variable, x.data[0]; behaviours.py: the
+0.x behaviours that changed silently, kept as the version the code was
+written for had them, from --from or read from the repository by
+version.py; removed.py: the Python, NumPy, SciPy and PyTorch names since
+removed; layout.py: views handed to ffi functions; imports.py: imports
+failing through other files; align.py: continuation lines kept aligned;
+pynvcc.py: nvcc run from Python), shell script (shell.py: nvcc
+architecture, flags and $TORCH include flags, word by word), Makefile
+(make.py: the same in variables and recipes, and torch's include folders
+asked of Python), CMake file (cmake.py: CMakeLists.txt and *.cmake: nvcc
+architectures and flags, TH/THC include folders and libraries taken from
+torch, argument by argument), README/INSTALL file (docs.py: read only,
+each command to type differently reported) and C/C++/CUDA source (c.py:
+read only, reported; compiled.py: only what the build scripts compile is
+listed, and committed extension binaries are reported; warp.py: maskless
 warp intrinsics and PTX in the CUDA the build compiles get the full-warp
 mask; vendored.py: includes of a CUB or thrust copy become the toolkit's,
 and no file in a library copy is changed) under PATH, prints a
@@ -24,8 +27,10 @@ changed and what it left for the user on stderr.  --write applies the
 diff.  Running it again changes nothing."""
 
 import argparse
+import ast
 import difflib
 import os
+import re
 import sys
 
 from .report import Finding, format_report
@@ -33,6 +38,7 @@ from .report import Finding, format_report
 __all__ = ['port', 'main', 'Finding']
 
 _C_SOURCES = ('.c', '.h', '.cu', '.cuh', '.cpp', '.cc', '.cxx', '.hpp')
+_C_KINDS = ('c', 'c-undecodable')
 _SKIPPED_DIRS = ('__pycache__', 'build', 'dist', 'node_modules', 'site-packages')
 
 
@@ -77,52 +83,14 @@ def _lines_before(findings, text, original):
             for f in findings]
 
 
-def port(root, write=False, version=None):
-    """Ports the repository (or file) at root, written for PyTorch version
-    ('0.1' to '0.4'; None: read from the repository, see version.py).
-    Returns (diff text, [Finding], number of files read, [relative paths
-    changed]); the first finding says which version was assumed and why.
-    With write=True the changes are written."""
-    from . import commands, version as versions
-    from .c import scan_c
-    from .cmake import rewrite_cmake
-    from .compiled import compiled_files, cuda_files, python2_binaries, summarise
-    from .docs import is_doc, report_commands
-    from .make import rewrite_make
-    from .pynvcc import rewrite_nvcc_calls
-    from .python import is_legacy_generated, rewrite_python
-    from ..toolchain.nvcc import accepted_architectures
-    from .shell import rewrite_shell
-    from . import vendored
-    from .warp import own_definitions, report_warp, rewrite_warp
-
-    asked = []  # the installed nvcc's architectures, asked once when needed
-
-    def accepted():
-        if not asked:
-            asked.append(accepted_architectures())
-        return asked[0]
-
-    diff, findings, changed, read = [], [], [], 0
-    c_findings, texts, binaries = [], {}, []
-    c_paths, undecodable = {}, set()  # C sources read: {rel: path}; those not UTF-8
-    base = root if os.path.isdir(root) else os.path.dirname(root)
-    reason = 'given by --from'
-    if version is None:
-        version, reason = versions.infer(root)
-    findings.append(Finding('', 0, 'assumed written for PyTorch %s (%s); say --from '
-                            '0.1|0.2|0.3|0.4 otherwise' % (version, reason), True))
-    # What the build files build with nvcc (build scripts link it).
-    built_by_nvcc = set()
-    for path in _files(root):
-        if commands.kind(path):
-            try:
-                with open(path, encoding='utf-8', errors='replace') as f:
-                    text = f.read()
-            except OSError:
-                continue  # reported below, when it is read
-            built_by_nvcc |= {os.path.basename(commands.output(c)) for c in
-                              commands.nvcc_commands(path, text) if commands.output(c)}
+def _read(root, base):
+    """(path, relative path, kind, text) of each file port reads under root,
+    the relative paths of the .so files, and findings for files not read.
+    Kinds: 'py', 'sh', 'make', 'cmake', 'doc' (README/INSTALL), 'c'; a C
+    file not in UTF-8 has kind 'c-undecodable' (scanned, not changed)."""
+    from . import commands
+    from .docs import is_doc
+    entries, binaries, findings = [], [], []
     for path in _files(root):
         rel = os.path.relpath(path, base)
         kind = ('cmake' if os.path.basename(path) == 'CMakeLists.txt' or path.endswith('.cmake')
@@ -141,20 +109,103 @@ def port(root, write=False, version=None):
                 if kind != 'c':
                     raise
                 # A vendored C file in another encoding is scanned, not changed.
-                text = data.decode('utf-8', errors='replace')
-                undecodable.add(rel)
+                text, kind = data.decode('utf-8', errors='replace'), 'c-undecodable'
         except (OSError, UnicodeDecodeError) as exc:
             findings.append(Finding(rel, 0, 'not read: %s' % exc, False))
             continue
-        read += 1
+        entries.append((path, rel, kind, text))
+    return entries, binaries, findings
+
+
+_CREATE_EXTENSION = re.compile(r'\bcreate_extension\s*\(\s*(?:name\s*=\s*)?[\'"]([\w.]+)[\'"]')
+
+
+def _extensions(entries):
+    """(the dotted names the build scripts' create_extension calls give,
+    the absolute paths of the folders those make beside each script)."""
+    names, built = set(), set()
+    for path, _, kind, text in entries:
+        if kind != 'py':
+            continue
+        for name in _CREATE_EXTENSION.findall(text):
+            names.add(name)
+            parts = name.split('.')
+            built |= {os.path.join(os.path.dirname(os.path.abspath(path)), *parts[:i])
+                      for i in range(1, len(parts) + 1)}
+    return tuple(sorted(names)), frozenset(built)
+
+
+def port(root, write=False, version=None):
+    """Ports the repository (or file) at root, written for PyTorch version
+    ('0.1' to '0.4'; None: read from the repository, see version.py).
+    Returns (diff text, [Finding], number of files read, [relative paths
+    changed]); the first finding says which version was assumed and why.
+    With write=True the changes are written."""
+    from . import commands, imports, vendored
+    from . import version as versions
+    from .c import layouts, scan_c
+    from .cmake import rewrite_cmake
+    from .compiled import committed_binaries, compiled_files, cuda_files, summarise
+    from .docs import report_commands
+    from .make import rewrite_make
+    from .py2 import python2_reason, python3_only
+    from .pynvcc import rewrite_nvcc_calls
+    from .python import Repository, is_legacy_generated, rewrite_python
+    from ..toolchain.nvcc import accepted_architectures
+    from .shell import rewrite_shell
+    from .warp import own_definitions, report_warp, rewrite_warp
+
+    asked = []  # the installed nvcc's architectures, asked once when needed
+
+    def accepted():
+        if not asked:
+            asked.append(accepted_architectures())
+        return asked[0]
+
+    diff, findings, changed = [], [], []
+    c_findings, texts, trees = [], {}, {}
+    c_paths, undecodable = {}, set()  # C sources read: {rel: path}; those not UTF-8
+    base = root if os.path.isdir(root) else os.path.dirname(root)
+    reason = 'given by --from'
+    if version is None:
+        version, reason = versions.infer(root)
+    findings.append(Finding('', 0, 'assumed written for PyTorch %s (%s); say --from '
+                            '0.1|0.2|0.3|0.4 otherwise' % (version, reason), True))
+    entries, binaries, not_read = _read(root, base)
+    findings += not_read
+    # What the build files build with nvcc (build scripts link it), what the
+    # build scripts' create_extension makes, and which C functions check layout.
+    built_by_nvcc, c_layouts = set(), {}
+    for path, rel, kind, text in entries:
+        if kind in ('sh', 'make', 'py'):
+            built_by_nvcc |= {os.path.basename(commands.output(c)) for c in
+                              commands.nvcc_commands(path, text) if commands.output(c)}
+        elif kind in _C_KINDS:
+            for name, checks in layouts(text).items():
+                c_layouts.setdefault(name, (rel, checks))
+    extensions, built = _extensions(entries)
+    python2 = sum(1 for _, _, kind, text in entries if kind == 'py' and python2_reason(text))
+    python3 = sum(1 for _, _, kind, text in entries if kind == 'py' and python3_only(text))
+    if python2:
+        findings.append(Finding('', 0, 'written for Python %s (%d Python files are Python 2, %d '
+                                'use what only Python 3 has)%s' % (
+                                    '2' if python2 > python3 else '3', python2, python3,
+                                    ': every Python file that uses nothing only Python 3 '
+                                    'has is converted as Python 2'
+                                    if python2 > python3 else ''), True))
+    repository = Repository(frozenset(built_by_nvcc), built, extensions, c_layouts,
+                            python2 > python3, os.path.abspath(base))
+    for path, rel, kind, text in entries:
         if kind == 'doc':
             findings += report_commands(text, rel, accepted())
             continue
         if kind != 'cmake':
             texts[rel] = text
-        if kind == 'c':
+        if kind in _C_KINDS:
             c_findings += scan_c(text, rel)
             c_paths[rel] = path
+            if kind == 'c-undecodable':
+                undecodable.add(rel)
             continue
         if kind == 'py' and is_legacy_generated(text):
             findings.append(Finding(rel, 0, 'not changed: generated by the legacy '
@@ -170,11 +221,17 @@ def port(root, write=False, version=None):
             if found:  # a file of the torch build: the sources it names are compiled
                 texts[rel] = text
         else:
-            new, found = rewrite_python(text, rel, version, built_by_nvcc)
+            new, found = rewrite_python(text, rel, version, filename=path,
+                                        repository=repository)
             if 'nvcc' in new:
                 ported, more = rewrite_nvcc_calls(new, rel, accepted())
                 found += _lines_before(more, new, text)
                 new = ported
+            texts[rel] = new
+            try:
+                trees[rel] = ast.parse(new)
+            except (SyntaxError, ValueError):
+                pass  # reported by rewrite_python
         findings += found
         _change(path, rel, text, new, write, diff, changed)
     # Library copies (vendored.py): the code's includes of a copy the
@@ -201,8 +258,9 @@ def port(root, write=False, version=None):
         _change(path, rel, texts[rel], new, write, diff, changed)
     if inside:  # a copy's findings are summarised, as code the build does not compile
         compiled = (compiled if compiled is not None else set(c_paths)) - inside
-    findings += summarise(c_findings, compiled) + python2_binaries(binaries)
-    return ''.join(diff), findings, read, changed
+    findings += summarise(c_findings, compiled) + committed_binaries(base, binaries)
+    findings += imports.chained(trees)
+    return ''.join(diff), findings, len(entries), changed
 
 
 def main(args):

@@ -252,12 +252,16 @@ class Behaviours(cst.CSTTransformer):
                          "reduction='mean', 'sum' or 'none'", fixed=False)
             return call
         reduction = _REDUCTION.get(tuple(values), 'none')
-        self._report(original, "size_average=%s, reduce=%s: now reduction='%s'" % (
-            values[0], values[1], reduction))
-        args = [a for a in call.args if a not in (size_average, reduce)]
-        args[-1:] = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args[-1:]]
-        return _with_arg(call.with_changes(args=args),
-                         _arg('reduction', cst.SimpleString("'%s'" % reduction)))
+        given = ', '.join('%s=%s' % (key, value) for key, arg, value in zip(
+            ('size_average', 'reduce'), (size_average, reduce), values) if arg is not None)
+        self._report(original, "%s: now reduction='%s'" % (given, reduction))
+        # reduction= takes the place of the first of them (and its line).
+        first = next(a for a in call.args if a in (size_average, reduce))
+        args = [_arg('reduction', cst.SimpleString("'%s'" % reduction)).with_changes(
+            comma=a.comma) if a is first else a for a in call.args
+            if a is first or a not in (size_average, reduce)]
+        args[-1] = args[-1].with_changes(comma=call.args[-1].comma)
+        return call.with_changes(args=args)
 
     def _upsample(self, original, call, names):
         name = next(iter(names & _UPSAMPLE)).rsplit('.', 1)[1]

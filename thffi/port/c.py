@@ -8,13 +8,17 @@ reported.
   and what the C allocated before them is not freed.
 - A function that reads tensor memory (`_data(`, `->storage->data`) with no
   shape or layout check in it (THArgCheck, THAssert, nDimension,
-  isContiguous, isSameSizeAs, stride): its loops index as if every tensor
-  had the shape and contiguous layout it expects.
+  isContiguous, isSameSizeAs, size, stride): its loops index as if every
+  tensor had the shape and contiguous layout it expects.  One that checks
+  shapes but never reads a stride or asks for contiguity (_stride,
+  ->stride[], _isContiguous, newContiguous) is reported too: it reads a
+  non-contiguous view (permute, t(), narrow, a slice) in the wrong order.
+  layouts() gives, per function, whether it reads memory and checks layout,
+  for port's report of views passed to it from Python (layout.py).
 - A function a C file (.c, .h) defines plain `inline` (toolchain/cc.py):
   C99 gives it no external definition, and today's gcc leaves calls to
   recursive and large ones out of line; thffi's build adds the definition,
   other builds fail to link.
-
 - A CUDA name today's toolkit lacks (toolchain/cuda_api.py: texture
   references, cudaThreadSynchronize, cuSPARSE's legacy API...), once per
   name and file: the release that removed it and what replaces it.
@@ -32,6 +36,10 @@ _EXIT = re.compile(r'(?<![\w.>])(exit|abort|_exit)\s*\(')
 _READS_MEMORY = re.compile(r'_data\s*\(|->storage->data\b|\bstorage->data\b')
 _CHECK = re.compile(r'THArgCheck|THAssert|THError|nDimension|isContiguous|newContiguous'
                     r'|isSameSizeAs|_size\s*\(|->size\s*\[|_stride\s*\(|->stride\s*\[')
+# What says the code knows the layout: strides read, contiguity asked or made.
+# Sizes are not: a (4, 3) transpose has the sizes of a contiguous (4, 3).
+_LAYOUT = re.compile(r'_stride\s*\(|->stride\s*\[|\bstrides?\s*\[|[iI]sContiguous'
+                     r'|newContiguous|_contiguous\s*\(')
 _KEYWORDS = ('if', 'for', 'while', 'switch', 'catch', 'sizeof', 'defined')
 _CUDA_NAME = re.compile(r'(?<![\w.>])((?:cuda|cusparse|texture|surface)\w*)\s*[(<]')
 _FUNCTION_HEAD = re.compile(r'(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*$')
@@ -71,12 +79,19 @@ def scan_c(text, path):
                                 'in Python) or return an error code' % what, False))
     for name, start, end in _functions(code):
         body = code[start:end]
-        if _READS_MEMORY.search(body) and not _CHECK.search(body):
-            findings.append(Finding(path, code.count('\n', 0, start) + 1,
-                                    '%s() indexes tensor memory without checking shapes or '
-                                    'layout (no THArgCheck, sizes, strides or isContiguous): '
-                                    'input of another shape, or a non-contiguous view, is '
-                                    'read out of bounds or in the wrong order' % name, False))
+        if not _READS_MEMORY.search(body) or _LAYOUT.search(body):
+            continue
+        if not _CHECK.search(body):
+            message = ('%s() indexes tensor memory without checking shapes or layout (no '
+                       'THArgCheck, sizes, strides or isContiguous): input of another shape, '
+                       'or a non-contiguous view, is read out of bounds or in the wrong order')
+        else:
+            message = ('%s() indexes tensor memory without checking its layout (no _stride, '
+                       'isContiguous or newContiguous; sizes say nothing of it): a '
+                       'non-contiguous view (permute, t(), narrow, a slice) is read in the '
+                       'wrong order; take a contiguous copy (THFloatTensor_newContiguous, '
+                       'THCudaTensor_newContiguous) or check isContiguous')
+        findings.append(Finding(path, code.count('\n', 0, start) + 1, message % name, False))
     if path.endswith(('.c', '.h')):
         findings += [Finding(path, line, '%s() is defined plain `inline`: C99 gives it no '
                              'external definition, and gcc 10+ leaves calls to recursive or large '
@@ -93,3 +108,11 @@ def scan_c(text, path):
             findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
                                     described[0], False))
     return sorted(findings, key=lambda f: f.line)
+
+
+def layouts(text):
+    """{function name: whether it checks layout} for the functions of one
+    C/C++/CUDA source that read tensor memory."""
+    code = blank_comments_and_strings(text)
+    return {name: bool(_LAYOUT.search(code[start:end])) for name, start, end in _functions(code)
+            if _READS_MEMORY.search(code[start:end])}

@@ -1,7 +1,7 @@
 """What a legacy repository's build compiles, for `python -m thffi port`'s
 report: findings in C/C++/CUDA files the build scripts do not compile
 (vendored third-party code: KenLM, Eigen) are summarised in one line, not
-listed one by one; and committed Python 2 extension binaries.
+listed one by one; and committed extension binaries.
 
 A file is compiled when a build script names it: a string in a Python
 build script (one that calls create_extension, setup or an Extension), a
@@ -10,10 +10,14 @@ found TH/THC or nvcc architectures in it) ending in a C/C++/CUDA suffix,
 glob patterns (src/*.cpp) included, relative to the script's folder or,
 where the script builds paths by hand, by the end of the path; and a
 header such a file includes ("x.h", or <dir/x.h> found in the repository,
-transitively).  When no build script names any file, every file counts as
-compiled (nothing is summarised).  cuda_files: the compiled CUDA sources,
-whose warp intrinsics port rewrites (warp.py)."""
+transitively).  A name the script computes counts with its unknown parts
+as `*`: `'aten/TH/TH{}.c'.format(f)` is aten/TH/TH*.c, `os.path.join('src',
+f + '.c')` src/*.c, `$DIR/${name}.cu` */*.cu.  When no build script names
+any file, every file counts as compiled (nothing is summarised).
+cuda_files: the compiled CUDA sources, whose warp intrinsics port rewrites
+(warp.py)."""
 
+import ast
 import fnmatch
 import os
 import re
@@ -22,8 +26,55 @@ SOURCES = ('.c', '.h', '.cu', '.cuh', '.cpp', '.cc', '.cxx', '.hpp')
 _NAMED = re.compile(r'''[\w./*${}-]+(?:%s)\b''' % '|'.join(re.escape(s) for s in SOURCES))
 _PYTHON_BUILD = re.compile(r'\bcreate_extension\s*\(|\bsetup\s*\(|Extension\s*\(')
 _INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
-# Extension modules Python 3 builds carry its tag (PEP 3149): _x.cpython-311-...so.
-_PYTHON3_TAG = re.compile(r'\.(?:cpython-3\d+|abi3|cp3\d+)')
+_VARIABLE = re.compile(r'\$\{?\w+\}?')
+_FORMAT_FIELD = re.compile(r'\{[^{}]*\}|%[-+ #0-9.]*[sdirf]')
+
+
+def _names(path, text):
+    """The source names a build script gives: words of a shell or CMake
+    file (a variable in them is `*`); the strings a Python script computes
+    (_computed)."""
+    if path.endswith('.py'):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return _NAMED.findall(text)
+        names = []
+        todo = [tree]
+        while todo:  # the outermost string expressions: not f + '.c' and '.c'
+            node = todo.pop()
+            name = _computed(node) if isinstance(node, ast.expr) else None
+            if name is None:
+                todo += ast.iter_child_nodes(node)
+            elif name.endswith(SOURCES):
+                names.append(name)
+            elif name.endswith('.o') and name[:-2].endswith(SOURCES):  # x.cu.o: x.cu's object
+                names.append(name[:-2])
+        return names
+    return [_VARIABLE.sub('*', name) for name in _NAMED.findall(text)]
+
+
+def _computed(node):
+    """The string node computes, with what cannot be known as `*`; None
+    when node is not a string expression."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.JoinedStr):
+        return ''.join(_computed(v) or '*' for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _computed(node.left), _computed(node.right)
+        return None if left is None and right is None else (left or '*') + (right or '*')
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        left = _computed(node.left)
+        return _FORMAT_FIELD.sub('*', left) if left is not None else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == 'format':
+            template = _computed(node.func.value)
+            return _FORMAT_FIELD.sub('*', template) if template is not None else None
+        if node.func.attr == 'join' and isinstance(node.func.value, ast.Attribute) and \
+                node.func.value.attr == 'path' and node.args:
+            return '/'.join(_computed(a) or '*' for a in node.args)
+    return None
 
 
 def _patterns(path, text):
@@ -32,10 +83,14 @@ def _patterns(path, text):
     the end of a path."""
     folder = os.path.dirname(path)
     out = []
-    for name in _NAMED.findall(text):
-        name = re.sub(r'^\$\{?\w+\}?/', '', name)  # $ROOT/src/x.cu
+    for name in _names(path, text):
+        parts = os.path.normpath(name).split(os.sep)
+        while len(parts) > 1 and parts[0] in ('*', ''):  # $ROOT/src/x.cu, join(here, ...)
+            parts = parts[1:]
+        name = os.path.join(*parts)
         out.append((os.path.normpath(os.path.join(folder, name)).split(os.sep), True))
-        out.append((os.path.normpath(name).split(os.sep), False))
+        if not (len(parts) == 1 and parts[0].startswith('*')):  # not every x.c anywhere
+            out.append((parts, False))
     return out
 
 
@@ -116,16 +171,29 @@ def summarise(findings, compiled):
                               ', ...' if len(folders) > 3 else ''), False)]
 
 
-def python2_binaries(paths):
-    """Findings for built Python extension modules without a Python 3 tag
-    (`_ext/x/_x.so`): committed output of a Python 2 build, which Python 3
-    imports (and fails on) until the build writes its own."""
+def committed_binaries(base, paths):
+    """Findings for the built Python extension modules among paths
+    (relative to base) committed with the sources: a Python 2 one (it
+    exports init<name> and calls Py_InitModule4) Python 3 cannot import; a
+    Python 3 one (it exports PyInit_<name>) was built against another
+    PyTorch.  The legacy build named both _x.so, without a Python tag."""
     from .report import Finding
     out = []
     for path in paths:
-        name = os.path.basename(path)
-        if name.endswith('.so') and name.startswith('_') and not _PYTHON3_TAG.search(name):
-            out.append(Finding(path, 0, 'a Python extension built for Python 2 (no cpython-3 '
-                               'tag), committed with the sources: delete it (git rm); the build '
-                               'writes %s.cpython-3...so' % name[:-3], False))
+        name = os.path.basename(path)[:-len('.so')].split('.')[0]
+        try:
+            with open(os.path.join(base, path), 'rb') as f:
+                data = f.read()
+        except OSError:
+            continue
+        if b'\0PyInit_%s\0' % name.encode() in data:
+            out.append(Finding(path, 0, 'a Python 3 extension module (it exports PyInit_%s) from '
+                               'an earlier build, committed with the sources: built against '
+                               'the PyTorch of then; thffi\'s build writes its own and removes '
+                               'it: delete it from the repository (git rm)' % name, False))
+        elif b'\0init%s\0' % name.encode() in data and b'Py_InitModule4' in data:
+            out.append(Finding(path, 0, 'a Python 2 extension module (it exports init%s), '
+                               'committed with the sources: Python 3 cannot import it; delete '
+                               'it (git rm): the build writes %s.cpython-3...so' % (name, name),
+                               False))
     return out

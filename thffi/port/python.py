@@ -19,14 +19,22 @@
   loss: F.*_loss, a loss module or `criterion` called, or a name assigned
   only those); other uses are reported.
 
+Before these, a Python 2 file is converted to Python 3 (py2.py, fissix);
+after them the Python, NumPy, SciPy and PyTorch names that today's
+releases removed are rewritten or reported (removed.py), views handed to
+ffi extensions are reported (layout.py), and continuation lines a rewrite
+moved are aligned again (align.py).
+
 Every rewrite applies to code that no longer has the legacy form, so a
 second run changes nothing."""
 
 import ast
+import contextlib
 import math
 import os
 import re
 import warnings
+from dataclasses import dataclass, field
 
 with warnings.catch_warnings():
     # libcst 1.0's metadata package warns, as it loads, that its use of
@@ -39,7 +47,12 @@ with warnings.catch_warnings():
     from libcst.metadata import (MetadataWrapper, ParentNodeProvider, PositionProvider,
                                  QualifiedNameProvider, ScopeProvider)
 
+from ..toolchain import pyremoved
+from . import layout
+from .align import realign
 from .behaviours import Behaviours, fix_async
+from .py2 import future, to_python3
+from .removed import Removed
 from .report import Finding
 from .version import DEFAULT as DEFAULT_VERSION
 
@@ -101,7 +114,21 @@ _RANGE_BY_HAND = ('torch.range(...) not changed: %s; write torch.arange(start, e
 # Every rewrite needs one of these in the source text.
 _TRIGGERS = re.compile(r'ffi|Function|range|Variable|data\[|is_available|/|size_average'
                        r'|reduce|volatile|upsample|Upsample|get_all_dtypes|cuda\.device'
-                       r'|requires_grad|\.(?:sum|mean|prod|max|min|std|var|median|mode|norm)\(')
+                       r'|requires_grad|\.(?:sum|mean|prod|max|min|std|var|median|mode|norm)\('
+                       r'|_ext|\b(?:%s)\b' % '|'.join(sorted(
+                           pyremoved.MODULES | set(pyremoved.METHODS) |
+                           set(pyremoved.SELF_METHODS))))
+
+
+@dataclass(frozen=True)
+class Repository:
+    """What port knows of the whole repository as it rewrites one file."""
+    built_by_nvcc: frozenset = frozenset()  # file names the shell scripts' nvcc builds
+    built: frozenset = frozenset()          # absolute paths of the modules the build creates
+    extensions: tuple = ()                  # their dotted names (create_extension's)
+    c_layouts: dict = field(default_factory=dict)  # C function -> (file, checks layout)
+    python2: bool = False                   # run by Python 2 (py2.py)
+    root: str = None                        # its folder
 
 
 # What the legacy torch.utils.ffi build wrote as an extension's __init__.py
@@ -138,39 +165,46 @@ def is_legacy_generated(source):
                for body in _GENERATED_BODIES)
 
 
-def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=()):
+def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), filename=None,
+                   repository=None):
     """(new source, [Finding]) for one file's text; path is for the report,
     version the PyTorch it was written for (see version.py), built_by_nvcc
     the file names the repository's shell scripts build with nvcc (a build
-    script's CUDA branch linking something else is reported).  A file that is
-    not Python 3 (Python 2's print statement, say) is returned unchanged
-    with one finding saying so."""
+    script's CUDA branch linking something else is reported); filename the
+    file on disk (where py2.py looks for sibling modules); repository what
+    port knows of the rest (Repository; built_by_nvcc is its first field).
+    A Python 2 file is converted first; one that cannot be (or any file
+    libcst cannot parse) is returned unchanged with a finding saying so."""
+    repository = repository or Repository(built_by_nvcc=frozenset(built_by_nvcc))
     source, rows = fix_async(source)
     findings = [Finding(path, row, 'async=: a SyntaxError since Python 3.7; now '
                         'non_blocking=', True) for row in rows]
+    before = source
+    source, found, python2 = to_python3(source, path, filename, repository.built,
+                                        repository.python2, repository.root)
+    findings += found
     if not _TRIGGERS.search(source):
         return source, findings  # nothing to rewrite: no need to parse
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        try:
-            compile(source, path, 'exec')
-        except (SyntaxError, ValueError) as python3_error:
-            return source, findings + [Finding(path, 0, 'Python 2: not parsed (%s at line %s); '
-                                               'port it to Python 3 first (2to3), then run '
-                                               'port again' % (python3_error.msg,
-                                                               python3_error.lineno), False)]
+        if python2:
+            return source, findings  # to_python3's finding says why
         return source, findings + [Finding(path, exc.raw_line, 'not changed: libcst cannot '
                                            'parse it (%s)' % exc.message, False)]
-    behaviours = Behaviours(path, version)
-    module = MetadataWrapper(module).visit(behaviours)
-    findings += behaviours.findings
+    # One tree, its metadata resolved once: what the rewrite needs to know of
+    # the whole file first, then every rewrite in one pass.
     wrapper = MetadataWrapper(module)
     analysis = _Analysis()
     wrapper.visit(analysis)
     context = CodemodContext(filename=path)
-    rewriter = _Rewriter(context, analysis, path, built_by_nvcc)
-    tree = wrapper.visit(rewriter)
+    views = layout.Views(repository.extensions)
+    removed = Removed(context, path, python2, future(source, 'division'))
+    behaviours = Behaviours(path, version)
+    rewriter = _Rewriter(context, analysis, path, repository.built_by_nvcc)
+    tree = wrapper.visit(_Chain(views, removed, behaviours, rewriter))
+    findings += layout.report(views.calls, path, repository.c_layouts)
+    findings += removed.findings + behaviours.findings
     if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
             not _binds_torch(tree):
         AddImportsVisitor.add_needed_import(context, 'torch')
@@ -178,7 +212,63 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=()):
         tree = AddImportsVisitor(context).transform_module(tree)
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         tree = RemoveImportsVisitor(context).transform_module(tree)
-    return tree.code, sorted(findings + rewriter.findings, key=lambda f: f.line)
+    new = tree.code if tree.code != source else source
+    return (realign(before, new) if new != before else new,
+            sorted(findings + rewriter.findings, key=lambda f: f.line))
+
+
+class _Chain(cst.CSTTransformer):
+    """Visitors and transformers run in one pass over one tree, their
+    metadata resolved once (the costly part of a pass): each node is visited
+    by each in turn and left through each in turn, the node one transformer
+    returns handed to the next, as if each had run on the one before's
+    output.  A part whose visit of a node says not to visit its children is
+    not called for them (the others are), and is called when the node is
+    left, as libcst does."""
+
+    METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
+                             ScopeProvider)
+
+    def __init__(self, *parts):
+        super().__init__()
+        self.parts = parts
+        self._skipping = [None] * len(parts)  # per part: the node it skips the children of
+
+    @contextlib.contextmanager
+    def resolve(self, wrapper):
+        with super().resolve(wrapper):
+            for part in self.parts:
+                part.metadata = self.metadata
+            yield
+
+    def _active(self):
+        return [part for part, skip in zip(self.parts, self._skipping) if skip is None]
+
+    def on_visit(self, node):
+        for i, part in enumerate(self.parts):
+            if self._skipping[i] is None and not part.on_visit(node):
+                self._skipping[i] = node
+        return any(skip is None for skip in self._skipping)
+
+    def on_visit_attribute(self, node, attribute):
+        for part in self._active():
+            part.on_visit_attribute(node, attribute)
+
+    def on_leave_attribute(self, original_node, attribute):
+        for part in self._active():
+            part.on_leave_attribute(original_node, attribute)
+
+    def on_leave(self, original_node, updated_node):
+        for i, part in enumerate(self.parts):
+            if self._skipping[i] is original_node:
+                self._skipping[i] = None
+            elif self._skipping[i] is not None:
+                continue  # inside a node whose children part does not visit
+            if isinstance(part, cst.CSTVisitor):
+                part.on_leave(original_node)
+            elif isinstance(updated_node, cst.CSTNode):
+                updated_node = part.on_leave(original_node, updated_node)
+        return updated_node
 
 
 class _Strings(cst.CSTVisitor):

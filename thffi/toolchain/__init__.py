@@ -20,4 +20,7 @@ test, not a branch in either.
   CUDA library's headers.
 - libraries.py: CUDA's libraries on the link line (-lcurand, FindCUDA's
   ${CUDA_curand_LIBRARY}), which pip's wheels ship under names and in
-  folders the linker does not look for."""
+  folders the linker does not look for.
+- pyremoved.py: the Python of 2017-2018 today's Python, NumPy, SciPy and
+  PyTorch removed (Python 2's idioms, each with its 2to3 fixer; removed
+  names, rewritten or reported by port)."""
