@@ -1,5 +1,5 @@
 """Cold CUDA builds of the demo, this tree's thffi against another revision's,
-in one run: the numbers behind docs/performance.md's "Cold CUDA builds".
+in one run: the numbers behind docs/cold_builds.md.
 
     python bench/cold_cuda.py --against main          # 3 rounds
     python bench/cold_cuda.py --against main --peer-python venv/bin/python

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 import pytest
 import torch
@@ -109,6 +110,50 @@ def copy_demo(destination):
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(os.path.join(ROOT, name), target)
+
+
+def write_files(folder, files):
+    """Writes each {path: text} under folder (a pathlib.Path), the text
+    dedented; None for a text removes that file."""
+    for name, text in files.items():
+        path = folder / name
+        if text is None:
+            path.unlink()
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def copy_legacy_shift(destination, op='shift', files=None):
+    """tests/legacy_shift copied into destination: a 2018 CUDA extension of
+    ours.  Its make.sh compiles the kernel to a .cu.o for sm_52 (no `set -e`,
+    as then) and runs build.py, which links that object and gates the CUDA
+    sources, not the object, on a GPU.  `op` names the op in place of
+    'shift' in the paths and the text (op='scale': src/scale.c, scale_cpu,
+    _ext.scale...); `files` is what the test's repository has that this one
+    has not, as for write_files."""
+    base = os.path.join(ROOT, 'tests', 'legacy_shift')
+    listed = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard'],
+                            cwd=base, capture_output=True, text=True, check=True).stdout.split()
+    for name in listed:
+        target = destination / name.replace('shift', op)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(os.path.join(base, name), encoding='utf-8') as f:
+            target.write_text(f.read().replace('shift', op))
+    write_files(destination, files or {})
+
+
+def hooked_env(folder):
+    """The environment of a user's shell with thffi pip-installed: this
+    interpreter and nvcc first on PATH, torch.utils.ffi resolving to thffi in
+    every Python it starts (the .pth file's hook, here a sitecustomize in
+    folder)."""
+    from thffi import find_cuda_home
+    (folder / 'sitecustomize.py').write_text('from thffi import _hook\n_hook.install()\n')
+    home = find_cuda_home()
+    path = [os.path.dirname(sys.executable)] + ([os.path.join(home, 'bin')] if home else [])
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), ROOT]),
+                PATH=os.pathsep.join(path + [os.environ['PATH']]))
 
 
 def pytest_configure(config):

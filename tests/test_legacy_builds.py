@@ -12,14 +12,7 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT
-
-
-def _write(folder, files):
-    for name, text in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
+from conftest import ROOT, copy_legacy_shift, hooked_env, write_files as _write
 
 
 def _run(folder, code, env=None, timeout=300):
@@ -243,123 +236,15 @@ def test_cc_gxx_compiles_the_users_c_as_cxx_and_thffis_as_c(tmp_path):
 CUDA_HOME = __import__('thffi').find_cuda_home()
 GPU = __import__('torch').cuda.is_available()
 needs_nvcc = pytest.mark.skipif(CUDA_HOME is None, reason='needs the CUDA toolkit (nvcc)')
-# A 2018 CUDA extension: make.sh compiles the kernel to a .cu.o for the GPUs
-# of its day (no `set -e`), then runs build.py, which links that object.
-SHIFT_FILES = {
-    'src/cuda/shift_kernel.cu': '''\
-        #include <stdio.h>
-        #include "shift_kernel.h"
-
-        __global__ void shift_kernel(float *data, int n, float by)
-        {
-            int i = blockIdx.x * blockDim.x + threadIdx.x;
-            if (i < n)
-                data[i] += by;
-        }
-
-        #ifdef __cplusplus
-        extern "C" {
-        #endif
-        int shift_launcher(float *data, int n, float by, cudaStream_t stream)
-        {
-            shift_kernel<<<(n + 255) / 256, 256, 0, stream>>>(data, n, by);
-            return cudaGetLastError() == cudaSuccess;
-        }
-        #ifdef __cplusplus
-        }
-        #endif
-        ''',
-    'src/cuda/shift_kernel.h': '''\
-        #ifdef __cplusplus
-        extern "C" {
-        #endif
-        int shift_launcher(float *data, int n, float by, cudaStream_t stream);
-        #ifdef __cplusplus
-        }
-        #endif
-        ''',
-    'src/shift_cuda.h': 'int shift_cuda(THCudaTensor *data, float by);\n',
-    'src/shift_cuda.c': '''\
-        #include <THC/THC.h>
-        #include "cuda/shift_kernel.h"
-
-        extern THCState *state;
-
-        int shift_cuda(THCudaTensor *data, float by)
-        {
-            return shift_launcher(THCudaTensor_data(state, data),
-                                  THCudaTensor_nElement(state, data), by,
-                                  THCState_getCurrentStream(state));
-        }
-        ''',
-    'make.sh': '''\
-        #!/usr/bin/env bash
-        cd src/cuda
-        echo "Compiling shift kernels by nvcc..."
-        nvcc -c -o shift_kernel.cu.o shift_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52
-        cd ../..
-        python build.py
-        ''',
-    'src/shift.h': 'int shift_cpu(THFloatTensor *data, float by);\n',
-    'src/shift.c': '''\
-        #include <TH/TH.h>
-
-        int shift_cpu(THFloatTensor *data, float by)
-        {
-            float *p = THFloatTensor_data(data);
-            long i, n = THFloatTensor_nElement(data);
-            for (i = 0; i < n; i++)
-                p[i] += by;
-            return 1;
-        }
-        ''',
-    # The CUDA sources gated on a GPU, the kernel object not (as in 2018).
-    'build.py': '''\
-        import os
-        import torch
-        from torch.utils.ffi import create_extension
-
-        sources = ['src/shift.c']
-        headers = ['src/shift.h']
-        defines = []
-        with_cuda = False
-        if torch.cuda.is_available():
-            print('Including CUDA code.')
-            sources += ['src/shift_cuda.c']
-            headers += ['src/shift_cuda.h']
-            defines += [('WITH_CUDA', None)]
-            with_cuda = True
-
-        this_file = os.path.dirname(os.path.realpath(__file__))
-        extra_objects = [os.path.join(this_file, 'src/cuda/shift_kernel.cu.o')]
-        ffi = create_extension(
-            '_ext.shift',
-            headers=headers,
-            sources=sources,
-            define_macros=defines,
-            relative_to=__file__,
-            with_cuda=with_cuda,
-            extra_objects=extra_objects)
-
-        if __name__ == '__main__':
-            ffi.build()
-        '''}
-
-
 def _make_sh(folder):
-    env = dict(os.environ, PYTHONPATH=ROOT, PATH=os.path.dirname(sys.executable) + os.pathsep
-               + os.path.join(CUDA_HOME, 'bin') + os.pathsep + os.environ['PATH'])
-    # torch.utils.ffi resolves to thffi in make.sh's python, as with the
-    # .pth file pip installs.
-    (folder / 'sitecustomize.py').write_text('from thffi import _hook\n_hook.install()\n')
-    env['PYTHONPATH'] = os.pathsep.join([str(folder), ROOT])
-    return subprocess.run(['bash', 'make.sh'], cwd=folder, env=env, capture_output=True,
-                          text=True, timeout=300)
+    """Runs make.sh as a user with thffi installed would."""
+    return subprocess.run(['bash', 'make.sh'], cwd=folder, env=hooked_env(folder),
+                          capture_output=True, text=True, timeout=300)
 
 
 @needs_nvcc
 def test_an_object_make_sh_failed_to_build_is_compiled_from_its_cu(tmp_path):
-    _write(tmp_path, SHIFT_FILES)
+    copy_legacy_shift(tmp_path)  # make.sh compiles the kernel for sm_52
     out = _make_sh(tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Unsupported gpu architecture 'sm_52'" in out.stderr  # make.sh's nvcc failed

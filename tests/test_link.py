@@ -165,7 +165,7 @@ def test_undefined_names_fail_the_build_by_name_and_keep_the_previous_library(tm
     assert ('BuildError: building _ext.ops failed: nothing defines these 4 names the code '
             'uses, so importing the library would fail with "undefined symbol":\n'
             '  THFloatTensor_dirichlet_grad, used in src/ops.c: thffi does not provide this TH/THC '
-            'function (docs/PORTING.md, "Not supported", says what to do instead)\n'
+            'function (docs/porting/not_supported.md, "Not supported", says what to do instead)\n'
             '  count_positive, used in src/ops.c: no source, extra object or library of the '
             'build defines it\n'
             '  ops_scale, declared in src/ops.h: no source or extra object defines it\n'

@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, copy_legacy_shift, hooked_env, write_files as _write
 from thffi import cuda
 from thffi.port import port
 from thffi.port.cmake import rewrite_cmake
@@ -31,26 +31,8 @@ needs_nvcc = pytest.mark.skipif(CUDA_HOME is None, reason='needs the CUDA toolki
 needs_make = pytest.mark.skipif(shutil.which('make') is None, reason='needs GNU make')
 
 
-def _write(folder, files):
-    for name, text in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-
-
-def _env(folder):
-    """The environment of a user's shell with thffi pip-installed: python
-    (this one) and nvcc on PATH, torch.utils.ffi resolving to thffi in
-    every Python process (the .pth file's hook, here a sitecustomize)."""
-    (folder / 'sitecustomize.py').write_text('from thffi import _hook\n_hook.install()\n')
-    path = [os.path.dirname(sys.executable)] + ([os.path.join(CUDA_HOME, 'bin')]
-                                                if CUDA_HOME else [])
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), ROOT]),
-                PATH=os.pathsep.join(path + [os.environ['PATH']]))
-
-
 def _run(folder, *command):
-    return subprocess.run(list(command), cwd=folder, env=_env(folder), capture_output=True,
+    return subprocess.run(list(command), cwd=folder, env=hooked_env(folder), capture_output=True,
                           text=True, timeout=600)
 
 
@@ -60,10 +42,20 @@ def _symbols(folder):
                           text=True).stdout
 
 
-# -- the repository: a kernel with a __device__ lambda (2018: nvcc 9 with
-# --expt-extended-lambda -std=c++11), its block size from include/, its
-# factor a -D of the command; C for the CPU and the CUDA entry points.
+MAKE_SH = '''\
+    #!/usr/bin/env bash
+    cd src/cuda
+    echo "Compiling scale kernels by nvcc..."
+    nvcc -c -o scale_kernel.cu.o scale_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52 \\
+        --expt-extended-lambda -std=c++11 -I ../../include -DSCALE_FACTOR=2
+    cd ../../
+    python build.py
+    '''
 
+# tests/legacy_shift's repository as a scale op whose kernel has a __device__
+# lambda (2018: nvcc 9 with --expt-extended-lambda -std=c++11), its block
+# size from include/, its factor a -D of make.sh's command; the CPU op scales
+# by the same factor.
 SCALE = {
     'include/scale_config.h': '#define THREADS 128\n',
     'src/cuda/scale_kernel.cu': '''\
@@ -92,16 +84,6 @@ SCALE = {
         }
         #endif
         ''',
-    'src/cuda/scale_kernel.h': '''\
-        #ifdef __cplusplus
-        extern "C" {
-        #endif
-        int scale_launcher(float *data, int n, float by, cudaStream_t stream);
-        #ifdef __cplusplus
-        }
-        #endif
-        ''',
-    'src/scale.h': 'int scale_cpu(THFloatTensor *data, float by);\n',
     'src/scale.c': '''\
         #include <TH/TH.h>
 
@@ -114,51 +96,6 @@ SCALE = {
             return 1;
         }
         ''',
-    'src/scale_cuda.h': 'int scale_cuda(THCudaTensor *data, float by);\n',
-    'src/scale_cuda.c': '''\
-        #include <THC/THC.h>
-        #include "cuda/scale_kernel.h"
-
-        extern THCState *state;
-
-        int scale_cuda(THCudaTensor *data, float by)
-        {
-            return scale_launcher(THCudaTensor_data(state, data),
-                                  THCudaTensor_nElement(state, data), by,
-                                  THCState_getCurrentStream(state));
-        }
-        ''',
-    # The CUDA sources gated on a GPU, the kernel object not (as in 2018).
-    'build.py': '''\
-        import os
-        import torch
-        from torch.utils.ffi import create_extension
-
-        sources = ['src/scale.c']
-        headers = ['src/scale.h']
-        defines = []
-        with_cuda = False
-        if torch.cuda.is_available():
-            print('Including CUDA code.')
-            sources += ['src/scale_cuda.c']
-            headers += ['src/scale_cuda.h']
-            defines += [('WITH_CUDA', None)]
-            with_cuda = True
-
-        this_file = os.path.dirname(os.path.realpath(__file__))
-        extra_objects = [os.path.join(this_file, 'src/cuda/scale_kernel.cu.o')]
-        ffi = create_extension(
-            '_ext.scale',
-            headers=headers,
-            sources=sources,
-            define_macros=defines,
-            relative_to=__file__,
-            with_cuda=with_cuda,
-            extra_objects=extra_objects)
-
-        if __name__ == '__main__':
-            ffi.build()
-        ''',
     'test.py': '''\
         import torch
         from _ext import scale
@@ -167,16 +104,14 @@ SCALE = {
         scale.scale_cpu(t, 1.5)
         print(t.tolist())
         ''',
+    'make.sh': MAKE_SH,
 }
-MAKE_SH = '''\
-    #!/usr/bin/env bash
-    cd src/cuda
-    echo "Compiling scale kernels by nvcc..."
-    nvcc -c -o scale_kernel.cu.o scale_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52 \\
-        --expt-extended-lambda -std=c++11 -I ../../include -DSCALE_FACTOR=2
-    cd ../../
-    python build.py
-    '''
+
+
+def _scale_repository(folder, files=None):
+    copy_legacy_shift(folder, op='scale', files=dict(SCALE, **(files or {})))
+
+
 # The Makefile of the same project (make, then python build.py), with the
 # include lookup through torch.utils.ffi's _setup_wrapper of 2018.
 MAKEFILE = '''\
@@ -232,7 +167,7 @@ def test_thffis_own_flags_alone_do_not_compile_the_lambda_kernel(tmp_path):
     """Why the fallback must take the command's flags: nvcc 13 with an
     architecture it takes, C++17 and the include folder, but not
     --extended-lambda, refuses the kernel."""
-    _write(tmp_path, SCALE)
+    _scale_repository(tmp_path)
     out = subprocess.run([os.path.join(CUDA_HOME, 'bin', 'nvcc'), '-c',
                           'src/cuda/scale_kernel.cu', '-o', 'k.o', '-arch=sm_75', '-std=c++17',
                           '-Iinclude', '-DSCALE_FACTOR=2'], cwd=tmp_path, capture_output=True,
@@ -242,7 +177,7 @@ def test_thffis_own_flags_alone_do_not_compile_the_lambda_kernel(tmp_path):
 
 @needs_nvcc
 def test_a_lambda_kernel_whose_make_sh_fails_builds_with_its_flags(tmp_path):
-    _write(tmp_path, dict(SCALE, **{'make.sh': MAKE_SH}))
+    _scale_repository(tmp_path)
     # The hook alone: make.sh's nvcc fails, build.py compiles the kernel with
     # make.sh's flags made today's.
     out = _run(tmp_path, 'bash', 'make.sh')
@@ -541,7 +476,7 @@ def test_the_command_that_was_to_build_an_object(tmp_path):
 @needs_nvcc
 @needs_make
 def test_a_makefile_project_builds_with_the_hook_and_after_port(tmp_path):
-    _write(tmp_path, dict(SCALE, Makefile=MAKEFILE))
+    _scale_repository(tmp_path, {'make.sh': None, 'Makefile': MAKEFILE})
     # The hook alone: make stops at nvcc; build.py compiles the kernel with
     # the Makefile rule's flags (its $(TORCH_INC) left: thffi's come anyway).
     out = _run(tmp_path, 'make')
@@ -577,8 +512,8 @@ def test_a_makefile_project_builds_with_the_hook_and_after_port(tmp_path):
 
 @needs_nvcc
 def test_build_py_running_nvcc_itself_builds_after_port(tmp_path):
-    _write(tmp_path, dict(SCALE, **{'build.py': BUILD_PY_NVCC,
-                                    'src/cuda/offset_kernel.cu': OFFSET_CU}))
+    _scale_repository(tmp_path, {'make.sh': None, 'build.py': BUILD_PY_NVCC,
+                                 'src/cuda/offset_kernel.cu': OFFSET_CU})
     # The hook alone cannot help: build.py's nvcc fails and it exits before
     # create_extension, the only step thffi takes part in.
     out = _run(tmp_path, sys.executable, 'build.py')
@@ -611,7 +546,7 @@ def test_the_fallback_takes_the_flags_of_the_nvcc_command_build_py_ran(tmp_path)
     build = build[:build.index("offset = ")] + build[build.index('ffi = create_extension'):]
     build = build.replace("if os.system(cmd) != 0:\n    sys.exit('nvcc failed on ' + kernel)",
                           'os.system(cmd)').replace(", offset + '.o'", '')
-    _write(tmp_path, dict(SCALE, **{'build.py': build}))
+    _scale_repository(tmp_path, {'make.sh': None, 'build.py': build})
     out = _run(tmp_path, sys.executable, 'build.py')
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Unsupported gpu architecture 'sm_50'" in out.stderr
@@ -643,9 +578,8 @@ def test_readme_commands_are_reported_with_the_line_to_type():
 
 
 def test_port_of_every_build_file_is_valid_and_idempotent(tmp_path):
-    _write(tmp_path, dict(SCALE, **{'make.sh': MAKE_SH, 'Makefile': MAKEFILE,
-                                    'tools/build_kernels.py': BUILD_PY_NVCC,
-                                    'README.md': README, 'INSTALL': '    gcc -c x.c\n'}))
+    _scale_repository(tmp_path, {'Makefile': MAKEFILE, 'tools/build_kernels.py': BUILD_PY_NVCC,
+                                 'README.md': README, 'INSTALL': '    gcc -c x.c\n'})
     diff, findings, read, changed = port(str(tmp_path), write=True)
     assert sorted(changed) == ['Makefile', 'build.py', 'make.sh', 'tools/build_kernels.py']
     assert (tmp_path / 'README.md').read_text() == textwrap.dedent(README)

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 import torch
 
-from conftest import ROOT
+from conftest import copy_legacy_shift, hooked_env, write_files as _write
 from thffi import _link, find_cuda_home
 from thffi._configure import meant_command
 
@@ -20,33 +20,14 @@ needs_toolkit = pytest.mark.skipif(find_cuda_home() is None,
                                    reason='no CUDA toolkit (nvcc) installed')
 
 
-def _write(folder, files):
-    for name, text in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-
-
-def _env(folder):
-    """make.sh's environment: this interpreter first on PATH, nvcc on it, and
-    torch.utils.ffi resolving to thffi in every python it starts (as with the
-    .pth file pip installs)."""
-    (folder / 'sitecustomize.py').write_text('from thffi import _hook\n_hook.install()\n')
-    path = [os.path.dirname(sys.executable)] + (
-        [os.path.join(find_cuda_home(), 'bin')] if find_cuda_home() else [])
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), ROOT]),
-                PATH=os.pathsep.join(path + [os.environ['PATH']]))
-
-
 def _run(command, folder):
-    return subprocess.run(command, cwd=folder, env=_env(folder), capture_output=True,
+    return subprocess.run(command, cwd=folder, env=hooked_env(folder), capture_output=True,
                           text=True, timeout=300)
 
 
-# A 2018 repository of ours: a CPU scale op, and a CUDA one whose kernel
-# make.sh compiles for sm_52 (today's nvcc refuses it); build.py gates the
-# CUDA sources on a GPU, not the kernel object.
-SCALE_FILES = {
+# tests/legacy_shift's repository as a scale op, its C of its own: an output
+# tensor the CPU op resizes, and the launcher the CUDA 9 object below defines.
+SCALE_OP = {
     'src/scale.h': 'int scale_forward(THFloatTensor *input, float factor, '
                    'THFloatTensor *output);\n',
     'src/scale.c': '''\
@@ -116,48 +97,11 @@ SCALE_FILES = {
             return 1;
         }
         ''',
-    'make.sh': '''\
-        #!/usr/bin/env bash
-        cd src/cuda
-        echo "Compiling scale kernels by nvcc..."
-        nvcc -c -o scale_kernel.cu.o scale_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52
-        cd ../..
-        python build.py
-        ''',
-    'build.py': '''\
-        import os
-        import torch
-        from torch.utils.ffi import create_extension
+}
 
-        sources = ['src/scale.c']
-        headers = ['src/scale.h']
-        defines = []
-        with_cuda = False
 
-        if torch.cuda.is_available():
-            print('Including CUDA code.')
-            sources += ['src/scale_cuda.c']
-            headers += ['src/scale_cuda.h']
-            defines += [('WITH_CUDA', None)]
-            with_cuda = True
-
-        this_file = os.path.dirname(os.path.realpath(__file__))
-        extra_objects = ['src/cuda/scale_kernel.cu.o']
-        extra_objects = [os.path.join(this_file, fname) for fname in extra_objects]
-
-        ffi = create_extension(
-            '_ext.scale',
-            headers=headers,
-            sources=sources,
-            define_macros=defines,
-            relative_to=__file__,
-            with_cuda=with_cuda,
-            extra_objects=extra_objects
-        )
-
-        if __name__ == '__main__':
-            ffi.build()
-        '''}
+def _scale_repository(folder):
+    copy_legacy_shift(folder, op='scale', files=SCALE_OP)
 
 # What nvcc 9 made of scale_kernel.cu's host side, as the repository
 # committed it: the <<<...>>> launch became cudaConfigureCall,
@@ -194,7 +138,7 @@ CUDA9_HOST_C = '''\
 
 def _committed_2018_object(project):
     """Writes the repository with the object CUDA 9 built, as committed."""
-    _write(project, SCALE_FILES)
+    _scale_repository(project)
     (project / 'cuda9_host.c').write_text(textwrap.dedent(CUDA9_HOST_C))
     subprocess.run(['gcc', '-c', '-fPIC', '-o', 'src/cuda/scale_kernel.cu.o', 'cuda9_host.c'],
                    cwd=project, check=True)
@@ -301,7 +245,7 @@ def test_device_code_reads_the_architectures_of_an_objects_fat_binary(tmp_path):
 def test_an_object_with_gpu_code_only_for_old_architectures_is_compiled_again(tmp_path):
     """An object of CUDA 10-11 (today's launch sequence) holding sm_52 code
     alone: nothing today's GPUs run."""
-    _write(tmp_path, SCALE_FILES)
+    _scale_repository(tmp_path)
     nvcc = os.path.join(find_cuda_home(), 'bin', 'nvcc')
     subprocess.run([nvcc, '-c', '-o', 'scale_kernel.cu.o', 'scale_kernel.cu', '-Xcompiler',
                     '-fPIC', '-gencode', 'arch=compute_75,code=sm_75'], cwd=tmp_path / 'src/cuda',
@@ -332,7 +276,7 @@ def test_an_object_with_gpu_code_only_for_old_architectures_is_compiled_again(tm
 
 
 def test_a_missing_object_without_its_cu_names_the_step_that_was_to_build_it(tmp_path):
-    _write(tmp_path, SCALE_FILES)
+    _scale_repository(tmp_path)
     (tmp_path / 'src/cuda/scale_kernel.cu').unlink()
     out = _run([sys.executable, 'build.py'], tmp_path)
     assert out.returncode != 0

@@ -165,7 +165,7 @@ class Linked(Compiled):
 
     def _unresolved_reason(self, name, declared, libraries):
         if re.match(r'TH[A-Z]', name):
-            return ('thffi does not provide this TH/THC function (docs/PORTING.md, '
+            return ('thffi does not provide this TH/THC function (docs/porting/not_supported.md, '
                     '"Not supported", says what to do instead)')
         home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
         toolkit = home and cuda_api.toolkit_version(home)

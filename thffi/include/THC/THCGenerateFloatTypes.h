@@ -2,7 +2,7 @@
  * TH_GENERIC_FILE) once per CUDA floating type, Float (THCudaTensor) and
  * Double, through THCGenerateFloatType.h and THCGenerateDoubleType.h.
  * Legacy THC also generated Half here; thffi leaves it to
- * THCGenerateHalfType.h (docs/PORTING.md). */
+ * THCGenerateHalfType.h (docs/porting/th_structures.md). */
 #if !defined(THC_GENERIC_FILE) && !defined(TH_GENERIC_FILE)
 #error "You must define THC_GENERIC_FILE before including THCGenerateFloatTypes.h"
 #endif

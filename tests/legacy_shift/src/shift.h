@@ -1,0 +1,1 @@
+int shift_cpu(THFloatTensor *data, float by);

@@ -1,0 +1,1 @@
+int shift_cuda(THCudaTensor *data, float by);
