@@ -10,6 +10,7 @@ cuda_rows.c: THC on both).  Each case runs in a child process with four
 OpenMP threads, so that a crash or a deadlock fails the test instead of
 ending pytest."""
 
+import glob
 import importlib
 import os
 import subprocess
@@ -394,3 +395,32 @@ def test_thc_on_openmp_threads_and_pthreads(cuda_rows):
         print(m._rt.live_tensors())
         '''))
     assert done.stdout == '0\n'
+
+
+# What PyTorch 2.0's own copy of libgomp (loaded before the extension, and
+# so the one the extension's libgomp.so.1 resolves to) provides: GCC 4.9's
+# interface.  The entry points thffi wraps are looked up by name when
+# called (GOMP_parallel_reductions is GOMP_5.0), not required at load.
+OLD_LIBGOMP_VERSIONS = {'OMP_1.0', 'OMP_2.0', 'OMP_3.0', 'OMP_3.1', 'OMP_4.0',
+                        'GOMP_1.0', 'GOMP_2.0', 'GOMP_3.0', 'GOMP_4.0'}
+
+
+def _dynamic(library, option):
+    return subprocess.run(['objdump', option, library], capture_output=True, text=True).stdout
+
+
+def test_the_wrapped_openmp_entry_points_are_not_required_at_load(th_threads):
+    from thffi._configure import WRAPPED
+    gomp = [name for name in WRAPPED if name.startswith('GOMP_')]
+    demo = max(glob.glob(os.path.join(ROOT, '_ext', 'my_lib', '*.so')), key=os.path.getmtime)
+    folder = os.path.dirname(th_threads.__file__)
+    openmp_code = next(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith('.so'))
+    for library in (demo, openmp_code):
+        symbols = {line.split()[-1] for line in _dynamic(library, '-T').splitlines()
+                   if '*UND*' in line}
+        assert not symbols & set(gomp), (library, symbols & set(gomp))
+    # The demo's own C has no OpenMP: it needs nothing of libgomp that
+    # PyTorch 2.0's copy lacks.
+    needed = _dynamic(demo, '-p').split('required from libgomp.so.1:')[1]
+    versions = {line.split()[-1] for line in needed.split('required from')[0].strip().splitlines()}
+    assert versions and versions <= OLD_LIBGOMP_VERSIONS, versions

@@ -4,7 +4,8 @@
  * The extension is linked with -Wl,--wrap= for each function below
  * (_configure.py, WRAPPED): in every object of that link (the user's
  * sources, extra_objects, static libraries, thffi's own) a call goes to
- * __wrap_NAME, which calls the real one (__real_NAME) with a start routine
+ * __wrap_NAME, which calls the real one (__real_NAME; libgomp's looked up
+ * by name, below) with a start routine
  * of thffi's.  That routine runs the thread's work under a worker frame of
  * the call the starting thread belongs to (THGeneral.c), so on the new
  * thread every TH/THC function works as on the calling one, and an error
@@ -19,6 +20,7 @@
  * Started outside every call, a thread runs as it always did.  std::thread
  * is wrapped in THCxx.cpp.  Libraries loaded apart (libgomp itself, a
  * library's own pool) are not: their threads are outside every call. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -98,17 +100,37 @@ static void thffi_region_end(thffi_region *region) {
   if (region->call != NULL) THFFI_checkCall(region->call);
 }
 
-/* libgomp's entry points that start a team (GCC 4.9 and later): each is
- * declared weak, so that a libgomp without one (older than the compiler
- * that emits it) still links, and only an object calling it needs it. */
-#define THFFI_GOMP(NAME, PARAMS, ARGS)                       \
-  void __real_##NAME PARAMS __attribute__((weak));           \
-  void __wrap_##NAME PARAMS;                                 \
-  void __wrap_##NAME PARAMS {                                \
-    thffi_region region;                                     \
-    thffi_region_start(&region, fn, data);                   \
-    __real_##NAME ARGS;                                      \
-    thffi_region_end(&region);                               \
+/* The real libgomp entry point NAME, looked up when first called among the
+ * libraries loaded after the extension (RTLD_NEXT: libgomp).  A reference
+ * made at link time would tie the extension to the libgomp it was built
+ * against, with its symbol versions (GOMP_5.0 for
+ * GOMP_parallel_reductions), and an older copy that PyTorch loaded first
+ * (PyTorch 2.0's own libgomp) would then refuse to load the extension at
+ * all; looked up, only code that calls a missing entry point fails, by
+ * name. */
+static void *thffi_gomp_entry(void **cached, const char *name) {
+  void *entry = __atomic_load_n(cached, __ATOMIC_ACQUIRE);
+  if (entry == NULL) {
+    entry = dlsym(RTLD_NEXT, name);
+    if (entry == NULL)
+      THError("%s: the OpenMP runtime loaded in this process (libgomp, perhaps an older copy "
+              "PyTorch brought) has no %s; build the code with the compiler of that libgomp",
+              name, name);
+    __atomic_store_n(cached, entry, __ATOMIC_RELEASE);
+  }
+  return entry;
+}
+
+/* libgomp's entry points that start a team (GCC 4.9 and later). */
+#define THFFI_GOMP(NAME, PARAMS, ARGS)                                      \
+  void __wrap_##NAME PARAMS;                                                \
+  void __wrap_##NAME PARAMS {                                               \
+    static void *entry;                                                     \
+    void (*real) PARAMS = (void (*) PARAMS)thffi_gomp_entry(&entry, #NAME); \
+    thffi_region region;                                                    \
+    thffi_region_start(&region, fn, data);                                  \
+    real ARGS;                                                              \
+    thffi_region_end(&region);                                              \
   }
 #define THFFI_GOMP_LOOP(NAME)                                                                \
   THFFI_GOMP(NAME, (void (*fn)(void *), void *data, unsigned num_threads, long start,       \
@@ -137,16 +159,18 @@ THFFI_GOMP_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
 THFFI_GOMP_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
 
 /* parallel with task reductions (GCC 9 and later) */
-unsigned __real_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
-                                         unsigned flags) __attribute__((weak));
 unsigned __wrap_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
                                          unsigned flags);
 unsigned __wrap_GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
                                          unsigned flags) {
+  static void *entry;
+  unsigned (*real)(void (*)(void *), void *, unsigned, unsigned) =
+      (unsigned (*)(void (*)(void *), void *, unsigned, unsigned))thffi_gomp_entry(
+          &entry, "GOMP_parallel_reductions");
   thffi_region region;
   unsigned team;
   thffi_region_start(&region, fn, data);
-  team = __real_GOMP_parallel_reductions(thffi_region_run, &region, num_threads, flags);
+  team = real(thffi_region_run, &region, num_threads, flags);
   thffi_region_end(&region);
   return team;
 }
