@@ -123,6 +123,23 @@ def test_incomplete_or_mixed_wheels_are_no_toolkit_and_the_message_says_why(
             "Install the CUDA toolkit or set CUDA_HOME" % (root, problem)) in message
 
 
+def test_a_toolkit_with_every_header_of_the_wheels_takes_none_of_their_folders(
+        site, tmp_path, monkeypatch):
+    """Then which wheels the installed PyTorch brought does not change the
+    build's settings (and so does not make it rebuild)."""
+    wheels = fake_wheels(site)
+    system = fake_toolkit(tmp_path / 'cuda')
+    for name in os.listdir(wheels / 'include'):
+        if (wheels / 'include' / name).is_dir():
+            (system / 'include' / name).mkdir(exist_ok=True)
+        else:
+            _touch(system / 'include' / name)
+    monkeypatch.setenv('CUDA_HOME', str(system))
+    assert cuda.header_dirs(str(system)) == [str(system / 'include')]
+    _touch(wheels / 'include' / 'cusparse.h', '')  # a header the toolkit lacks
+    assert cuda.header_dirs(str(system)) == [str(system / 'include'), str(wheels / 'include')]
+
+
 def test_libraries_come_from_the_toolkit_first_then_the_wheels(site, tmp_path, monkeypatch):
     wheels = fake_wheels(site, libraries=('cudart.so.13', 'cusparse.so.12', 'cusparse.so.12.6.3',
                                           'curand.so.10'))

@@ -268,11 +268,15 @@ def library_dirs(home):
 
 
 def header_dirs(home):
-    """The include folders of CUDA's headers: the toolkit's, then pip's
-    wheels of its CUDA major (cusparse.h, curand.h... where the toolkit
-    lacks them; the toolkit's own headers come first)."""
-    return _unique(([os.path.join(home, 'include')] if home else [])
-                   + _wheel_dirs(home, 'include'))
+    """The include folders of CUDA's headers: the toolkit's, then those of
+    pip's wheels of its CUDA major that hold headers it lacks (cusparse.h,
+    curand.h...).  A complete toolkit's builds so do not depend on which
+    wheels the installed PyTorch brought: a build stays up to date across
+    PyTorch releases."""
+    toolkit = os.path.join(home, 'include') if home else None
+    has = set(os.listdir(toolkit)) if toolkit and os.path.isdir(toolkit) else set()
+    return _unique(([toolkit] if toolkit else [])
+                   + [d for d in _wheel_dirs(home, 'include') if set(os.listdir(d)) - has])
 
 
 def _soname_order(path):
