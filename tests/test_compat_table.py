@@ -74,7 +74,7 @@ def test_what_failed_and_why(results):
     assert '- `ffi`, after port: ✗ build — `nvcc fatal : A single input file is required`' in why
     assert 'Built by setup.py install.' in why
     assert ('| ffi | src/generic/kernel.c | include THCGenerateFloatType.h alone '
-            '| no single-type generator | C |') in why
+            '| no single-type generator | C | not tried |') in why
     assert why.index('### us/roi') < why.index('### us/scatter')
 
 
@@ -101,6 +101,39 @@ def test_main_writes_the_page_and_refuses_an_empty_folder(results, tmp_path_fact
 
 
 def test_a_record_with_a_bad_level_is_refused(results):
-    write(results, [record('us/roi', 'roi_pool', 'C', True, True, True)])
-    with pytest.raises(ValueError, match="level must be A or B, not 'C'"):
+    write(results, [record('us/roi', 'roi_pool', 'D', True, True, True)])
+    with pytest.raises(ValueError, match="level must be A, B or C, not 'D'"):
         compat_table.load(str(results))
+
+
+def test_hand_edits_made_at_level_c_say_what_they_gave(tmp_path):
+    """Level C: the edits made in a third copy after port, then the same build and check; an
+    edit that is code still to be written is listed as not made."""
+    wrong = 'AssertionError: RoI pooling forward differs from the PyTorch reference'
+    permute = dict(EDIT, lang='Python', what='add .contiguous()')
+    kernel = dict(EDIT, what='write the 3-D CPU kernel')
+    write(tmp_path, [
+        record('us/roi', 'roi_pool', 'A', True, True, False, wrong),
+        record('us/roi', 'roi_pool', 'B', True, True, False, wrong),
+        record('us/roi', 'roi_pool', 'C', True, True, True, hand_edits=[permute]),
+        record('us/roi', 'roi_3d', 'B', True, True, False, 'TypeError: takes 7 positional arguments',
+               ext_order=1),
+        record('us/roi', 'roi_3d', 'C', False, False, None, 'hand edit not made here',
+               ext_order=1, hand_edits=[kernel], checked=False),
+        record('us/roi', 'nms', 'B', True, True, False, wrong, ext_order=2),
+        record('us/roi', 'nms', 'C', True, True, False, wrong, ext_order=2, hand_edits=[permute]),
+    ])
+    run, rows = compat_table.load(str(tmp_path))
+    text = compat_table.render(run, rows)
+    lines = [l for l in text.splitlines() if l.startswith('| us/')]
+    assert lines == [
+        '| us/roi @ f9d984d | roi_pool | yes | ✗ run | ✗ run | 1 (Python), then ✓: see below | ✗ differs or raises |',
+        '| us/roi @ f9d984d | roi_3d | yes | not run | ✗ run | 1 (C), not made here: see below | ✗ differs or raises |',
+        '| us/roi @ f9d984d | nms | yes | not run | ✗ run | 1 (Python), then ✗ run: see below | ✗ differs or raises |',
+    ]
+    assert '0 work with the `torch.utils.ffi` hook alone, 0 after' in text
+    why = text[text.index('## What failed and why'):]
+    assert '| roi_pool | src/generic/kernel.c | add .contiguous() | no single-type generator | Python | ✓ built, imported, matches |' in why
+    assert '| roi_3d | src/generic/kernel.c | write the 3-D CPU kernel | no single-type generator | C | not made here |' in why
+    assert '| nms | src/generic/kernel.c | add .contiguous() | no single-type generator | Python | ✗ run — `%s` |' % wrong in why
+

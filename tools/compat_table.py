@@ -9,7 +9,8 @@ per repository x extension x level (`*__A.json`, `*__B.json`) and `run.json` nam
     run.json   {"date": "2026-11-24T17:28Z", "machine": "...", "thffi_commit": "9eeb333",
                 "elapsed_s": 420}                                   # elapsed_s optional
     record     {"repo": "owner/name", "commit": "<sha>", "extension": "roi_align",
-                "cpu_code": true, "level": "A" | "B",
+                "cpu_code": true, "level": "A" | "B" | "C",
+                "checked": false,                    # level C only: the edit was not made
                 "built": bool, "imported": bool,
                 "correct": true | false | null,      # null: no CPU code, or not reached
                 "error": "first blocking error, verbatim" | null,
@@ -19,7 +20,9 @@ per repository x extension x level (`*__A.json`, `*__B.json`) and `run.json` nam
                 "order": 0, "ext_order": 0, "kenlm_commit": "<sha>"}   # the last three optional
 
 Level A is the repository's own build steps with thffi installed (the torch.utils.ffi hook
-alone); level B is the same steps after `python -m thffi port --write .`. A record whose
+alone); level B is the same steps after `python -m thffi port --write .`; level C, where B
+fails, is B plus the fewest hand edits (its record lists them in `hand_edits`), built and
+checked the same way, or `checked: false` for an edit not made (code still to be written). A record whose
 commit is missing takes it from the checkout DIR/<level>/<key> (git), when there is one.
 This script reads only; it runs offline.
 """
@@ -32,7 +35,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LEVELS = ('A', 'B')
+LEVELS = ('A', 'B')      # the table's two columns; C only says what the hand edits give
+ALL_LEVELS = LEVELS + ('C',)
 
 
 def load(results, checkouts=None):
@@ -44,8 +48,8 @@ def load(results, checkouts=None):
     for path in sorted(glob.glob(os.path.join(results, '*__*__*.json'))):
         with open(path) as f:
             rec = json.load(f)
-        if rec.get('level') not in LEVELS:
-            raise ValueError('%s: level must be A or B, not %r' % (path, rec.get('level')))
+        if rec.get('level') not in ALL_LEVELS:
+            raise ValueError('%s: level must be A, B or C, not %r' % (path, rec.get('level')))
         if not rec.get('commit') and checkouts and rec.get('key'):
             rec['commit'] = checkout_commit(os.path.join(checkouts, rec['level'], rec['key']))
         rows.setdefault((rec['repo'], rec['extension']), {})[rec['level']] = rec
@@ -92,7 +96,7 @@ def checked(levels):
     rec = levels.get('B') or levels.get('A')
     if not _first(levels, 'cpu_code', False):
         return '— (CUDA only: built, imported, entry points)'
-    if any(levels[l].get('correct') is True for l in levels):
+    if any(levels[l].get('correct') is True for l in LEVELS if l in levels):
         return '✓ (1e-4)'
     if rec and rec['imported'] and rec.get('correct') is False:
         return '✗ differs or raises'
@@ -103,11 +107,38 @@ def edits_cell(levels):
     b = levels.get('B')
     if works(b):
         return 'none'
-    edits = (b or levels.get('A') or {}).get('hand_edits') or []
+    edits = hand_edits(levels)
     if not edits:
         return 'not determined'
     langs = sorted({e.get('lang', '?') for e in edits})
-    return '%d (%s): see below' % (len(edits), ', '.join(langs))
+    return '%d (%s)%s: see below' % (len(edits), ', '.join(langs), edited_outcome(levels.get('C')))
+
+
+def hand_edits(levels):
+    """The edits level C made (or listed), else those a B or A record lists."""
+    for level in ('C', 'B', 'A'):
+        if (levels.get(level) or {}).get('hand_edits'):
+            return levels[level]['hand_edits']
+    return []
+
+
+def edited_outcome(c):
+    """What the hand edits gave, when level C ran."""
+    if c is None:
+        return ''
+    if c.get('checked') is False:
+        return ', not made here'
+    return ', then ✓' if works(c) else ', then %s' % outcome(c)
+
+
+def edited_result(c):
+    if c is None:
+        return 'not tried'
+    if c.get('checked') is False:
+        return 'not made here'
+    if works(c):
+        return '✓ built, imported, matches' if c.get('cpu_code') else '✓ built, imported'
+    return '%s — `%s`' % (outcome(c), cell(c.get('error') or 'no error recorded'))
 
 
 def short(sha):
@@ -140,6 +171,8 @@ def render(run, rows):
             'backward where it has one) as a reference written in plain PyTorch, to 1e-4 '
             'relative in float32; for CUDA-only code (no GPU here), built, imported, and its '
             'entry points present. ✗ build / import / run / entry points: where it stopped. '
+            'Where B fails, the fewest hand edits are made in a third copy (C) and it is built '
+            'and checked the same way; "hand edits left" says how many and what they gave. '
             'This page is '
             'generated by `tools/compat_table.py` from the run\'s records.', '',
             '| repository @ commit | extension | CPU code | hook alone (A) | after `port` (B) '
@@ -177,15 +210,15 @@ def render(run, rows):
             if rec.get('stopped_by') and rec['stopped_by'] != rec.get('error'):
                 line += '; then `%s`' % cell(rec['stopped_by'])
             out.append(line)
-        edits = [(ext, e) for ext, levels in exts
-                 if not works(levels.get('B')) for e in (levels.get('B') or levels.get('A'))
-                 .get('hand_edits') or []]
+        edits = [(ext, e, levels.get('C')) for ext, levels in exts
+                 if not works(levels.get('B')) for e in hand_edits(levels)]
         if edits:
-            out += ['', 'Hand edits that would get it there (after `port`):', '',
-                    '| extension | file | what | why | kind |', '|---|---|---|---|---|']
-            out += ['| %s | %s | %s | %s | %s |' % (ext, cell(e.get('file', '?')), cell(e.get('what', '?')),
-                                                     cell(e.get('why', '?')), e.get('lang', '?'))
-                    for ext, e in edits]
+            out += ['', 'Hand edits after `port` (level C: made in a third copy, then the same '
+                    'build and check):', '',
+                    '| extension | file | what | why | kind | result |', '|---|---|---|---|---|---|']
+            out += ['| %s | %s | %s | %s | %s | %s |' % (
+                ext, cell(e.get('file', '?')), cell(e.get('what', '?')), cell(e.get('why', '?')),
+                e.get('lang', '?'), edited_result(c)) for ext, e, c in edits]
         out.append('')
     return '\n'.join(out).rstrip('\n') + '\n'
 

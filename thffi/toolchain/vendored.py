@@ -101,6 +101,11 @@ def toolkit_folder(library, cuda_home=None):
     return None
 
 
+# A toolkit's headers do not change while a process runs (port's dry run and
+# its write, its idempotence check): each question goes to nvcc once (5-7 s).
+_asked = {}
+
+
 def missing_names(library, headers, names, cuda_home=None):
     """The names among `names` (used by the code as `cub::Name`) that the
     toolkit's library lacks, asked of nvcc itself: a file including
@@ -112,6 +117,13 @@ def missing_names(library, headers, names, cuda_home=None):
     home = cuda_home or cuda.find_cuda_home()
     if home is None:
         return None, 'no CUDA toolkit'
+    key = (library.folder, tuple(headers), frozenset(names), home)
+    if key not in _asked:
+        _asked[key] = _ask_nvcc(library, headers, names, home)
+    return _asked[key]
+
+
+def _ask_nvcc(library, headers, names, home):
     with tempfile.TemporaryDirectory(prefix='thffi-port-') as folder:
         probe = os.path.join(folder, 'probe.cu')
         with open(probe, 'w') as f:
@@ -129,4 +141,4 @@ def missing_names(library, headers, names, cuda_home=None):
         errors = [line for line in (out.stdout + out.stderr).splitlines() if 'error' in line]
         return None, errors[0].replace(probe, 'a file including them') if errors else \
             'nvcc failed'
-    return missing, None
+    return frozenset(missing), None
