@@ -131,7 +131,8 @@ def test_hand_edits_made_at_level_c_say_what_they_gave(tmp_path):
         '| us/roi @ f9d984d | roi_3d | yes | not run | ✗ run | 1 (C), not made here: see below | ✗ differs or raises |',
         '| us/roi @ f9d984d | nms | yes | not run | ✗ run | 1 (Python), then ✗ run: see below | ✗ differs or raises |',
     ]
-    assert '0 work with the `torch.utils.ffi` hook alone, 0 after' in text
+    assert ('0 work with the `torch.utils.ffi` hook alone, 0 after `python -m thffi port`, with no '
+            'file edited by hand; 1 more after `port` and the hand edits listed below.') in text
     why = text[text.index('## What failed and why'):]
     assert '| roi_pool | src/generic/kernel.c | add .contiguous() | no single-type generator | Python | ✓ built, imported, matches |' in why
     assert '| roi_3d | src/generic/kernel.c | write the 3-D CPU kernel | no single-type generator | C | not made here |' in why

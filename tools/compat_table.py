@@ -157,9 +157,12 @@ def render(run, rows):
                '; the run took %.0f min' % (run['elapsed_s'] / 60) if run.get('elapsed_s') else ''), '']
     total = len(rows)
     count = {l: sum(works(levels.get(l)) for _, levels in rows) for l in LEVELS}
+    edited = sum(works(levels.get('C')) for _, levels in rows if not works(levels.get('B')))
     out += ['%d extensions in %d repositories: %d work with the `torch.utils.ffi` hook alone, '
-            '%d after `python -m thffi port`, with no file edited by hand.'
-            % (total, len(repos), count['A'], count['B']), '',
+            '%d after `python -m thffi port`, with no file edited by hand%s.'
+            % (total, len(repos), count['A'], count['B'],
+               '; %d more after `port` and the hand edits listed below' % edited if edited else ''),
+            '',
             'The corpus: %d public repositories written for `torch.utils.ffi` in 2017-2018, '
             % len(repos) +
             'chosen for the spread of their idioms (make.sh and nvcc, setuptools packages, CMake '
