@@ -431,31 +431,28 @@ class Removed(cst.CSTTransformer):
     def leave_BinaryOperation(self, original_node, updated_node):
         if not isinstance(original_node.operator, cst.Divide):
             return updated_node
-        kind = self._division(original_node.left, original_node.right)
-        text = _code(original_node)
-        if kind == 'int':
-            self._report(original_node, 'Python 2 integer division %s: now // (Python 2\'s / '
-                         'of two integers floored; Python 3\'s gives a float)' % text, True)
-            return updated_node.with_changes(operator=cst.FloorDivide(
-                whitespace_before=updated_node.operator.whitespace_before,
-                whitespace_after=updated_node.operator.whitespace_after))
-        if kind == 'some':
-            self._report(original_node, 'Python 2 division %s not changed: Python 2 floored it '
-                         'when both sides were integers; if they are, write //' % text, False)
-        return updated_node
+        return self._floor_if_int(original_node, updated_node, original_node.left,
+                                  original_node.right, cst.FloorDivide, '//')
 
     def leave_AugAssign(self, original_node, updated_node):
         if not isinstance(original_node.operator, cst.DivideAssign):
             return updated_node
-        kind = self._division(original_node.target, original_node.value)
+        return self._floor_if_int(original_node, updated_node, original_node.target,
+                                  original_node.value, cst.FloorDivideAssign, '//=')
+
+    def _floor_if_int(self, original_node, updated_node, left, right, floor, symbol):
+        """Python 2's `/` (or `/=`) of two provable integers becomes `symbol`;
+        one that may be integers is reported, never changed."""
+        kind = self._division(left, right)
         text = _code(original_node).strip()
         if kind == 'int':
-            self._report(original_node, 'Python 2 integer division %s: now //= (Python 2\'s / '
-                         'of two integers floored; Python 3\'s gives a float)' % text, True)
-            return updated_node.with_changes(operator=cst.FloorDivideAssign(
+            self._report(original_node, 'Python 2 integer division %s: now %s (Python 2\'s / '
+                         'of two integers floored; Python 3\'s gives a float)' % (text, symbol), True)
+            return updated_node.with_changes(operator=floor(
                 whitespace_before=updated_node.operator.whitespace_before,
                 whitespace_after=updated_node.operator.whitespace_after))
         if kind == 'some':
             self._report(original_node, 'Python 2 division %s not changed: Python 2 floored it '
-                         'when both sides were integers; if they are, write //=' % text, False)
+                         'when both sides were integers; if they are, write %s' % (text, symbol),
+                         False)
         return updated_node
