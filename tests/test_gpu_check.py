@@ -89,3 +89,17 @@ def test_logs_are_gzipped_and_cut_to_the_limits(tmp_path):
     unzipped = subprocess.run(['gzip', '-dc', str(out / 'build.log.gz')], capture_output=True,
                               text=True, check=True).stdout
     assert unzipped == 'built\n' * 1000
+
+
+def test_missing_packages_are_requirements_txts_less_torch_and_xdist(tmp_path):
+    """The packages the GPU run needs come from requirements.txt (a package
+    added there is asked for there too); torch is probed apart, and pytest-xdist
+    is not needed (the suite there runs in one process)."""
+    root = tmp_path / 'root'
+    root.mkdir()
+    (root / 'requirements.txt').write_text(
+        '# a comment\ntorch==2.13.0\ncffi>=1.17\nno_such_module_here>=1.0\npytest-xdist>=3.0\n'
+        'numpy\nanother_missing_one[extra]  # why\n')
+    found = source_and_run(tmp_path, 'ROOT=%s; PATH=%s:$PATH; missing_packages'
+                           % (root, os.path.dirname(sys.executable)))
+    assert found == 'no_such_module_here another_missing_one\n'

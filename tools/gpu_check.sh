@@ -186,12 +186,17 @@ EOF
   say ""
 }
 
-# The names of requirements.txt's modules that this Python cannot import.
+# The modules of requirements.txt's packages that this Python cannot import;
+# torch aside (the probe says what of it is here) and pytest-xdist aside (the
+# suite here runs in one process: its tests share the GPU).
 missing_packages() {
-  python - <<'EOF'
+  python - "$ROOT/requirements.txt" <<'EOF'
 import importlib.util
-wanted = ['cffi', 'pycparser', 'libcst', 'setuptools', 'numpy', 'pytest', 'hypothesis']
-print(' '.join(m for m in wanted if importlib.util.find_spec(m) is None))
+import re
+import sys
+skip = {'torch', 'pytest-xdist'}
+names = [re.split(r'[<>=!~;\[ ]', line.split('#')[0].strip())[0] for line in open(sys.argv[1])]
+print(' '.join(n for n in names if n and n not in skip and importlib.util.find_spec(n) is None))
 EOF
 }
 
