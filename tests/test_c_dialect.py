@@ -310,24 +310,18 @@ C_ONLY_EXAMPLES = ['-std=c99', '-std=gnu89', '-std=iso9899:1999', '-fgnu89-inlin
                    '-Wno-discarded-qualifiers', '-Wimplicit-function-declaration']
 
 
-@pytest.mark.parametrize('flag', CXX_ONLY_EXAMPLES)
-def test_cxx_only_flags_are_those_gcc_ignores_for_c(tmp_path, flag):
-    (tmp_path / 'x.c').write_text('int x;\n')
-    out = subprocess.run(['gcc', '-c', 'x.c', '-o', 'x.o', flag], cwd=tmp_path,
+@pytest.mark.parametrize('flag, ignored_by, kept_by', (
+    [(flag, ('gcc', 'x.c', 'c', 'C'), 'c++') for flag in CXX_ONLY_EXAMPLES]
+    + [(flag, ('g++', 'x.cpp', 'c++', 'C++'), 'c') for flag in C_ONLY_EXAMPLES]))
+def test_one_language_flags_are_those_gcc_ignores_for_the_other(tmp_path, flag, ignored_by,
+                                                                 kept_by):
+    compiler, source, language, name = ignored_by
+    (tmp_path / source).write_text('int x;\n')
+    out = subprocess.run([compiler, '-c', source, '-o', 'x.o', flag], cwd=tmp_path,
                          capture_output=True, text=True)
-    assert 'but not for C' in out.stderr, out.stderr
-    assert cc.for_language(['-O2', flag], 'c') == (['-O2'], [flag])
-    assert cc.for_language(['-O2', flag], 'c++') == (['-O2', flag], [])
-
-
-@pytest.mark.parametrize('flag', C_ONLY_EXAMPLES)
-def test_c_only_flags_are_those_gcc_ignores_for_cxx(tmp_path, flag):
-    (tmp_path / 'x.cpp').write_text('int x;\n')
-    out = subprocess.run(['g++', '-c', 'x.cpp', '-o', 'x.o', flag], cwd=tmp_path,
-                         capture_output=True, text=True)
-    assert 'but not for C++' in out.stderr, out.stderr
-    assert cc.for_language(['-O2', flag], 'c++') == (['-O2'], [flag])
-    assert cc.for_language(['-O2', flag], 'c') == (['-O2', flag], [])
+    assert 'but not for %s' % name in out.stderr, out.stderr
+    assert cc.for_language(['-O2', flag], language) == (['-O2'], [flag])
+    assert cc.for_language(['-O2', flag], kept_by) == (['-O2', flag], [])
 
 
 def test_flags_for_both_languages_stay_for_both():
