@@ -23,8 +23,9 @@
 Before these, a Python 2 file is converted to Python 3 (py2.py, fissix);
 after them the Python, NumPy, SciPy and PyTorch names that today's
 releases removed are rewritten or reported (removed.py), views handed to
-ffi extensions are reported (layout.py), and continuation lines a rewrite
-moved are aligned again (align.py).
+ffi extensions are reported (layout.py), `t.data` handed to them becomes t
+(data_to_c.py), and continuation lines a rewrite moved are aligned again
+(align.py).
 
 Every rewrite applies to code that no longer has the legacy form, so a
 second run changes nothing."""
@@ -50,6 +51,7 @@ with warnings.catch_warnings():
 
 from ..toolchain import pyremoved
 from . import gates, layout
+from .data_to_c import DataArguments
 from .align import realign
 from .behaviours import Behaviours, fix_async
 from .py2 import future, to_python3
@@ -207,9 +209,10 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
                        analysis.gate_names) if analysis.build_script and analysis.gates else []
     findings += kept
     rewriter = _Rewriter(context, analysis, path, repository.built_by_nvcc, bool(kept))
-    tree = wrapper.visit(_Chain(views, removed, behaviours, rewriter))
+    data = DataArguments(path, repository.extensions)
+    tree = wrapper.visit(_Chain(views, data, removed, behaviours, rewriter))
     findings += layout.report(views.calls, path, repository.c_layouts)
-    findings += removed.findings + behaviours.findings
+    findings += removed.findings + behaviours.findings + data.findings
     if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
             not _binds_torch(tree):
         AddImportsVisitor.add_needed_import(context, 'torch')
