@@ -48,9 +48,13 @@ def _code(node):
     return cst.Module(body=[]).code_for_node(node)
 
 
+def _listed(arguments):
+    return ', '.join('%s.data (argument %d)' % a for a in arguments)
+
+
 class DataArguments(cst.CSTTransformer):
     """Rewrites `t.data` in the arguments of ffi calls where t is known to
-    be a tensor; findings: one per `.data` argument, made or left."""
+    be a tensor; findings: per call, one for those made, one for those left."""
 
     METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
                              ScopeProvider)
@@ -67,30 +71,34 @@ class DataArguments(cst.CSTTransformer):
                             self.extensions)
         if name is None or len(original_node.args) != len(updated_node.args):
             return updated_node
-        line = self.get_metadata(PositionProvider, original_node).start.line
         args = list(updated_node.args)
+        made, left = [], []  # (receiver, position)
         for position, (before, arg) in enumerate(zip(original_node.args, updated_node.args), 1):
             if before.star or not m.matches(before.value, m.Attribute(attr=m.Name('data'))) \
                     or not m.matches(arg.value, m.Attribute(attr=m.Name('data'))):
                 continue
             receiver = _code(before.value.value)
             if not self._tensor(before.value.value):
-                self.findings.append(Finding(
-                    self.path, line, '%s(...): argument %d, %s.data, not changed (%s is not '
-                    'known to be a tensor): if it is, write %s, or a change of shape its C '
-                    'makes is lost (on PyTorch 0.4 .data was the tensor itself; today it is '
-                    'another tensor over the same memory)' % (name, position, receiver,
-                                                              receiver, receiver), False))
+                left.append((receiver, position))
                 continue
             value = arg.value.value
             if arg.value.lpar and not value.lpar:
                 value = value.with_changes(lpar=arg.value.lpar, rpar=arg.value.rpar)
             args[position - 1] = arg.with_changes(value=value)
+            made.append((receiver, position))
+        line = self.get_metadata(PositionProvider, original_node).start.line
+        if made:
             self.findings.append(Finding(
-                self.path, line, '%s(...): argument %d, %s.data: now %s (on PyTorch 0.4 .data '
-                'was %s itself, so C that resized or set it changed %s; today it is another '
-                'tensor over the same memory, and such a change would be lost)'
-                % (name, position, receiver, receiver, receiver, receiver), True))
+                self.path, line, '%s(...): %s: now %s (on PyTorch 0.4 x.data was x itself, '
+                'so C that resized or set it changed x; today it is another tensor over the '
+                'same memory, and such a change would be lost)' % (
+                    name, _listed(made), ', '.join(r for r, _ in made)), True))
+        if left:
+            self.findings.append(Finding(
+                self.path, line, '%s(...): %s not changed (not known to be %s): where x is a '
+                'tensor, write x, or a change of shape its C makes is lost (on PyTorch 0.4 '
+                'x.data was x itself; today it is another tensor over the same memory)' % (
+                    name, _listed(left), 'a tensor' if len(left) == 1 else 'tensors'), False))
         return updated_node.with_changes(args=args)
 
     # -- is it a tensor? -------------------------------------------------------

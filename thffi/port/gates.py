@@ -72,7 +72,7 @@ class _Checker:
         self.built_by_nvcc = set(built_by_nvcc)
         self.gate_names = set(gate_names)
         self.file_names = set()  # names create_extension is given for files
-        self.gate_lines = []
+        self.gate_lines = []  # of its torch.cuda.is_available() calls
         self.findings = []
 
     def run(self):
@@ -118,11 +118,9 @@ class _Checker:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if isinstance(small, cst.Assert) and self.is_gate(small.test) > 0:
-                        self.gate_lines.append(self._line(small))
                         self._branch(small, statements[i + 1:], env)
                     self._simple(small, env)
             elif isinstance(statement, cst.If) and self.is_gate(statement.test):
-                self.gate_lines.append(self._line(statement))
                 if self.is_gate(statement.test) > 0:
                     taken = _statements(statement.body)
                 elif isinstance(statement.orelse, cst.Else):
