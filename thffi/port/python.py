@@ -19,7 +19,8 @@
   loss: F.*_loss, a loss module or `criterion` called, or a name assigned
   only those); other uses are reported.
 
-Before these, a Python 2 file is converted to Python 3 (py2.py, fissix);
+Before these, a Python 2 file (pyversion.py decides, file by file) is
+converted to Python 3 (py2.py, fissix);
 after them the Python, NumPy, SciPy and PyTorch names that today's
 releases removed are rewritten or reported (removed.py), views handed to
 ffi extensions are reported (layout.py), and continuation lines a rewrite
@@ -48,7 +49,7 @@ with warnings.catch_warnings():
                                  QualifiedNameProvider, ScopeProvider)
 
 from ..toolchain import pyremoved
-from . import layout
+from . import layout, pyversion
 from .align import realign
 from .behaviours import Behaviours, fix_async
 from .py2 import future, to_python3
@@ -127,8 +128,8 @@ class Repository:
     built: frozenset = frozenset()          # absolute paths of the modules the build creates
     extensions: tuple = ()                  # their dotted names (create_extension's)
     c_layouts: dict = field(default_factory=dict)  # C function -> (file, checks layout)
-    python2: bool = False                   # run by Python 2 (py2.py)
-    root: str = None                        # its folder
+    top_level: frozenset = frozenset()      # absolute paths of the modules run as top-level
+                                            # (scripts and what they import, running.py)
 
 
 # What the legacy torch.utils.ffi build wrote as an extension's __init__.py
@@ -173,16 +174,21 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     script's CUDA branch linking something else is reported); filename the
     file on disk (where py2.py looks for sibling modules); repository what
     port knows of the rest (Repository; built_by_nvcc is its first field).
-    A Python 2 file is converted first; one that cannot be (or any file
-    libcst cannot parse) is returned unchanged with a finding saying so."""
+    A Python 2 file is converted first; one that cannot be, one that parses
+    as neither Python (or any file libcst cannot parse) is returned
+    unchanged with a finding saying so."""
     repository = repository or Repository(built_by_nvcc=frozenset(built_by_nvcc))
+    original = source
     source, rows = fix_async(source)
     findings = [Finding(path, row, 'async=: a SyntaxError since Python 3.7; now '
                         'non_blocking=', True) for row in rows]
     before = source
-    source, found, python2 = to_python3(source, path, filename, repository.built,
-                                        repository.python2, repository.root)
+    source, found, verdict = to_python3(source, path, filename, repository.built,
+                                        repository.top_level)
     findings += found
+    python2 = verdict.kind == pyversion.PYTHON2
+    if verdict.kind == pyversion.NEITHER:
+        return original, found  # says where it does not parse
     if not _TRIGGERS.search(source):
         return source, findings  # nothing to rewrite: no need to parse
     try:
