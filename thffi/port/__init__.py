@@ -4,9 +4,10 @@ PyTorch.
 
 It reads every Python file (pyversion.py: whether it is Python 2, file by
 file; py2.py: a Python 2 file converted first, with fissix; running.py:
-the modules scripts import as top-level ones, whose imports stay; python.py: torch.utils.ffi, build-script CUDA gates, legacy
-autograd Functions, torch.range, Variable, x.data[0]; behaviours.py: the
-0.x behaviours that changed silently, kept as the version the code was
+the modules scripts import as top-level ones, whose imports stay;
+python.py: torch.utils.ffi, build-script CUDA gates, legacy autograd
+Functions, torch.range, Variable, x.data[0]; behaviours.py: the 0.x
+behaviours that changed silently, kept as the version the code was
 written for had them, from --from or read from the repository by
 version.py; removed.py: the Python, NumPy, SciPy and PyTorch names since
 removed; layout.py: views handed to ffi functions; imports.py: imports

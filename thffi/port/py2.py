@@ -360,9 +360,10 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
     report; filename, the file on disk, is where sibling modules are looked
     for (none without it); built: absolute paths of the modules the build
     creates; top_level: absolute paths of the modules run as top-level ones
-    (scripts and the modules they import beside them, running.py).  A file that parses as neither Python, that fissix cannot
-    parse, or that does not compile once converted, is returned unchanged,
-    with a finding saying so."""
+    (scripts and the modules they import beside them, running.py).  A file
+    that parses as neither Python, that fissix cannot parse, or that does
+    not compile once converted, is returned unchanged, with a finding saying
+    so."""
     verdict = verdict or pyversion.decide(source)
     if verdict.kind == pyversion.NEITHER:
         return source, [Finding(path, verdict.line, '%s: not changed' % verdict, False)], verdict
