@@ -210,7 +210,7 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     rewriter = _Rewriter(context, analysis, path, repository.built_by_nvcc)
     tree = wrapper.visit(_Chain(views, removed, behaviours, rewriter))
     findings += layout.report(views.calls, path, repository.c_layouts)
-    findings += removed.findings + behaviours.findings
+    findings += behaviours.findings
     if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
             not _binds_torch(tree):
         AddImportsVisitor.add_needed_import(context, 'torch')
@@ -218,6 +218,8 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
         tree = AddImportsVisitor(context).transform_module(tree)
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         tree = RemoveImportsVisitor(context).transform_module(tree)
+    removed.confirm(tree)
+    findings += removed.findings
     new = tree.code if tree.code != source else source
     return (realign(before, new) if new != before else new,
             sorted(findings + rewriter.findings, key=lambda f: f.line))
@@ -319,6 +321,11 @@ def _spaced(operator):
 def _method(value, name, args=()):
     return cst.Call(func=cst.Attribute(value=_parens(value), attr=cst.Name(name)),
                     args=list(args))
+
+
+def _detached(node):
+    """Whether node is x.detach()."""
+    return m.matches(node, m.Call(func=m.Attribute(attr=m.Name('detach')), args=[]))
 
 
 def _uses_name(tree, name):
@@ -724,6 +731,12 @@ class _Rewriter(cst.CSTTransformer):
         return any(q.startswith(('torch.', 'torch.cuda.')) and q.rsplit('.', 1)[1] in _FACTORIES
                    for q in self._qualified(node.func))
 
+    def _detached_next(self, call):
+        """Whether call's value is detached at once: call.detach()."""
+        attribute = self._parent(call)
+        return (isinstance(attribute, cst.Attribute) and attribute.attr.value == 'detach'
+                and isinstance(self._parent(attribute), cst.Call))
+
     def _unwrap_variable(self, original, call, args, data_before):
         """Variable(x) is a new tensor on x's memory that requires no grad
         (unless requires_grad=True) and has no graph, whatever x is: today
@@ -741,10 +754,13 @@ class _Rewriter(cst.CSTTransformer):
             self._report(original, 'Variable(..., volatile=...) dropped: volatile has no '
                          'effect today; run inference under `with torch.no_grad():`',
                          fixed=False)
-        fresh = self._fresh(data_before)
+        flag = args.get('requires_grad')
+        # x.detach() already, or detached next (Variable(x).detach()): no
+        # second detach().
+        fresh = self._fresh(data_before) or _detached(data_before) or (
+            flag is None and self._detached_next(original))
         if not fresh:
             data = _method(data, 'detach')
-        flag = args.get('requires_grad')
         if flag is None or m.matches(flag, m.Name('False')):
             self._report(original, 'Variable(x): now x%s' % ('' if fresh else '.detach()'))
             return data.with_changes(lpar=call.lpar, rpar=call.rpar) if call.lpar else data
