@@ -43,6 +43,11 @@ from .report import Finding
 _ROWS = {row.fix: row for row in PYTHON2}
 # The fixers of the rows that make imports of siblings explicit.
 _IMPORT_FIXERS = ('fix_local_import', 'fix_exec_import')
+# The fixers of a use of one of Python 2's builtins: not of a name the file
+# binds itself (`long = int`).
+_NAME_FIXERS = {'fix_long', 'fix_unicode', 'fix_basestring', 'fix_xrange', 'fix_raw_input',
+                'fix_reduce', 'fix_intern', 'fix_apply', 'fix_execfile', 'fix_standarderror',
+                'fix_input', 'fix_isinstance'}
 # The fixers of what Python 3 cannot parse: applied inside guards too (the
 # rest leave a guard as it is, code written for both Pythons).
 _SYNTAX_FIXERS = {'fix_print', 'fix_except', 'fix_exec', 'fix_raise', 'fix_ne', 'fix_repr',
@@ -196,6 +201,8 @@ class FixDynamicImport(fixer_base.BaseFix):
 
     def transform(self, node, results):
         argument = results['s']
+        while argument.type == syms.atom and argument.children[0].value == '(':
+            argument = argument.children[1]  # exec ('...'), the statement's form
         if self.skip or argument.type == token.STRING:
             return None  # a literal: FixExecImport's
         text = str(argument).strip()
@@ -293,7 +300,9 @@ class _Tool(refactor.RefactoringTool):
         self._names = names
         super().__init__([], options)
         self.changes = []
-        self.guard_names = frozenset()  # of the file converted: pyversion.Verdict's
+        # Of the file converted: the names it assigns a version test (PY2 =
+        # sys.version_info[0] == 2), the Python 2 builtins it binds itself.
+        self.guard_names, self.own_names = frozenset(), frozenset()
 
     def get_fixers(self):
         pre, post = [], []
@@ -314,6 +323,8 @@ class _Tool(refactor.RefactoringTool):
         def recorded(node, results):
             if name not in _SYNTAX_FIXERS and _in_guard(node, self.guard_names):
                 return None  # written for both Pythons: left as it is
+            if name in _NAME_FIXERS and next(node.leaves()).value in self.own_names:
+                return None  # the file's own name
             # Some fixers also add an import (fix_reduce: from functools
             # import reduce), a statement more at the top.
             root = node
@@ -329,11 +340,20 @@ class _Tool(refactor.RefactoringTool):
     def log_error(self, msg, *args, **kwds):
         raise refactor.FixerError(msg % args)
 
-    def convert(self, source, filename, guard_names=frozenset()):
+    def refactor_tree(self, tree, name):
+        self.guard_names = frozenset(
+            leaf.value for node in tree.pre_order() if node.type == syms.expr_stmt
+            and len(node.children) == 3 and node.children[1].value == '='
+            and pyversion.is_guard_test(str(node.children[2]))
+            for leaf in [node.children[0]] if leaf.type == token.NAME)
+        self.own_names = frozenset(n for n in pyversion.PYTHON2_BUILTINS
+                                   if find_binding(n, tree) is not None)
+        return super().refactor_tree(tree, name)
+
+    def convert(self, source, filename):
         """The converted tree of source, or None when fissix cannot parse it
-        (options['print_function']: parse print as a function, as Python 3);
-        guard_names: the names source assigns a version test."""
-        self.changes, self.guard_names = [], guard_names
+        (options['print_function']: parse print as a function, as Python 3)."""
+        self.changes = []
         del self.fixer_log[:]  # the fixers hold this list
         try:
             return self.refactor_string(source if source.endswith('\n') else source + '\n',
@@ -376,10 +396,10 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
     options = {'built': frozenset(built), 'top_level': frozenset(top_level),
                'print_function': not python2}
     tool = _tool(names + ['fix_dynamic_import'], options)
-    tree = tool.convert(source, filename or os.path.abspath(path), verdict.guard_names)
+    tree = tool.convert(source, filename or os.path.abspath(path))
     if tree is None and python2 and verdict.parses:  # print(x, end='') and such
         tool = _tool(names + ['fix_dynamic_import'], dict(options, print_function=True))
-        tree = tool.convert(source, filename or os.path.abspath(path), verdict.guard_names)
+        tree = tool.convert(source, filename or os.path.abspath(path))
     if tree is None:
         return source, [Finding(path, verdict.line, '%s: not converted, fissix cannot parse it; '
                                 'convert it by hand (2to3 -w), then run port again' % verdict,
@@ -395,12 +415,12 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
         findings.append(Finding(path, where[0], 'Python 2 `%s`: now `%s` (%s)%s' % (
             row.old, row.new, row.why, '; also on lines %s' % ', '.join(map(str, where[1:]))
             if where[1:] else ''), True))
-    findings.sort(key=lambda f: f.line)
     for message in tool.fixer_log:
         match = re.match(r'Line (\d+): (.*)', message, re.S)
         if match:
             findings.append(Finding(path, int(match.group(1)), 'Python 2: not converted: %s'
                                     % match.group(2).strip(), False))
+    findings.sort(key=lambda f: f.line)
     if new != source:
         try:
             compile(new, path, 'exec')

@@ -51,14 +51,12 @@ PYTHON3, PYTHON2, NEITHER = 'Python 3', 'Python 2', 'neither'
 class Verdict:
     """kind: PYTHON3, PYTHON2 or NEITHER; line: the first line that shows
     it (0 for PYTHON3); why: what that line holds; parses: whether the file
-    parses as Python 3 (a Python 2 file may, if only its names are Python 2's);
-    guard_names: the names the file assigns a version test (for py2.py's
-    guards)."""
+    parses as Python 3 (a Python 2 file may, if only its names are Python
+    2's)."""
     kind: str
     line: int = 0
     why: str = ''
     parses: bool = True
-    guard_names: frozenset = frozenset()
 
     def __str__(self):
         if self.kind == NEITHER:
@@ -93,11 +91,25 @@ def decide(source):
         return Verdict(NEITHER, line, message, False)
     except ValueError as exc:  # a NUL byte
         return Verdict(NEITHER, 0, str(exc), False)
-    names = _guard_names(tree)
-    evidence = _python2_names(tree, names)
+    evidence = _python2_names(tree, _guard_names(tree), _bound(tree))
     if evidence:
-        return Verdict(PYTHON2, evidence[0], evidence[1], True, names)
-    return Verdict(PYTHON3, guard_names=names)
+        return Verdict(PYTHON2, evidence[0], evidence[1], True)
+    return Verdict(PYTHON3)
+
+
+def _bound(tree):
+    """The names the file binds: assigned, defined, imported, parameters."""
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split('.')[0])
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return bound
 
 
 def _guard_names(tree):
@@ -131,20 +143,12 @@ def _exception_names(node):
             else '' for i in items]
 
 
-def _python2_names(tree, guard_names):
+def _python2_names(tree, guard_names, bound):
     """(line, what) of the first use of what only Python 2 had outside a
-    guard, or None."""
+    guard (a builtin not in bound, the names the file binds), or None."""
     guarded = _guarded(tree, guard_names)
-    bound, found = set(), []
+    found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.alias):
-            bound.add((node.asname or node.name).split('.')[0])
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
         if id(node) in guarded:
             continue
         if isinstance(node, ast.Import):
