@@ -242,12 +242,15 @@ def test_data_0_used_as_a_number_becomes_item():
 
 def test_python_2_is_converted_then_ported():
     """A Python 2 file is converted to Python 3 first (fissix), then ported
-    (test_port_python.py has each conversion); one even Python 2 could not
-    parse is reported, unchanged."""
+    (test_port_python.py has each conversion); one that parses as neither
+    Python is reported, unchanged."""
     source = 'print "loss", loss.data[0]\n'
     new, findings = rewrite_python(source, 'old.py')
     assert new == 'print("loss", loss.item())\n'
     assert [str(f) for f in findings] == [
+        "old.py:1: Python 2, as this line shows (Missing parentheses in call to 'print'. Did "
+        "you mean print(...)?, a SyntaxError in Python 3): the file is converted by 2to3's "
+        'fixers',
         'old.py:1: Python 2 `print x, y / print >>f, x`: now `print(x, y) / print(x, '
         'file=f)` (print is a function in Python 3)',
         'old.py:1: loss.data[0] (used as a number): now loss.item() (a 0-d tensor has no '
@@ -255,9 +258,8 @@ def test_python_2_is_converted_then_ported():
     broken = 'print "loss",, loss\n'
     new, findings = rewrite_python(broken, 'old.py')
     assert new == broken
-    assert left(findings) == ["old.py: Python 2 (Missing parentheses in call to 'print'. Did you "
-                              "mean print(...)? at line 1): not converted, fissix cannot parse "
-                              'it; convert it by hand (2to3 -w), then run port again']
+    assert left(findings) == ["old.py:1: does not parse (line 1: Missing parentheses in call to "
+                              "'print'. Did you mean print(...)?): not changed"]
 
 
 MAKE_SH = '''\

@@ -2,10 +2,12 @@
 torch.utils.ffi repository (PyTorch 0.1 to 0.4) to thffi and today's
 PyTorch.
 
-It reads every Python file (py2.py: a Python 2 file converted first, with
-fissix; python.py: torch.utils.ffi, build-script CUDA gates, legacy
-autograd Functions, torch.range, Variable, x.data[0]; behaviours.py: the
-0.x behaviours that changed silently, kept as the version the code was
+It reads every Python file (pyversion.py: whether it is Python 2, file by
+file; py2.py: a Python 2 file converted first, with fissix; running.py:
+the modules scripts import as top-level ones, whose imports stay;
+python.py: torch.utils.ffi, build-script CUDA gates, legacy autograd
+Functions, torch.range, Variable, x.data[0]; behaviours.py: the 0.x
+behaviours that changed silently, kept as the version the code was
 written for had them, from --from or read from the repository by
 version.py; removed.py: the Python, NumPy, SciPy and PyTorch names since
 removed; layout.py: views handed to ffi functions; imports.py: imports
@@ -148,7 +150,7 @@ def port(root, write=False, version=None):
     from .compiled import committed_binaries, compiled_files, cuda_files, summarise
     from .docs import report_commands
     from .make import rewrite_make
-    from .py2 import python2_reason, python3_only
+    from .running import top_level_modules
     from .pynvcc import rewrite_nvcc_calls
     from .python import Repository, is_legacy_generated, rewrite_python
     from ..toolchain.nvcc import accepted_architectures
@@ -184,17 +186,8 @@ def port(root, write=False, version=None):
             for name, checks in layouts(text).items():
                 c_layouts.setdefault(name, (rel, checks))
     extensions, built = _extensions(entries)
-    python2 = sum(1 for _, _, kind, text in entries if kind == 'py' and python2_reason(text))
-    python3 = sum(1 for _, _, kind, text in entries if kind == 'py' and python3_only(text))
-    if python2:
-        findings.append(Finding('', 0, 'written for Python %s (%d Python files are Python 2, %d '
-                                'use what only Python 3 has)%s' % (
-                                    '2' if python2 > python3 else '3', python2, python3,
-                                    ': every Python file that uses nothing only Python 3 '
-                                    'has is converted as Python 2'
-                                    if python2 > python3 else ''), True))
     repository = Repository(frozenset(built_by_nvcc), built, extensions, c_layouts,
-                            python2 > python3, os.path.abspath(base))
+                            top_level_modules(entries, base))
     for path, rel, kind, text in entries:
         if kind == 'doc':
             findings += report_commands(text, rel, accepted())

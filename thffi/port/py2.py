@@ -3,123 +3,71 @@
 gone from Python 3.13), one fixer per row of thffi/toolchain/pyremoved.py's
 PYTHON2 table; the rest of port then works on the converted text.
 
-A file is Python 2 when it does not compile as Python 3 (print statements,
-`except E, e`), or when it uses what only Python 2 had and does not define
-it itself: d.iteritems() and the other iter*/view* dict methods,
-d.has_key(k), xrange, unicode, basestring, long, raw_input, reduce, `print
->>f`, `import cPickle`...  (a file that binds `xrange = range` for both
-Pythons is not).  A repository with more such files than files using what
-only Python 3 has (f-strings, print(..., end=...), keyword-only arguments,
-annotations, nonlocal, async, `raise ... from`, super() without arguments)
-was run by Python 2: its other files are Python 2 too (their `/`,
-`d.keys()`, `map()` meant what they did there), but for those using what
-only Python 3 has.
+Which files are Python 2 is decided per file (pyversion.py); a file that
+runs on Python 3 goes through none of these fixers.  Inside a Python 2
+file, a guard written for both Pythons (`try: ... except ImportError:`,
+`if sys.version_info ...`, `if six.PY2:`, `if hasattr(...)`: see
+pyversion.py) is left as it is, but for what Python 3 cannot parse (print
+statements, `except E, e`...).
 
 Implicit relative imports inside a package (`import _ext`, `from layers
-import *`, exec('from convsp import *')) become explicit in Python 2 files
-and in any package's `__init__.py` (Python 3 never resolved them there); a
-module the build scripts create (create_extension('_ext.my_lib'): the
-`_ext` folder beside the script) counts as present before it is built.
-Scripts keep theirs (FixLocalImport)."""
+import *`, exec('from convsp import *')) become explicit in a Python 2
+module only ever imported as part of its package, and in any package's
+`__init__.py` (which only ever runs as its package's, where the explicit
+form always works); a module the build scripts create
+(create_extension('_ext.my_lib'): the `_ext` folder beside the script)
+counts as present before it is built.  A script, and a module that scripts
+import as a top-level module (options['top_level'], see running.py), keeps
+its imports: Python 3 puts the script's folder on sys.path, where `import
+utils.frame_utils` finds utils/ as it is and `from .utils import ...`
+fails; the report says so of a module.  An import inside a string built at run time
+(`exec('from %s import *' % name)`, `__import__(name)` in an `__init__.py`)
+is reported with what to write."""
 
 import ast
 import functools
 import os
 import re
 
-from fissix import fixer_base, refactor
-from fissix.fixer_util import FromImport, String, syms, token
-from fissix.fixes import fix_print
+from fissix import fixer_base, pygram, pytree, refactor
+from fissix.fixer_util import FromImport, String, find_binding, syms, token
+from fissix.fixes import fix_operator, fix_print
 from fissix.fixes.fix_import import FixImport, traverse_imports
+from fissix.pgen2 import driver as pgen_driver
 from fissix.pytree import Leaf, Node
 
 from ..toolchain.pyremoved import PYTHON2
+from . import pyversion
 from .report import Finding
 
-# Method names only Python 2's dict had.
-_PYTHON2_METHODS = {'iteritems', 'itervalues', 'iterkeys', 'viewitems', 'viewvalues',
-                    'viewkeys', 'has_key'}
-# Builtins only Python 2 had: a use of one the file does not bind is Python 2.
-_PYTHON2_BUILTINS = {'xrange', 'unicode', 'unichr', 'basestring', 'long', 'raw_input',
-                     'reduce', 'intern', 'apply', 'execfile', 'cmp', 'file', 'StandardError'}
-# Modules only Python 2 had: an import of one outside `try: ... except
-# ImportError:` is Python 2.
-_PYTHON2_MODULES = {'cPickle', 'cStringIO', 'StringIO', 'Queue', 'ConfigParser', 'urllib2',
-                    'urlparse', 'httplib', 'HTMLParser', '__builtin__', 'copy_reg',
-                    'SocketServer', 'Tkinter', 'tkMessageBox', 'commands', 'cookielib',
-                    'xmlrpclib', 'BaseHTTPServer', 'SimpleHTTPServer', 'thread'}
 _ROWS = {row.fix: row for row in PYTHON2}
 # The fixers of the rows that make imports of siblings explicit.
 _IMPORT_FIXERS = ('fix_local_import', 'fix_exec_import')
+# The fixers of a use of one of Python 2's builtins: not of a name the file
+# binds itself (`long = int`).
+_NAME_FIXERS = {'fix_long', 'fix_unicode', 'fix_basestring', 'fix_xrange', 'fix_raw_input',
+                'fix_reduce', 'fix_intern', 'fix_apply', 'fix_execfile', 'fix_standarderror',
+                'fix_input', 'fix_isinstance'}
+# The fixers of what Python 3 cannot parse: applied inside guards too (the
+# rest leave a guard as it is, code written for both Pythons).
+_SYNTAX_FIXERS = {'fix_print', 'fix_except', 'fix_exec', 'fix_raise', 'fix_ne', 'fix_repr',
+                  'fix_numliterals', 'fix_tuple_params', 'fix_paren'}
 
 
-def python2_reason(source):
-    """Why source is Python 2 ('' when it is not): a SyntaxError under
-    Python 3, or a Python 2 name it uses and does not bind."""
+def parses_as_python2(source):
+    """Whether fissix's Python 2 grammar (print and exec statements) parses
+    source."""
+    driver = _driver()
     try:
-        tree = ast.parse(source)
-    except SyntaxError as exc:
-        return '%s at line %s' % (exc.msg, exc.lineno)
-    except ValueError:
-        return ''
-    bound, used = set(), []
-    guarded = {id(n) for t in ast.walk(tree) if isinstance(t, ast.Try) and any(
-        'ImportError' in ast.dump(h.type) for h in t.handlers if h.type is not None)
-        for n in ast.walk(t)}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in guarded:
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [
-                node.module or '']
-            gone = next((n for n in names if n in _PYTHON2_MODULES), None)
-            if gone:
-                return 'import %s at line %d' % (gone, node.lineno)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift) and isinstance(
-                node.left, ast.Name) and node.left.id == 'print':
-            return 'print >> at line %d' % node.lineno
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                used.append(node)
-            else:
-                bound.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.alias):
-            bound.add((node.asname or node.name).split('.')[0])
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr in _PYTHON2_METHODS):
-            return '.%s() at line %d' % (node.func.attr, node.lineno)
-    for node in used:
-        if node.id in _PYTHON2_BUILTINS and node.id not in bound:
-            return '%s at line %d' % (node.id, node.lineno)
-    return ''
-
-
-def python3_only(source):
-    """Whether source uses what only Python 3 has (see the module's
-    docstring); False when it does not compile."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+        driver.parse_string(source if source.endswith('\n') else source + '\n')
+    except Exception:  # fissix's parser raises ParseError, TokenError, IndentationError
         return False
-    print_function = future(source, 'print_function')
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.JoinedStr, ast.Nonlocal, ast.AsyncFunctionDef, ast.Await,
-                             ast.AnnAssign, ast.YieldFrom, ast.NamedExpr)):
-            return True
-        if isinstance(node, ast.arguments) and (node.kwonlyargs or node.posonlyargs or any(
-                a.annotation for a in node.args + node.kwonlyargs)):
-            return True
-        if isinstance(node, ast.FunctionDef) and node.returns is not None:
-            return True
-        if isinstance(node, ast.Raise) and node.cause is not None:
-            return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
-                node.func.id == 'super' and not node.args or
-                node.func.id == 'print' and node.keywords and not print_function):
-            return True
-    return False
+    return True
+
+
+@functools.lru_cache(maxsize=1)
+def _driver():
+    return pgen_driver.Driver(pygram.python_grammar, convert=pytree.convert)
 
 
 def future(source, feature):
@@ -134,22 +82,39 @@ class FixLocalImport(FixImport):
     the modules the build creates (options['built']: absolute paths), and
     with `import a.b as c` written `from .a import b as c` (2to3 writes `from
     . import a.b`, a SyntaxError); `import a.b` is reported.  Not in a
-    script (a file with an `if __name__ == '__main__':` block, or one in the
-    repository's top folder, options['root']): Python 3 runs it with its own
-    folder first on sys.path, where `import sibling` finds the sibling."""
+    script (a file with an `if __name__ == '__main__':` block or a `#!`
+    line), nor in a module scripts import as a top-level module
+    (options['top_level']: absolute paths; never an `__init__.py`): Python 3
+    runs a script with its own folder first on sys.path, where `import
+    sibling` finds the sibling and `from . import sibling` fails; such a
+    module's import is reported as kept."""
 
     def start_tree(self, tree, name):
         super().start_tree(tree, name)
-        root = self.options.get('root')
-        self.skip = self.skip or bool(re.search(
-            r'^if\s+__name__\s*==\s*[\'"]__main__[\'"]', str(tree), re.M)) or (
-                root is not None and os.path.dirname(os.path.abspath(name)) == root)
+        text = str(tree)
+        script = text.startswith('#!') or bool(re.search(
+            r'^if\s+__name__\s*==\s*[\'"]__main__[\'"]', text, re.M))
+        path = os.path.abspath(name)
+        self.top_level = os.path.basename(name) != '__init__.py' and \
+            path in self.options.get('top_level', ())
+        self.skip = self.skip or script
 
     def transform(self, node, results):
-        if self.skip or node.type == syms.import_from:
-            return super().transform(node, results)
-        names = list(traverse_imports(results['imp']))
+        if self.skip:
+            return None
+        names = ([str(results['imp']).strip()] if node.type == syms.import_from
+                 else list(traverse_imports(results['imp'])))
         local = [self.probably_a_local_import(n) for n in names]
+        if self.top_level:
+            if any(local):
+                self.warning(node, 'the implicit relative import `%s` is kept: scripts beside '
+                             'this module import it as a top-level module, where Python 3 '
+                             'finds it as it is (`from .` fails there); imported as part of '
+                             'its package too, it would need `try: from . ... except '
+                             'ImportError:` around both forms' % str(node).strip())
+            return None
+        if node.type == syms.import_from:
+            return super().transform(node, results)
         if not any(local) or not all(local):
             return super().transform(node, results)
         imp = results['imp']
@@ -214,6 +179,89 @@ class FixExecImport(fixer_base.BaseFix):
         return None
 
 
+class FixDynamicImport(fixer_base.BaseFix):
+    """In a package's __init__.py, an import whose module is named at run
+    time, which Python 2 looked for among the package's modules first and
+    Python 3 looks for only at the top level: `exec('from %s import *' %
+    name)` and `__import__(name)`.  Which modules they name is not known
+    here: reported, with the form that imports from the package."""
+
+    BM_compatible = True
+    PATTERN = """
+    power< 'exec' trailer< '(' s=any ')' > >
+    |
+    exec_stmt< 'exec' s=any >
+    |
+    power< '__import__' trailer< '(' s=any ')' > >
+    """
+
+    def start_tree(self, tree, name):
+        super().start_tree(tree, name)
+        self.skip = os.path.basename(name) != '__init__.py'
+
+    def transform(self, node, results):
+        argument = results['s']
+        while argument.type == syms.atom and argument.children[0].value == '(':
+            argument = argument.children[1]  # exec ('...'), the statement's form
+        if self.skip or argument.type == token.STRING:
+            return None  # a literal: FixExecImport's
+        text = str(argument).strip()
+        if str(node).lstrip().startswith('__import__'):
+            if argument.type == syms.arglist:
+                return None  # __import__(name, globals(), ...): level given
+            self.warning(node, '`%s` imports a top-level module in Python 3; if %s names a '
+                         'module of this package, write `importlib.import_module(\'.\' + %s, '
+                         '__name__)` (it returns that module, not the top-level package)'
+                         % (str(node).strip(), text, text))
+        elif re.match(r'^[rRuU]?[\'"](?:from|import)\s', text):
+            self.warning(node, '`%s`: an import in a string, of a top-level module in Python '
+                         '3; if it names a module of this package, make the import in the '
+                         'string relative (`from .%%s import *`)' % str(node).strip())
+        return None
+
+
+class FixOperator(fix_operator.FixOperator):
+    """2to3's fix_operator, advising on a bare `repeat(x, n)` (and the
+    others) only when the file imports that name from operator: itertools'
+    repeat is not operator's."""
+
+    def _check_method(self, node, results):
+        if 'module' not in results:
+            root = node
+            while root.parent is not None:
+                root = root.parent
+            if not find_binding(results['method'][0].value, root, 'operator'):
+                return None
+        return super()._check_method(node, results)
+
+
+def _in_guard(node, guard_names):
+    """Whether node is inside code written for both Pythons (see
+    pyversion.py): a try catching ImportError, NameError, AttributeError
+    (or anything), an if or a conditional expression testing the version."""
+    while node.parent is not None:
+        parent = node.parent
+        if parent.type == syms.try_stmt:
+            caught = []
+            for child in parent.children:
+                if child.type == syms.except_clause:
+                    test = child.children[1:2]
+                    caught += [leaf.value for t in test for leaf in t.leaves()
+                               if leaf.type == token.NAME] or [None]
+                elif child.type == token.NAME and child.value == 'except':
+                    caught.append(None)
+            if pyversion.is_guard_handler(caught):
+                return True
+        elif parent.type in (syms.if_stmt, syms.test):
+            children = parent.children
+            tests = [children[i + 1] for i, c in enumerate(children)
+                     if c.type == token.NAME and c.value in ('if', 'elif')]
+            if any(pyversion.is_guard_test(str(t), guard_names) for t in tests):
+                return True
+        node = parent
+    return False
+
+
 def _line(node):
     """The line of node, or of the nearest node around it that has one (a
     node an earlier fixer made has none)."""
@@ -238,7 +286,8 @@ class FixPrint(fix_print.FixPrint):
 
 
 _OWN = {'fix_local_import': FixLocalImport, 'fix_exec_import': FixExecImport,
-        'fix_print': FixPrint}
+        'fix_print': FixPrint, 'fix_operator': FixOperator,
+        'fix_dynamic_import': FixDynamicImport}
 
 
 class _Tool(refactor.RefactoringTool):
@@ -251,6 +300,9 @@ class _Tool(refactor.RefactoringTool):
         self._names = names
         super().__init__([], options)
         self.changes = []
+        # Of the file converted: the names it assigns a version test (PY2 =
+        # sys.version_info[0] == 2), the Python 2 builtins it binds itself.
+        self.guard_names, self.own_names = frozenset(), frozenset()
 
     def get_fixers(self):
         pre, post = [], []
@@ -269,6 +321,10 @@ class _Tool(refactor.RefactoringTool):
 
     def _recorded(self, name, transform):
         def recorded(node, results):
+            if name not in _SYNTAX_FIXERS and _in_guard(node, self.guard_names):
+                return None  # written for both Pythons: left as it is
+            if name in _NAME_FIXERS and next(node.leaves()).value in self.own_names:
+                return None  # the file's own name
             # Some fixers also add an import (fix_reduce: from functools
             # import reduce), a statement more at the top.
             root = node
@@ -283,6 +339,16 @@ class _Tool(refactor.RefactoringTool):
 
     def log_error(self, msg, *args, **kwds):
         raise refactor.FixerError(msg % args)
+
+    def refactor_tree(self, tree, name):
+        self.guard_names = frozenset(
+            leaf.value for node in tree.pre_order() if node.type == syms.expr_stmt
+            and len(node.children) == 3 and node.children[1].value == '='
+            and pyversion.is_guard_test(str(node.children[2]))
+            for leaf in [node.children[0]] if leaf.type == token.NAME)
+        self.own_names = frozenset(n for n in pyversion.PYTHON2_BUILTINS
+                                   if find_binding(n, tree) is not None)
+        return super().refactor_tree(tree, name)
 
     def convert(self, source, filename):
         """The converted tree of source, or None when fissix cannot parse it
@@ -306,33 +372,38 @@ def _tool(names, options):
     return _cached(tuple(names), tuple(sorted(options.items())))
 
 
-def to_python3(source, path, filename=None, built=(), python2_repository=False, root=None):
-    """(new source, [Finding], python 2) for one file's text: a Python 2 file
-    (see python2_reason; in a Python 2 repository, any file that is not
-    python3_only) converted by PYTHON2's fixers, the implicit relative
-    imports of a package's __init__.py made explicit; otherwise source as it
-    is.  path is for the report; filename, the file on disk, is where sibling
-    modules are looked for (none without it); built: absolute paths of the
-    modules the build creates; root: the repository's folder (its scripts).
-    A file fissix cannot parse, or that does not compile once converted, is
-    returned unchanged, with a finding saying so."""
-    reason = python2_reason(source) or (python2_repository and not python3_only(source)
-                                        and 'in a Python 2 repository')
+def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None):
+    """(new source, [Finding], pyversion.Verdict) for one file's text: a
+    Python 2 file (verdict: pyversion.decide(source) unless given) converted
+    by PYTHON2's fixers, the implicit relative imports of a package's
+    __init__.py made explicit; otherwise source as it is.  path is for the
+    report; filename, the file on disk, is where sibling modules are looked
+    for (none without it); built: absolute paths of the modules the build
+    creates; top_level: absolute paths of the modules run as top-level ones
+    (scripts and the modules they import beside them, running.py).  A file
+    that parses as neither Python, that fissix cannot parse, or that does
+    not compile once converted, is returned unchanged, with a finding saying
+    so."""
+    verdict = verdict or pyversion.decide(source)
+    if verdict.kind == pyversion.NEITHER:
+        return source, [Finding(path, verdict.line, '%s: not changed' % verdict, False)], verdict
+    python2 = verdict.kind == pyversion.PYTHON2
     init = os.path.basename(path) == '__init__.py'
-    if not reason and not (init and re.search(r'^\s*(?:from|import|exec)\b', source, re.M)):
-        return source, [], False
-    names = [row.fix for row in PYTHON2] if reason else list(_IMPORT_FIXERS)
-    options = {'built': frozenset(built), 'root': root and os.path.abspath(root),
-               'print_function': not reason}
-    tool = _tool(names, options)
+    if not python2 and not (init and re.search(r'^\s*(?:from|import|exec)\b|\b__import__\(',
+                                                source, re.M)):
+        return source, [], verdict
+    names = [row.fix for row in PYTHON2] if python2 else list(_IMPORT_FIXERS)
+    options = {'built': frozenset(built), 'top_level': frozenset(top_level),
+               'print_function': not python2}
+    tool = _tool(names + ['fix_dynamic_import'], options)
     tree = tool.convert(source, filename or os.path.abspath(path))
-    if tree is None and reason and not python2_reason(source):  # print(x, end='') and such
-        tool = _tool(names, dict(options, print_function=True))
+    if tree is None and python2 and verdict.parses:  # print(x, end='') and such
+        tool = _tool(names + ['fix_dynamic_import'], dict(options, print_function=True))
         tree = tool.convert(source, filename or os.path.abspath(path))
     if tree is None:
-        return source, [Finding(path, 0, 'Python 2 (%s): not converted, fissix cannot parse it; '
-                                'convert it by hand (2to3 -w), then run port again' % reason,
-                                False)] if reason else [], bool(reason)
+        return source, [Finding(path, verdict.line, '%s: not converted, fissix cannot parse it; '
+                                'convert it by hand (2to3 -w), then run port again' % verdict,
+                                False)] if python2 else [], verdict
     new = str(tree)
     if not source.endswith('\n') and new.endswith('\n'):
         new = new[:-1]  # convert() gave the parser the newline it needs
@@ -344,19 +415,25 @@ def to_python3(source, path, filename=None, built=(), python2_repository=False, 
         findings.append(Finding(path, where[0], 'Python 2 `%s`: now `%s` (%s)%s' % (
             row.old, row.new, row.why, '; also on lines %s' % ', '.join(map(str, where[1:]))
             if where[1:] else ''), True))
-    findings.sort(key=lambda f: f.line)
     for message in tool.fixer_log:
         match = re.match(r'Line (\d+): (.*)', message, re.S)
         if match:
             findings.append(Finding(path, int(match.group(1)), 'Python 2: not converted: %s'
                                     % match.group(2).strip(), False))
+    findings.sort(key=lambda f: f.line)
     if new != source:
         try:
             compile(new, path, 'exec')
         except (SyntaxError, ValueError) as exc:
-            return source, [Finding(path, exc.lineno or 0, 'Python 2 (%s): not converted: '
-                                    'after 2to3\'s fixers it still does not compile (%s); fix '
-                                    'that line by hand, then run port again' % (reason, exc.msg),
-                                    False)], bool(reason)
-    return new, findings, bool(reason)
-
+            return source, [Finding(path, exc.lineno or 0, '%s: not converted: after 2to3\'s '
+                                    'fixers it still does not compile (%s); fix that line by '
+                                    'hand, then run port again' % (verdict, exc.msg),
+                                    False)], verdict
+    if python2:
+        findings.insert(0, Finding(path, verdict.line, 'Python 2, as this line shows (%s): '
+                                   'the file is converted by 2to3\'s fixers' % verdict.why, True)
+                        if new != source else
+                        Finding(path, verdict.line, 'Python 2, as this line shows (%s), but '
+                                '2to3\'s fixers change nothing in the file: port it by hand'
+                                % verdict.why, False))
+    return new, findings, verdict

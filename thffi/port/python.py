@@ -20,7 +20,8 @@
   loss: F.*_loss, a loss module or `criterion` called, or a name assigned
   only those); other uses are reported.
 
-Before these, a Python 2 file is converted to Python 3 (py2.py, fissix);
+Before these, a Python 2 file (pyversion.py decides, file by file) is
+converted to Python 3 (py2.py, fissix);
 after them the Python, NumPy, SciPy and PyTorch names that today's
 releases removed are rewritten or reported (removed.py), views handed to
 ffi extensions are reported (layout.py), `t.data` handed to them becomes t
@@ -50,7 +51,7 @@ with warnings.catch_warnings():
                                  QualifiedNameProvider, ScopeProvider)
 
 from ..toolchain import pyremoved
-from . import gates, layout
+from . import gates, layout, pyversion
 from .data_to_c import DataArguments
 from .align import realign
 from .behaviours import Behaviours, fix_async
@@ -130,8 +131,8 @@ class Repository:
     built: frozenset = frozenset()          # absolute paths of the modules the build creates
     extensions: tuple = ()                  # their dotted names (create_extension's)
     c_layouts: dict = field(default_factory=dict)  # C function -> (file, checks layout)
-    python2: bool = False                   # run by Python 2 (py2.py)
-    root: str = None                        # its folder
+    top_level: frozenset = frozenset()      # absolute paths of the modules run as top-level
+                                            # (scripts and what they import, running.py)
 
 
 # What the legacy torch.utils.ffi build wrote as an extension's __init__.py
@@ -176,16 +177,21 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     script's CUDA branch linking something else is reported); filename the
     file on disk (where py2.py looks for sibling modules); repository what
     port knows of the rest (Repository; built_by_nvcc is its first field).
-    A Python 2 file is converted first; one that cannot be (or any file
-    libcst cannot parse) is returned unchanged with a finding saying so."""
+    A Python 2 file is converted first; one that cannot be, one that parses
+    as neither Python (or any file libcst cannot parse) is returned
+    unchanged with a finding saying so."""
     repository = repository or Repository(built_by_nvcc=frozenset(built_by_nvcc))
+    original = source
     source, rows = fix_async(source)
     findings = [Finding(path, row, 'async=: a SyntaxError since Python 3.7; now '
                         'non_blocking=', True) for row in rows]
     before = source
-    source, found, python2 = to_python3(source, path, filename, repository.built,
-                                        repository.python2, repository.root)
+    source, found, verdict = to_python3(source, path, filename, repository.built,
+                                        repository.top_level)
     findings += found
+    python2 = verdict.kind == pyversion.PYTHON2
+    if verdict.kind == pyversion.NEITHER:
+        return original, found  # says where it does not parse
     if not _TRIGGERS.search(source):
         return source, findings  # nothing to rewrite: no need to parse
     try:
@@ -212,7 +218,7 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     data = DataArguments(path, repository.extensions)
     tree = wrapper.visit(_Chain(views, data, removed, behaviours, rewriter))
     findings += layout.report(views.calls, path, repository.c_layouts)
-    findings += removed.findings + behaviours.findings + data.findings
+    findings += behaviours.findings + data.findings
     if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
             not _binds_torch(tree):
         AddImportsVisitor.add_needed_import(context, 'torch')
@@ -220,6 +226,8 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
         tree = AddImportsVisitor(context).transform_module(tree)
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         tree = RemoveImportsVisitor(context).transform_module(tree)
+    removed.confirm(tree)
+    findings += removed.findings
     new = tree.code if tree.code != source else source
     return (realign(before, new) if new != before else new,
             sorted(findings + rewriter.findings, key=lambda f: f.line))
@@ -321,6 +329,11 @@ def _spaced(operator):
 def _method(value, name, args=()):
     return cst.Call(func=cst.Attribute(value=_parens(value), attr=cst.Name(name)),
                     args=list(args))
+
+
+def _detached(node):
+    """Whether node is x.detach()."""
+    return m.matches(node, m.Call(func=m.Attribute(attr=m.Name('detach')), args=[]))
 
 
 def _uses_name(tree, name):
@@ -727,6 +740,12 @@ class _Rewriter(cst.CSTTransformer):
         return any(q.startswith(('torch.', 'torch.cuda.')) and q.rsplit('.', 1)[1] in _FACTORIES
                    for q in self._qualified(node.func))
 
+    def _detached_next(self, call):
+        """Whether call's value is detached at once: call.detach()."""
+        attribute = self._parent(call)
+        return (isinstance(attribute, cst.Attribute) and attribute.attr.value == 'detach'
+                and isinstance(self._parent(attribute), cst.Call))
+
     def _unwrap_variable(self, original, call, args, data_before):
         """Variable(x) is a new tensor on x's memory that requires no grad
         (unless requires_grad=True) and has no graph, whatever x is: today
@@ -744,10 +763,13 @@ class _Rewriter(cst.CSTTransformer):
             self._report(original, 'Variable(..., volatile=...) dropped: volatile has no '
                          'effect today; run inference under `with torch.no_grad():`',
                          fixed=False)
-        fresh = self._fresh(data_before)
+        flag = args.get('requires_grad')
+        # x.detach() already, or detached next (Variable(x).detach()): no
+        # second detach().
+        fresh = self._fresh(data_before) or _detached(data_before) or (
+            flag is None and self._detached_next(original))
         if not fresh:
             data = _method(data, 'detach')
-        flag = args.get('requires_grad')
         if flag is None or m.matches(flag, m.Name('False')):
             self._report(original, 'Variable(x): now x%s' % ('' if fresh else '.detach()'))
             return data.with_changes(lpar=call.lpar, rpar=call.rpar) if call.lpar else data

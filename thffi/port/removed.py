@@ -81,9 +81,24 @@ class Removed(cst.CSTTransformer):
         self._at_imports = set()   # the rows reported at an import statement
         self._keywords = set()     # id() of `getargspec(f).keywords` attributes
         self._new_imports = []     # made by leave_ImportFrom, for the line it is on
+        self._removals = []        # (finding, module) of the imports said to go
 
     def _line(self, node):
         return self.get_metadata(PositionProvider, node).start.line
+
+    def confirm(self, tree):
+        """Drops from findings the imports said to go that tree, the file's
+        final tree, still holds (RemoveImportsVisitor keeps an import still
+        used: those uses are reported)."""
+        kept = set()
+
+        class Imports(cst.CSTVisitor):
+            def visit_Import(self, node):
+                kept.update(_code(alias.name) for alias in node.names)
+
+        tree.visit(Imports())
+        gone = {id(finding) for finding, name in self._removals if name in kept}
+        self.findings = [f for f in self.findings if id(f) not in gone]
 
     def _report(self, node, message, fixed, key=None):
         line = self._line(node)
@@ -129,6 +144,7 @@ class Removed(cst.CSTTransformer):
             if row.fix is None:
                 self._report(node, 'import %s: gone since %s; its uses are rewritten (if it '
                              'has any), so the import goes' % (name, row.removed), True)
+                self._removals.append((self.findings[-1], name))
             RemoveImportsVisitor.remove_unused_import(
                 self.context, name, alias.asname.name.value if alias.asname else None)
         return False

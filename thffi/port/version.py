@@ -7,8 +7,10 @@ Read, in this order, from:
 1. a pin in requirements*.txt, setup.py, environment.yml or .travis.yml
    (`torch==0.3.1`, `pytorch>=0.2`): the newest pinned;
 2. the README (`PyTorch 0.4`, `pytorch v0.3.0`): the newest named;
-3. the API the Python uses: torch.no_grad, .item(), torch.tensor(...),
-   torch.device, reduction= are 0.4's; keepdim= is 0.2's or 0.3's;
+3. the API the Python uses: torch.no_grad, torch.set_grad_enabled,
+   .item(), torch.tensor(...), torch.device, torch.empty, torch.full,
+   torch.randint, torch.zeros_like and the other *_like, x.new_zeros and
+   the other new_*, reduction= are 0.4's; keepdim= is 0.2's or 0.3's;
 4. otherwise 0.3, the last version with torch.utils.ffi and Variable
    (most ffi-era code).
 The user's `--from` overrides it."""
@@ -23,8 +25,12 @@ _PIN_FILES = re.compile(r'^(requirements.*\.txt|setup\.py|environment\.ya?ml|\.t
 _PIN = re.compile(r'\b(?:py)?torch\s*(?:[=<>~!]=|[<>=])\s*(0\.[1-4])\b', re.I)
 _README = re.compile(r'^readme', re.I)
 _NAMED = re.compile(r'\bpy ?torch\s*(?:version\s*)?v?(0\.[1-4])\b', re.I)
-_API_04 = re.compile(r'\btorch\.no_grad\b|\.item\(\)|\btorch\.tensor\(|\btorch\.device\('
-                     r'|\breduction\s*=')
+# What PyTorch 0.4 added (torch.no_grad, tensor.item(), torch.tensor,
+# torch.device, the factories torch.empty/full/randint/*_like and
+# tensor.new_*, reduction=, torch.set_grad_enabled, tensor.to(...)).
+_API_04 = re.compile(r'\btorch\.(?:no_grad|set_grad_enabled|empty|full|randint|tensor|device'
+                     r'|(?:zeros|ones|empty|full|rand|randn)_like)\b'
+                     r'|\.(?:item|new_(?:zeros|ones|empty|full|tensor))\(|\breduction\s*=')
 _API_02 = re.compile(r'\bkeepdim\s*=')
 _SKIPPED = ('.git', '__pycache__', 'build', 'dist', 'node_modules', 'third_party',
             'thirdparty', 'third-party', '3rdparty', 'external', 'vendor')

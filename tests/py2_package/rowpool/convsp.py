@@ -2,6 +2,8 @@
 
 
 def pooled_length(length, window):
+    if isinstance(length, basestring):
+        length = int(length)
     return int(length) / int(window)
 
 
