@@ -4,12 +4,14 @@ PyTorch removed (thffi/toolchain/pyremoved.py's REMOVED): rewritten by
 is what the old name did; reported with the replacement where not.  One
 test per family; the snippets are ours."""
 
+import importlib
 import textwrap
 
 import numpy as np
 import pytest
 import torch
 
+from thffi import _run_names
 from thffi.port.python import rewrite_python
 from thffi.toolchain import pyremoved
 
@@ -182,3 +184,26 @@ def test_python_2_names_in_a_file_that_parses_as_python_3():
     assert 'urllib.parse.urlencode' in new and 'import urllib.parse' in new
     assert run(new)['values'] == ('abc', 'z', True, True, 2, 'a=1')
 
+
+def test_every_row_thffi_run_gives_resolves_here():
+    """What `thffi run` gives for each row with an equivalent is an object
+    today's library has (where the row's package is installed); a 'value'
+    row's expression is what port writes."""
+    table = _run_names.Table(pyremoved.REMOVED)
+    checked = 0
+    for module_name, names in table.names.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            module = None  # torch._six, or a package not installed here
+        for row in names.values():
+            if row.fix not in _run_names.EQUIVALENT:
+                continue
+            try:
+                value = _run_names.equivalent(row, module)
+            except ImportError:
+                assert row.new.split('.')[0] in ('scipy', 'setuptools'), row
+                continue
+            assert value is not None or row.new == 'None', row
+            checked += 1
+    assert checked > 100
