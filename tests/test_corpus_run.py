@@ -79,7 +79,7 @@ LIST = textwrap.dedent('''\
     name = "missing"
     cpu_code = false
     built = ["_ext/missing/*.so"]
-    check = "checks/twice.py"
+    check = "checks/missing.py"
     ''')
 
 
@@ -106,6 +106,7 @@ def corpus(tmp_path_factory):
     (tmp / 'list' / 'checks').mkdir(parents=True)
     (tmp / 'list' / 'checks' / 'twice.py').write_text(CHECK.format(wrong=0))
     (tmp / 'list' / 'checks' / 'twice_wrong.py').write_text(CHECK.format(wrong=1))
+    (tmp / 'list' / 'checks' / 'missing.py').write_text('from _ext import missing\n')
     (tmp / 'list' / 'repositories.toml').write_text(LIST.format(commit=_git(repo, 'rev-parse',
                                                                             'HEAD')))
     return tmp / 'list' / 'repositories.toml', tmp / 'checkouts'

@@ -26,7 +26,8 @@ else), and runs, with that environment first on PATH:
 Every step runs, in order, whether or not one before it failed (a README's steps build
 extensions apart; a failure is the record of the extensions it leaves unbuilt). An extension is
 built when its `built` paths exist after the steps (or, without any, when every step
-succeeded); then its check runs in the environment (tools/corpus/checks/<file> EXTENSION, from
+succeeded) or its wrapper imports (`built_elsewhere` then says the list's paths are wrong); its
+check runs in the environment (tools/corpus/checks/<file> EXTENSION, from
 the folder the extension's wrapper is imported from). A check prints `CORPUS-CHECK imported`
 once the wrapper is imported and exits 0 when the results match the plain-PyTorch reference
 (1e-4 relative, float32) or, for CUDA-only code, when every entry point is present.
@@ -276,6 +277,12 @@ def run_check(ext, copy, env, python, log):
     cwd = os.path.join(copy, ext.get('cwd', '.'))
     # The wrapper imports from cwd, as from `python` started there; corpus_check from the project.
     env = dict(env, PYTHONPATH=os.pathsep.join([cwd, os.path.dirname(ext['check']), CHECKS]))
+    # What checks/entry_points.py imports and looks for (CUDA-only code: no results to compare).
+    for field in ('wrapper', 'module'):
+        if field in ext:
+            env['CORPUS_%s' % field.upper()] = ext[field]
+    if 'entry_points' in ext:
+        env['CORPUS_ENTRY_POINTS'] = ','.join(ext['entry_points'])
     command = '%s %s %s' % (shlex.quote(python), shlex.quote(ext['check']), shlex.quote(ext['name']))
     code, out = run_shell(command, cwd, env, log, CHECK_TIMEOUT_S)
     imported = MARK in out
@@ -352,15 +359,18 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
             records.append(record_of(repo, ext, level, commits, checked=False, hand_edits=mine,
                                      error='hand edit not made here'))
             continue
+        # A library found elsewhere than the list says still counts once its wrapper imports
+        # (the record says so); one neither found nor importable was not built.
         built = is_built(ext, copy, venv, steps_ok)
-        fields = {'built': built, 'build_elapsed_s': elapsed,
+        imported, correct, error = run_check(ext, copy, env, python, log)
+        fields = {'built': built or imported, 'imported': imported, 'correct': correct,
+                  'error': error, 'build_elapsed_s': elapsed,
                   'hand_edits': mine if level == 'C' else []}
-        if not built:
+        if imported and not built:
+            fields['built_elsewhere'] = 'not at %s' % ', '.join(ext.get('built', []))
+        if not built and not imported:
             fields.update(error=first or 'not built: %s missing' % ', '.join(ext.get('built', [])),
                           stopped_by=last if last != first else None)
-        else:
-            imported, correct, error = run_check(ext, copy, env, python, log)
-            fields.update(imported=imported, correct=correct, error=error)
         records.append(record_of(repo, ext, level, commits, **fields))
     return records
 

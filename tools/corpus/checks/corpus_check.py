@@ -10,6 +10,7 @@ import math
 import sys
 
 import torch
+import torch.nn.functional as F
 
 RTOL = 1e-4
 
@@ -56,7 +57,7 @@ def roi_pool(features, rois, pooled_h, pooled_w, scale):
     out = features.new_zeros(rois.shape[0], c, pooled_h, pooled_w)
     for k, roi in enumerate(rois.tolist()):
         b = int(roi[0])
-        x1, y1, x2, y2 = [int(round(v * scale)) for v in roi[1:]]
+        x1, y1, x2, y2 = [int(math.floor(v * scale + 0.5)) for v in roi[1:]]  # C's round()
         rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
         bh, bw = rh / pooled_h, rw / pooled_w
         for ph in range(pooled_h):
@@ -150,3 +151,86 @@ def random_boxes(count, size=32.0, seed=0):
     wh = torch.rand(count, 2, generator=g) * size / 2 + 2
     scores = torch.randperm(count, generator=g).float() / count
     return torch.cat([xy, xy + wh], 1), scores
+
+
+def check_roi_pool(what, forward, features, rois, pooled_h, pooled_w, scale):
+    """RoI pooling's forward against the reference; a mismatch that equals the reference on the
+    NCHW memory read as NHWC (a permute view handed to C as if contiguous) says so."""
+    want = roi_pool(features, rois, pooled_h, pooled_w, scale)
+    try:
+        close(what, forward(features, rois), want)
+    except AssertionError as e:
+        n, c, h, w = features.shape
+        as_nhwc = features.contiguous().view(n, h, w, c).permute(0, 3, 1, 2)
+        try:
+            close(what, forward(features, rois), roi_pool(as_nhwc, rois, pooled_h, pooled_w, scale))
+        except AssertionError:
+            raise e
+        raise AssertionError('%s; it equals the reference on the NCHW memory read as NHWC (the '
+                             'wrapper passes a permute view to C, which reads it as contiguous)'
+                             % e) from None
+
+
+def roi_align_corners(features, rois, aligned_h, aligned_w, scale):
+    """The ffi-era "RoIAlign" of longcw/faster_rcnn_pytorch lineage: aligned_h x aligned_w points
+    spread from the RoI's start over (size + 1), corner to corner (bin = size / (n - 1)),
+    bilinear from the top-left pixel clamped to (H - 2, W - 2), zero outside the image."""
+    n, c, h, w = features.shape
+    out = features.new_zeros(rois.shape[0], c, aligned_h, aligned_w)
+    for k, roi in enumerate(rois.tolist()):
+        b = int(roi[0])
+        x1, y1, x2, y2 = [v * scale for v in roi[1:]]
+        bh = max(y2 - y1 + 1.0, 0.0) / (aligned_h - 1.0)
+        bw = max(x2 - x1 + 1.0, 0.0) / (aligned_w - 1.0)
+        for ph in range(aligned_h):
+            y = ph * bh + y1
+            for pw in range(aligned_w):
+                x = pw * bw + x1
+                if y < 0 or y >= h or x < 0 or x >= w:
+                    continue
+                y0, x0 = min(int(math.floor(y)), h - 2), min(int(math.floor(x)), w - 2)
+                ly, lx = y - y0, x - x0
+                img = features[b]
+                out[k, :, ph, pw] = (img[:, y0, x0] * (1 - ly) * (1 - lx) +
+                                     img[:, y0, x0 + 1] * (1 - ly) * lx +
+                                     img[:, y0 + 1, x0] * ly * (1 - lx) +
+                                     img[:, y0 + 1, x0 + 1] * ly * lx)
+    return out
+
+
+def bhwd_sampler(images, grids):
+    """The BHWD bilinear sampler (stn.pytorch lineage): images (B, H, W, C), grids (B, H', W', 2)
+    holding (y, x) in [-1, 1] corner to corner, zero outside; output (B, H', W', C)."""
+    out = F.grid_sample(images.permute(0, 3, 1, 2), grids.flip(-1), mode='bilinear',
+                        padding_mode='zeros', align_corners=True)
+    return out.permute(0, 2, 3, 1)
+
+
+def check_crop_and_resize(what, forward, crop_h=4, crop_w=3, backward=True):
+    """crop_and_resize (image NCHW, boxes normalized y1 x1 y2 x2, box_ind int) forward and,
+    where the wrapper has one, backward to the image, against the reference; some boxes reach
+    outside the image (extrapolated with 0)."""
+    g = torch.Generator().manual_seed(1)
+    image = torch.rand(2, 3, 9, 8, generator=g).requires_grad_(backward)
+    corners = torch.rand(5, 2, 2, generator=g) * 1.2 - 0.1
+    boxes = torch.cat([corners.min(1)[0], corners.max(1)[0]], 1).contiguous()
+    box_ind = torch.tensor([0, 1, 1, 0, 1], dtype=torch.int)
+    got = forward(image, boxes, box_ind)
+    want = crop_and_resize(image, boxes, box_ind, crop_h, crop_w)
+    close('%s forward' % what, got, want)
+    if backward:
+        grad = torch.rand_like(want)
+        close('%s backward' % what, torch.autograd.grad(got, image, grad)[0],
+              torch.autograd.grad(want, image, grad)[0])
+
+
+def check_nms(what, forward, count=40, threshold=0.3, plus_one=1.0):
+    """forward(dets (K, 5) as x1, y1, x2, y2, score; threshold) -> kept indices, in the order of
+    descending score, against the reference."""
+    boxes, scores = random_boxes(count)
+    dets = torch.cat([boxes, scores[:, None]], 1).contiguous()
+    got = [int(i) for i in torch.as_tensor(forward(dets, threshold)).reshape(-1).tolist()]
+    want = nms(boxes, scores, threshold, plus_one)
+    if got != want:
+        raise AssertionError('%s differs from the PyTorch reference: kept %s, the reference %s'
+                             % (what, got, want))
