@@ -29,7 +29,7 @@ elif name == 'roi_crop':
     out = RoICropFunction()(images, grids)
     want = bhwd_sampler(images, grids)
     close('RoI crop forward', out, want)
-    grad = torch.rand_like(want)
+    grad = torch.rand(want.shape)    # contiguous: the C reads gradOutput's memory as such
     got = torch.autograd.grad(out, (images, grids), grad)
     ref = torch.autograd.grad(want, (images, grids), grad)
     close('RoI crop backward (images)', got[0], ref[0])
