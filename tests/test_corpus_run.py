@@ -193,3 +193,32 @@ def test_level_r_wraps_each_step_but_cd():
     assert corpus_run.steps_script(['cd lib', 'sh make.sh', "CC=g++ python build.py"], 'R') == [
         'cd lib', "python -m thffi run -- bash -c 'sh make.sh'",
         "python -m thffi run -- bash -c 'CC=g++ python build.py'"]
+
+
+def test_hand_edits_are_substitutions_made_once(tmp_path):
+    """Level C's edits: `old` must occur exactly as often as the list says; an edit without a
+    substitution is one not made (code still to be written), left alone."""
+    (tmp_path / 'roi.py').write_text('x = features.permute(0, 2, 3, 1)\n')
+    log = open(tmp_path / 'log', 'w')
+    corpus_run.apply_edits([{'file': 'roi.py', 'what': 'contiguous', 'old': 'permute(0, 2, 3, 1)\n',
+                             'new': 'permute(0, 2, 3, 1).contiguous()\n'},
+                            {'file': 'kernel.c', 'what': 'write the 3-D kernel'}], str(tmp_path), log)
+    assert (tmp_path / 'roi.py').read_text() == 'x = features.permute(0, 2, 3, 1).contiguous()\n'
+    with pytest.raises(ValueError, match=r"hand edit of roi.py: 'permute\(0, 2, 3, 1\)\\n' found 0 "
+                                         r"times, expected 1"):
+        corpus_run.apply_edits([{'file': 'roi.py', 'what': 'again', 'old': 'permute(0, 2, 3, 1)\n',
+                                 'new': ''}], str(tmp_path), log)
+
+
+def test_the_list_is_complete():
+    """Every repository of the list has steps and extensions, each with a check that exists."""
+    repos = corpus_run.load_repositories(corpus_run.REPOSITORIES)
+    assert len(repos) == 33
+    for repo in repos:
+        assert len(repo['commit']) == 40 and repo['steps'], repo['repo']
+        for ext in repo['extension']:
+            assert os.path.isfile(ext['check']), (repo['repo'], ext['name'])
+            if ext['check'].endswith('entry_points.py'):
+                assert ext['module'] and ext['entry_points'], (repo['repo'], ext['name'])
+        for edit in repo.get('hand_edit', []):
+            assert edit['extension'] in [e['name'] for e in repo['extension']], repo['repo']
