@@ -284,3 +284,19 @@ def test_exit_status_usage_and_the_real_programs(tmp_path):
         assert run.real_program('python', folder) is None
     finally:
         shutil.rmtree(folder)
+
+
+def test_the_environment_keeps_the_toolkit_the_nvcc_on_path_gave(monkeypatch):
+    """The wrapped nvcc first on PATH would hide the toolkit found through
+    the real one: CUDA_HOME names it; one set already stays."""
+    monkeypatch.setattr(cuda, 'find_toolkit',
+                        lambda: cuda.Toolkit('/opt/cuda-13.0', 'the nvcc on PATH'))
+    env = run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin', 'PYTHONPATH': '/src'})
+    assert env == {'PATH': '/tmp/thffi-run-x:/usr/bin', 'PYTHONPATH': '/tmp/thffi-run-x:/src',
+                   'CUDA_HOME': '/opt/cuda-13.0'}
+    env = run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin', 'CUDA_HOME': '/usr/local/cuda'})
+    assert env == {'PATH': '/tmp/thffi-run-x:/usr/bin', 'PYTHONPATH': '/tmp/thffi-run-x',
+                   'CUDA_HOME': '/usr/local/cuda'}
+    monkeypatch.setattr(cuda, 'find_toolkit', lambda: cuda.Toolkit('/usr/local/cuda',
+                                                                   'the system toolkit'))
+    assert 'CUDA_HOME' not in run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin'})
