@@ -254,6 +254,21 @@ def test_a_name_without_an_equivalent_fails_saying_what_to_write(tmp_path):
     assert lines[2] == 'False True'
 
 
+def test_an_old_method_name_is_given_on_its_class(tmp_path):
+    write(tmp_path, {'loader.py': '''\
+        import threading
+        worker = threading.Thread(target=lambda: None)
+        print(worker.isAlive(), worker.isAlive(), threading.Thread.isAlive is not None)
+        '''})
+    out = thffi_run(['--', 'python', 'loader.py'], tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == 'False False True\n'
+    assert said(out.stderr) == [
+        'thffi run: loader.py:3: threading.Thread.isAlive is gone since Python 3.9 '
+        "(threading.Thread's camelCase alias is gone); thffi run gives "
+        'threading.Thread.is_alive']
+
+
 def test_nothing_changes_outside_thffi_run(tmp_path):
     """The step's environment only: this process, and a Python started
     after it, have none of it; the run's folder is removed."""

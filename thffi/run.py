@@ -73,7 +73,8 @@ def _load(name, path):
 
 
 _load('_thffi_hook', {hook!r}).install()
-_load('_thffi_run_names', {names!r}).install(_load('_thffi_pyremoved', {pyremoved!r}).REMOVED)
+_table = _load('_thffi_pyremoved', {pyremoved!r})
+_load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES)
 # A sitecustomize of the environment's own, which this one hides, still runs.
 _next = importlib.machinery.PathFinder.find_spec('sitecustomize', [
     p for p in sys.path if not os.path.exists(os.path.join(p or '.', {marker!r}))])
