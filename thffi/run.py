@@ -19,10 +19,11 @@ For the command and everything it starts, a folder made for this run
   default back to gcc 5's gnu11), said the same way, then the real one;
 - `python`, `python3`, `python3.N`: the interpreter thffi runs in, so a
   make.sh's `python build.py` builds with thffi's PyTorch;
-- `thffi` (a link to this package) and `sitecustomize.py`, with which every
-  Python the step starts finds torch.utils.ffi (thffi's _hook) and the
-  names today's Python, NumPy, SciPy and PyTorch removed where they have an
-  equivalent (_run_names.py), each said on stderr once, when first used.
+- `sitecustomize.py`, with which every Python the step starts finds this
+  thffi (at its own path, so that what a build records of it outlives the
+  run), torch.utils.ffi (thffi's _hook) and the names today's Python,
+  NumPy, SciPy and PyTorch removed where they have an equivalent
+  (_run_names.py), each said on stderr once, when first used.
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
 which the `nvcc` here would hide.  Nothing changes outside the command."""
 
@@ -46,7 +47,7 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _COMPILER_SHIM = '''#!{python} -I
 # `{name}` for `python -m thffi run`: thffi/_run_tools.py, then the real {name}.
 import sys
-sys.path.insert(0, {folder!r})
+sys.path.insert(0, {parent!r})
 from thffi._run_tools import main
 sys.exit(main({name!r}, {folder!r}, sys.argv[1:]))
 '''
@@ -55,9 +56,9 @@ _PYTHON_SHIM = '''#!/bin/sh
 exec {python} "$@"
 '''
 _SITECUSTOMIZE = '''"""Written by `python -m thffi run` for the Pythons its command starts:
-torch.utils.ffi (thffi/_hook.py) and the removed names that have an
-equivalent (thffi/_run_names.py), loaded by path so that importing neither
-thffi nor torch is paid at start."""
+the thffi that runs it, torch.utils.ffi (thffi/_hook.py) and the removed
+names that have an equivalent (thffi/_run_names.py), loaded by path so
+that importing neither thffi nor torch is paid at start."""
 import importlib.machinery
 import importlib.util
 import os
@@ -72,6 +73,17 @@ def _load(name, path):
     return module
 
 
+class _Thffi:
+    """`import thffi` finds the thffi that runs `thffi run`."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != 'thffi':
+            return None
+        return importlib.util.spec_from_file_location(
+            'thffi', {init!r}, submodule_search_locations=[{package!r}])
+
+
+sys.meta_path.insert(0, _Thffi())
 _load('_thffi_hook', {hook!r}).install()
 _table = _load('_thffi_pyremoved', {pyremoved!r})
 _load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES)
@@ -102,15 +114,16 @@ def make_folder():
     """The folder of shims for one run (see the module's docstring)."""
     folder = tempfile.mkdtemp(prefix='thffi-run-')
     _write(os.path.join(folder, MARKER), 'python -m thffi run\n')
-    os.symlink(_PACKAGE, os.path.join(folder, 'thffi'))
     for name in COMPILERS:
         _write(os.path.join(folder, name), _COMPILER_SHIM.format(
-            python=sys.executable, name=name, folder=folder), executable=True)
+            python=sys.executable, name=name, folder=folder,
+            parent=os.path.dirname(_PACKAGE)), executable=True)
     pythons = ('python', 'python3', 'python%d.%d' % sys.version_info[:2])
     for name in pythons:
         _write(os.path.join(folder, name), _PYTHON_SHIM.format(
             name=name, python=_quote(sys.executable)), executable=True)
     _write(os.path.join(folder, 'sitecustomize.py'), _SITECUSTOMIZE.format(
+        init=os.path.join(_PACKAGE, '__init__.py'), package=_PACKAGE,
         hook=os.path.join(_PACKAGE, '_hook.py'),
         names=os.path.join(_PACKAGE, '_run_names.py'),
         pyremoved=os.path.join(_PACKAGE, 'toolchain', 'pyremoved.py'), marker=MARKER))
