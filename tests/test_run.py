@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from conftest import ROOT
-from thffi import cuda, run
+from thffi import _run_tools, cuda, run
 
 ENV = dict(os.environ, PYTHONPATH=ROOT, TORCH_CUDA_ARCH_LIST='7.5')
 NVCC = shutil.which('nvcc') or cuda.find_cuda_home()
@@ -298,8 +298,8 @@ def test_exit_status_usage_and_the_real_programs(tmp_path):
     folder = run.make_folder()
     try:
         path = os.pathsep.join([folder, os.environ['PATH']])
-        assert run.real_program('gcc', path) == shutil.which('gcc')
-        assert run.real_program('python', folder) is None
+        assert _run_tools.real_program('gcc', path) == shutil.which('gcc')
+        assert _run_tools.real_program('python', folder) is None
     finally:
         shutil.rmtree(folder)
 

@@ -34,22 +34,22 @@ import sys
 import tempfile
 
 from . import cuda
+from ._run_tools import MARKER
 
-# A file in each folder `thffi run` makes: the shims look for the real
-# programs on PATH less the folders holding it (also a nested run's).
-MARKER = '.thffi-run'
 COMPILERS = ('nvcc', 'cc', 'gcc')
 USAGE = ("usage: python -m thffi run [--] COMMAND [ARGS...]\n"
          "  one argument is a command line run by bash ('cd lib && sh make.sh'); several are a "
          "program and its arguments\n")
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
-_COMPILER_SHIM = '''#!{python} -I
+_COMPILER_SHIM = '''#!{python} -IS
 # `{name}` for `python -m thffi run`: thffi/_run_tools.py, then the real {name}.
 import sys
 sys.path.insert(0, {parent!r})
-from thffi._run_tools import main
-sys.exit(main({name!r}, {folder!r}, sys.argv[1:]))
+tools = {{'__name__': '_thffi_run_tools', '__file__': {tools!r}}}
+with open({tools!r}) as f:
+    exec(compile(f.read(), {tools!r}, 'exec'), tools)
+sys.exit(tools['main']({name!r}, {folder!r}, sys.argv[1:]))
 '''
 _PYTHON_SHIM = '''#!/bin/sh
 # `{name}` for `python -m thffi run`: the interpreter thffi runs in.
@@ -95,14 +95,6 @@ if _next is not None:
 '''
 
 
-def real_program(name, path=None):
-    """The program `name` on PATH (or `path`) less the folders `thffi run`
-    made, or None."""
-    folders = [d for d in (os.environ.get('PATH', '') if path is None else path).split(os.pathsep)
-               if not os.path.exists(os.path.join(d or '.', MARKER))]
-    return shutil.which(name, path=os.pathsep.join(folders))
-
-
 def _write(path, text, executable=False):
     with open(path, 'w') as f:
         f.write(text)
@@ -117,7 +109,8 @@ def make_folder():
     for name in COMPILERS:
         _write(os.path.join(folder, name), _COMPILER_SHIM.format(
             python=sys.executable, name=name, folder=folder,
-            parent=os.path.dirname(_PACKAGE)), executable=True)
+            parent=os.path.dirname(_PACKAGE), tools=os.path.join(_PACKAGE, '_run_tools.py')),
+            executable=True)
     pythons = ('python', 'python3', 'python%d.%d' % sys.version_info[:2])
     for name in pythons:
         _write(os.path.join(folder, name), _PYTHON_SHIM.format(
