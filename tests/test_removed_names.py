@@ -193,7 +193,7 @@ def test_every_row_thffi_run_gives_resolves_here():
     """What `thffi run` gives for each row with an equivalent is an object
     today's library has (where the row's package is installed); a 'value'
     row's expression is what port writes."""
-    table = _run_names.Table(pyremoved.REMOVED)
+    table = _run_names.Table(pyremoved.REMOVED, pyremoved.METHOD_CLASSES)
     checked = 0
     for module_name, names in table.names.items():
         try:
@@ -211,3 +211,7 @@ def test_every_row_thffi_run_gives_resolves_here():
             assert value is not None or row.new == 'None', row
             checked += 1
     assert checked > 100
+    for module_name, methods in table.methods.items():  # each class, and its new method
+        for cls, _, row in methods:
+            owner = getattr(importlib.import_module(module_name), cls)
+            assert hasattr(owner, row.new.rpartition('.')[2]), row

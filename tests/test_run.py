@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from conftest import ROOT
-from thffi import cuda, run
+from thffi import _run_tools, cuda, run
 
 ENV = dict(os.environ, PYTHONPATH=ROOT, TORCH_CUDA_ARCH_LIST='7.5')
 NVCC = shutil.which('nvcc') or cuda.find_cuda_home()
@@ -147,8 +147,9 @@ def test_a_make_sh_calling_python_uses_thffis_interpreter(tmp_path):
         python build.py
         ''', 'lib/build.py': '''\
         import sys
+        import thffi
         from torch.utils.ffi import create_extension
-        print(sys.executable, create_extension.__module__)
+        print(sys.executable, create_extension.__module__, thffi.__file__)
         '''})
     env = dict(ENV, PATH=str(elsewhere) + os.pathsep + ENV['PATH'])
     os.makedirs(str(tmp_path / 'lib' / 'src'))
@@ -157,8 +158,10 @@ def test_a_make_sh_calling_python_uses_thffis_interpreter(tmp_path):
     assert before.returncode == 97
     out = thffi_run(['cd lib && sh make.sh'], tmp_path, env)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[-1].split()[0] == sys.executable
-    assert out.stdout.splitlines()[-1].split()[1].startswith('thffi')
+    executable, module, thffi_file = out.stdout.splitlines()[-1].split()
+    assert executable == sys.executable and module.startswith('thffi')
+    # thffi at its own path: what a build records of it outlives the run.
+    assert thffi_file == os.path.join(ROOT, 'thffi', '__init__.py')
 
 
 SCRIPT = '''\
@@ -254,6 +257,21 @@ def test_a_name_without_an_equivalent_fails_saying_what_to_write(tmp_path):
     assert lines[2] == 'False True'
 
 
+def test_an_old_method_name_is_given_on_its_class(tmp_path):
+    write(tmp_path, {'loader.py': '''\
+        import threading
+        worker = threading.Thread(target=lambda: None)
+        print(worker.isAlive(), worker.isAlive(), threading.Thread.isAlive is not None)
+        '''})
+    out = thffi_run(['--', 'python', 'loader.py'], tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == 'False False True\n'
+    assert said(out.stderr) == [
+        'thffi run: loader.py:3: threading.Thread.isAlive is gone since Python 3.9 '
+        "(threading.Thread's camelCase alias is gone); thffi run gives "
+        'threading.Thread.is_alive']
+
+
 def test_nothing_changes_outside_thffi_run(tmp_path):
     """The step's environment only: this process, and a Python started
     after it, have none of it; the run's folder is removed."""
@@ -280,7 +298,23 @@ def test_exit_status_usage_and_the_real_programs(tmp_path):
     folder = run.make_folder()
     try:
         path = os.pathsep.join([folder, os.environ['PATH']])
-        assert run.real_program('gcc', path) == shutil.which('gcc')
-        assert run.real_program('python', folder) is None
+        assert _run_tools.real_program('gcc', path) == shutil.which('gcc')
+        assert _run_tools.real_program('python', folder) is None
     finally:
         shutil.rmtree(folder)
+
+
+def test_the_environment_keeps_the_toolkit_the_nvcc_on_path_gave(monkeypatch):
+    """The wrapped nvcc first on PATH would hide the toolkit found through
+    the real one: CUDA_HOME names it; one set already stays."""
+    monkeypatch.setattr(cuda, 'find_toolkit',
+                        lambda: cuda.Toolkit('/opt/cuda-13.0', 'the nvcc on PATH'))
+    env = run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin', 'PYTHONPATH': '/src'})
+    assert env == {'PATH': '/tmp/thffi-run-x:/usr/bin', 'PYTHONPATH': '/tmp/thffi-run-x:/src',
+                   'CUDA_HOME': '/opt/cuda-13.0'}
+    env = run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin', 'CUDA_HOME': '/usr/local/cuda'})
+    assert env == {'PATH': '/tmp/thffi-run-x:/usr/bin', 'PYTHONPATH': '/tmp/thffi-run-x',
+                   'CUDA_HOME': '/usr/local/cuda'}
+    monkeypatch.setattr(cuda, 'find_toolkit', lambda: cuda.Toolkit('/usr/local/cuda',
+                                                                   'the system toolkit'))
+    assert 'CUDA_HOME' not in run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin'})

@@ -5,10 +5,12 @@ install() with toolchain/pyremoved.py's REMOVED): 2018 code such as
 string_classes` or `inspect.getargspec(f)` runs as its README types it.
 
 Each REMOVED row whose `fix` gives an equivalent ('rename', 'value', 'call',
-'getargspec'; not the method rows) is served by a module `__getattr__`
-(PEP 562) of the module that held the name, consulted only for names the
-module lacks (the module's own `__getattr__`, NumPy's "was removed" one,
-is asked after): nothing a module still has changes.  The first use of each
+'getargspec') is served by a module `__getattr__` (PEP 562) of the module
+that held the name, consulted only for names the module lacks (the
+module's own `__getattr__`, NumPy's "was removed" one, is asked after):
+nothing a module still has changes.  A method row's old name is put on the
+class METHOD_CLASSES names for it (`threading.Thread.isAlive`), where the
+class lacks it.  The first use of each
 name says on stderr where it was used, what it was and what it now is;
 later uses are silent.  A row with no equivalent makes the AttributeError
 (or ModuleNotFoundError, for a module) name what to write instead.
@@ -112,15 +114,35 @@ def _advice(row):
                                               ' (%s)' % row.why if row.why else '', row.new)
 
 
+class _Method:
+    """A method's old name on its class: the new one, said on first use."""
+
+    def __init__(self, row):
+        self.row = row
+        self.new = row.new.rpartition('.')[2]
+
+    def __get__(self, instance, owner):
+        _say(self.row)
+        return getattr(owner if instance is None else instance, self.new)
+
+
 class Table:
     """REMOVED by module: names[module][attribute] -> row (the rows of
     names that module held), modules[module] -> the row of a module itself,
-    made: the modules that are made when gone."""
+    made: the modules that are made when gone, methods[module] -> [(class
+    name, method name, row)] (method_classes: METHOD_CLASSES)."""
 
-    def __init__(self, rows):
+    def __init__(self, rows, method_classes):
         self.names = collections.defaultdict(dict)
         self.modules = {}
+        self.methods = collections.defaultdict(list)
         for row in rows:
+            if row.old in method_classes and row.fix == 'rename':
+                owner = method_classes[row.old]
+                module, _, cls = owner.rpartition('.')
+                old, new = (owner + '.' + n.rpartition('.')[2] for n in (row.old, row.new))
+                self.methods[module].append((cls, old.rpartition('.')[2],
+                                             row._replace(old=old, new=new)))
             if row.old.startswith(('.', 'self.')):
                 continue
             module, _, name = row.old.rpartition('.')
@@ -141,11 +163,16 @@ class Table:
         return None
 
 
-def patch(module, names):
-    """Gives module a __getattr__ serving names ({attribute: row}) before
-    its own; once."""
+def patch(module, table):
+    """Gives module what table has for it: the old methods of its classes,
+    a __getattr__ serving its names before its own (once)."""
+    for cls, name, row in table.methods.get(module.__name__, ()):
+        owner = getattr(module, cls, None)
+        if owner is not None and not hasattr(owner, name):
+            setattr(owner, name, _Method(row))
+    names = table.names.get(module.__name__)
     previous = module.__dict__.get('__getattr__')
-    if getattr(previous, 'thffi_run', False):
+    if not names or getattr(previous, 'thffi_run', False):
         return
     values = {}
 
@@ -167,9 +194,9 @@ def patch(module, names):
 class _PatchingLoader(importlib.abc.Loader):
     """A module's own loader, then patch()."""
 
-    def __init__(self, loader, names):
+    def __init__(self, loader, table):
         self.loader = loader
-        self.names = names
+        self.table = table
 
     def create_module(self, spec):
         return self.loader.create_module(spec)
@@ -177,7 +204,7 @@ class _PatchingLoader(importlib.abc.Loader):
     def exec_module(self, module):
         module.__loader__ = self.loader
         self.loader.exec_module(module)
-        patch(module, self.names)
+        patch(module, self.table)
 
     def __getattr__(self, name):  # get_resource_reader, is_package...
         return getattr(self.loader, name)
@@ -187,15 +214,15 @@ class _MadeLoader(importlib.abc.Loader):
     """A module that is gone, made empty but for the names that have an
     equivalent (a package, so that a gone submodule can be made too)."""
 
-    def __init__(self, names):
-        self.names = names
+    def __init__(self, table):
+        self.table = table
 
     def create_module(self, spec):
         return None
 
     def exec_module(self, module):
         module.__path__ = []
-        patch(module, self.names)
+        patch(module, self.table)
 
 
 class RemovedNames(importlib.abc.MetaPathFinder):
@@ -208,9 +235,9 @@ class RemovedNames(importlib.abc.MetaPathFinder):
         self.table = table
 
     def find_spec(self, fullname, path=None, target=None):
-        names = self.table.names.get(fullname)
+        names = fullname in self.table.names or fullname in self.table.methods
         removed = None if names else self.table.removed_module(fullname)
-        if names is None and removed is None:
+        if not names and removed is None:
             return None
         for finder in sys.meta_path:
             if finder is self:
@@ -219,10 +246,10 @@ class RemovedNames(importlib.abc.MetaPathFinder):
             spec = find(fullname, path, target) if find else None
             if spec is not None:
                 if names and spec.loader is not None:
-                    spec.loader = _PatchingLoader(spec.loader, names)
+                    spec.loader = _PatchingLoader(spec.loader, self.table)
                 return spec
         if fullname in self.table.made:
-            return importlib.machinery.ModuleSpec(fullname, _MadeLoader(names),
+            return importlib.machinery.ModuleSpec(fullname, _MadeLoader(self.table),
                                                   is_package=True)
         row = removed or self.table.modules.get(fullname)
         if row is not None:
@@ -231,12 +258,12 @@ class RemovedNames(importlib.abc.MetaPathFinder):
         return None
 
 
-def install(rows):
-    """Serves the rows (REMOVED) in this process, once."""
+def install(rows, method_classes):
+    """Serves the rows (REMOVED, METHOD_CLASSES) in this process, once."""
     if any(type(f).__name__ == 'RemovedNames' for f in sys.meta_path):
         return
-    table = Table(rows)
-    for name, names in table.names.items():
+    table = Table(rows, method_classes)
+    for name in set(table.names) | set(table.methods):
         if name in sys.modules:
-            patch(sys.modules[name], names)
+            patch(sys.modules[name], table)
     sys.meta_path.insert(0, RemovedNames(table))

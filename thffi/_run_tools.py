@@ -15,21 +15,46 @@ the one on PATH less run.py's folders.
   they are.
 
 What a run asks of the machine once (the architectures, the compiler's
-release and defaults) is kept in the run's folder as JSON."""
+release and defaults) is kept in the run's folder as JSON.
 
-import json
+The shims start Python without site (-S) and run this file; it imports
+site, thffi and all but os and sys only for what needs thffi's rules (nvcc,
+and gcc compiling C): the gcc runs nvcc starts for its host code cost a
+bare Python start (0.06 s on an idle machine), not 0.5 s of site-packages
+and thffi."""
+
 import os
-import re
-import subprocess
 import sys
 
-from . import cuda, run
-from .toolchain import cc as cc_rules, nvcc as nvcc_rules
+# A file in each folder `thffi run` makes: the shims look for the real
+# programs on PATH less the folders holding it (also a nested run's).
+MARKER = '.thffi-run'
+
+
+def _site():
+    """site-packages (where thffi's own imports are), which the shim's -S
+    left out."""
+    if sys.flags.no_site:
+        import site
+        site.main()
+
+
+def real_program(name, path=None):
+    """The program `name` on PATH (or `path`) less the folders `thffi run`
+    made, or None."""
+    for folder in (os.environ.get('PATH', '') if path is None else path).split(os.pathsep):
+        program = os.path.join(folder or '.', name)
+        if (not os.path.exists(os.path.join(folder or '.', MARKER)) and
+                os.path.isfile(program) and os.access(program, os.X_OK)):
+            return program
+    return None
 
 
 def _cached(folder, key, compute):
     """compute()'s value, computed once a run: kept in folder as JSON
     (written whole, then renamed, for compilers `make -j` runs at once)."""
+    import json
+    import re
     path = os.path.join(folder, 'cache-%s.json' % re.sub(r'\W', '_', key))
     try:
         with open(path) as f:
@@ -54,16 +79,12 @@ def _exec(program, args):
     os.execv(program, [program] + list(args))
 
 
-def _real_nvcc():
-    found = run.real_program('nvcc')
-    if found:
-        return found
-    home = cuda.find_cuda_home()
-    return home and os.path.join(home, 'bin', 'nvcc')
-
-
 def nvcc(folder, args):
-    program = _real_nvcc()
+    _site()
+    from thffi import cuda
+    from thffi.toolchain import nvcc as nvcc_rules
+    home = cuda.find_cuda_home()
+    program = real_program('nvcc') or home and os.path.join(home, 'bin', 'nvcc')
     if not program:
         sys.stderr.write('thffi run: %s\n' % cuda.missing_toolkit_message(
             'nvcc', 'run the step without nvcc'))
@@ -100,10 +121,12 @@ def _compiles_c(args):
     return False
 
 
-def _probe(program):
+def _probe(program, cc_rules):
     """What the C compiler `program` is: {'flags': [[flag, why]...] the
     -Wno-error= flags of the DIALECT_RULES its release made errors (those
     it knows), 'c23': whether it compiles C as C23 (or later) by default}."""
+    import re
+    import subprocess
     out = subprocess.run([program, '-dM', '-E', '-x', 'c', '-'], input='', capture_output=True,
                          text=True, timeout=60)
     macros = dict(re.findall(r'#define (\w+) (.*)', out.stdout))
@@ -120,21 +143,21 @@ def _probe(program):
     return {'flags': flags, 'c23': int(version.group()) > 201710}
 
 
-# The DIALECT_RULES row of gcc 15's C23 default (its `why`).
-_C23 = next(rule for rule in cc_rules.DIALECT_RULES if rule.release == 'gcc 15')
-
-
 def cc(name, folder, args):
-    program = run.real_program(name)
+    program = real_program(name)
     if not program:
         sys.stderr.write('thffi run: %s: not found on PATH\n' % name)
         return 127
     if not _compiles_c(args):
         _exec(program, args)
-    found = _cached(folder, 'cc ' + program, lambda: _probe(program))
+    _site()
+    import re
+    from thffi.toolchain import cc as cc_rules
+    found = _cached(folder, 'cc ' + program, lambda: _probe(program, cc_rules))
     added = [(flag, why) for flag, why in found['flags'] if flag not in args]
     if found['c23'] and not any(re.match(r'--?std=', a) for a in args):
-        added.append(('-std=gnu11', "gcc 5's default, where " + _C23.why))
+        c23 = next(rule for rule in cc_rules.DIALECT_RULES if rule.release == 'gcc 15')
+        added.append(('-std=gnu11', "gcc 5's default, where " + c23.why))
     _say(name, ['adds %s (%s)' % (flag, why) for flag, why in added])
     _exec(program, [flag for flag, _ in added] + list(args))
 

@@ -19,10 +19,11 @@ For the command and everything it starts, a folder made for this run
   default back to gcc 5's gnu11), said the same way, then the real one;
 - `python`, `python3`, `python3.N`: the interpreter thffi runs in, so a
   make.sh's `python build.py` builds with thffi's PyTorch;
-- `thffi` (a link to this package) and `sitecustomize.py`, with which every
-  Python the step starts finds torch.utils.ffi (thffi's _hook) and the
-  names today's Python, NumPy, SciPy and PyTorch removed where they have an
-  equivalent (_run_names.py), each said on stderr once, when first used.
+- `sitecustomize.py`, with which every Python the step starts finds this
+  thffi (at its own path, so that what a build records of it outlives the
+  run), torch.utils.ffi (thffi's _hook) and the names today's Python,
+  NumPy, SciPy and PyTorch removed where they have an equivalent
+  (_run_names.py), each said on stderr once, when first used.
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
 which the `nvcc` here would hide.  Nothing changes outside the command."""
 
@@ -33,31 +34,31 @@ import sys
 import tempfile
 
 from . import cuda
+from ._run_tools import MARKER
 
-# A file in each folder `thffi run` makes: the shims look for the real
-# programs on PATH less the folders holding it (also a nested run's).
-MARKER = '.thffi-run'
 COMPILERS = ('nvcc', 'cc', 'gcc')
 USAGE = ("usage: python -m thffi run [--] COMMAND [ARGS...]\n"
          "  one argument is a command line run by bash ('cd lib && sh make.sh'); several are a "
          "program and its arguments\n")
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
-_COMPILER_SHIM = '''#!{python} -I
+_COMPILER_SHIM = '''#!{python} -IS
 # `{name}` for `python -m thffi run`: thffi/_run_tools.py, then the real {name}.
 import sys
-sys.path.insert(0, {folder!r})
-from thffi._run_tools import main
-sys.exit(main({name!r}, {folder!r}, sys.argv[1:]))
+sys.path.insert(0, {parent!r})
+tools = {{'__name__': '_thffi_run_tools', '__file__': {tools!r}}}
+with open({tools!r}) as f:
+    exec(compile(f.read(), {tools!r}, 'exec'), tools)
+sys.exit(tools['main']({name!r}, {folder!r}, sys.argv[1:]))
 '''
 _PYTHON_SHIM = '''#!/bin/sh
 # `{name}` for `python -m thffi run`: the interpreter thffi runs in.
 exec {python} "$@"
 '''
 _SITECUSTOMIZE = '''"""Written by `python -m thffi run` for the Pythons its command starts:
-torch.utils.ffi (thffi/_hook.py) and the removed names that have an
-equivalent (thffi/_run_names.py), loaded by path so that importing neither
-thffi nor torch is paid at start."""
+the thffi that runs it, torch.utils.ffi (thffi/_hook.py) and the removed
+names that have an equivalent (thffi/_run_names.py), loaded by path so
+that importing neither thffi nor torch is paid at start."""
 import importlib.machinery
 import importlib.util
 import os
@@ -72,22 +73,26 @@ def _load(name, path):
     return module
 
 
+class _Thffi:
+    """`import thffi` finds the thffi that runs `thffi run`."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != 'thffi':
+            return None
+        return importlib.util.spec_from_file_location(
+            'thffi', {init!r}, submodule_search_locations=[{package!r}])
+
+
+sys.meta_path.insert(0, _Thffi())
 _load('_thffi_hook', {hook!r}).install()
-_load('_thffi_run_names', {names!r}).install(_load('_thffi_pyremoved', {pyremoved!r}).REMOVED)
+_table = _load('_thffi_pyremoved', {pyremoved!r})
+_load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES)
 # A sitecustomize of the environment's own, which this one hides, still runs.
 _next = importlib.machinery.PathFinder.find_spec('sitecustomize', [
     p for p in sys.path if not os.path.exists(os.path.join(p or '.', {marker!r}))])
 if _next is not None:
     _load('_thffi_next_sitecustomize', _next.origin)
 '''
-
-
-def real_program(name, path=None):
-    """The program `name` on PATH (or `path`) less the folders `thffi run`
-    made, or None."""
-    folders = [d for d in (os.environ.get('PATH', '') if path is None else path).split(os.pathsep)
-               if not os.path.exists(os.path.join(d or '.', MARKER))]
-    return shutil.which(name, path=os.pathsep.join(folders))
 
 
 def _write(path, text, executable=False):
@@ -101,15 +106,17 @@ def make_folder():
     """The folder of shims for one run (see the module's docstring)."""
     folder = tempfile.mkdtemp(prefix='thffi-run-')
     _write(os.path.join(folder, MARKER), 'python -m thffi run\n')
-    os.symlink(_PACKAGE, os.path.join(folder, 'thffi'))
     for name in COMPILERS:
         _write(os.path.join(folder, name), _COMPILER_SHIM.format(
-            python=sys.executable, name=name, folder=folder), executable=True)
+            python=sys.executable, name=name, folder=folder,
+            parent=os.path.dirname(_PACKAGE), tools=os.path.join(_PACKAGE, '_run_tools.py')),
+            executable=True)
     pythons = ('python', 'python3', 'python%d.%d' % sys.version_info[:2])
     for name in pythons:
         _write(os.path.join(folder, name), _PYTHON_SHIM.format(
             name=name, python=_quote(sys.executable)), executable=True)
     _write(os.path.join(folder, 'sitecustomize.py'), _SITECUSTOMIZE.format(
+        init=os.path.join(_PACKAGE, '__init__.py'), package=_PACKAGE,
         hook=os.path.join(_PACKAGE, '_hook.py'),
         names=os.path.join(_PACKAGE, '_run_names.py'),
         pyremoved=os.path.join(_PACKAGE, 'toolchain', 'pyremoved.py'), marker=MARKER))

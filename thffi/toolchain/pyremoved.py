@@ -407,3 +407,8 @@ MODULES = frozenset(row.old.split('.')[0] for row in REMOVED
 # Methods matched by name alone: on any object, or on self.
 METHODS = {row.old[1:]: row for row in REMOVED if row.old.startswith('.')}
 SELF_METHODS = {row.old[5:]: row for row in REMOVED if row.old.startswith('self.')}
+# The class of each method row whose old name `python -m thffi run` gives
+# back (a class written in Python takes a new attribute; array.array's and
+# numpy.ndarray's tostring are C types, which do not).
+METHOD_CLASSES = {'.isAlive': 'threading.Thread', '.readfp': 'configparser.RawConfigParser',
+                  **{'self.' + old: 'unittest.TestCase' for old, _ in _UNITTEST}}
