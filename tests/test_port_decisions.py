@@ -383,8 +383,8 @@ def test_changed_lists_only_changes_made():
     ('y = Variable(x).detach()\n', 'y = x.detach()\n'),
     ('y = Variable(x.detach())\n', 'y = x.detach()\n'),
     ('y = Variable(x)\n', 'y = x.detach()\n'),
-    ('y = Variable(x, requires_grad=True).detach()\n',
-     'y = x.detach().requires_grad_().detach()\n'),
+    ('y = Variable(x, requires_grad=True).detach()\n', 'y = x.detach()\n'),
+    ('y = Variable(x, requires_grad=True)\n', 'y = x.detach().requires_grad_()\n'),
 ])
 def test_variable_is_detached_once(before, after):
     source = 'from torch.autograd import Variable\n' + before
