@@ -129,6 +129,24 @@ def test_every_change_in_place_lands_on_a_parameters_data(legacy_data, how, torc
     assert parameter._version == 0
 
 
+def test_a_leaf_that_requires_grad_changes_as_a_parameter_does(legacy_data):
+    """Not only a Parameter: any leaf that requires grad, such as the tensor
+    `port` hands C for `x.data` (`x = Variable(t, requires_grad=True)`), takes
+    the C's change on its data and stays the same leaf."""
+    t = torch.arange(6.0).view(2, 3).requires_grad_()
+    assert legacy_data.change_in_place(t, None, 1) == 2
+    assert type(t) is torch.Tensor and t.requires_grad and t.is_leaf
+    assert t.shape == (3, 2) and torch.equal(t.detach(), torch.arange(6.0).view(3, 2))
+    assert t._version == 0
+    # In a legacy Function: the gradient of the new shape reaches .grad.
+    function = _linear_function(legacy_data, 'Float')
+    weight = torch.randn(4, 3, requires_grad=True)
+    bias = torch.randn(4, requires_grad=True)
+    function()(torch.randn(2, 3), weight, bias).sum().backward()
+    assert bias.shape == (4, 1) and torch.equal(bias.grad, torch.full((4, 1), 2.0))
+    assert weight.grad.shape == (4, 3)
+
+
 def test_a_non_leaf_that_requires_grad_is_refused(legacy_data):
     result = torch.arange(6.0, requires_grad=True).view(2, 3) * 2
     with pytest.raises(RuntimeError, match=r'change_in_place: cannot resize argument 1 to '

@@ -102,7 +102,7 @@ def test_main_writes_the_page_and_refuses_an_empty_folder(results, tmp_path_fact
 
 def test_a_record_with_a_bad_level_is_refused(results):
     write(results, [record('us/roi', 'roi_pool', 'D', True, True, True)])
-    with pytest.raises(ValueError, match="level must be A, B or C, not 'D'"):
+    with pytest.raises(ValueError, match="level must be A, R, B or C, not 'D'"):
         compat_table.load(str(results))
 
 
@@ -138,3 +138,22 @@ def test_hand_edits_made_at_level_c_say_what_they_gave(tmp_path):
     assert '| roi_3d | src/generic/kernel.c | write the 3-D CPU kernel | no single-type generator | C | not made here |' in why
     assert '| nms | src/generic/kernel.c | add .contiguous() | no single-type generator | Python | ✗ run — `%s` |' % wrong in why
 
+
+
+def test_level_r_has_a_column_only_where_it_ran(tmp_path):
+    """Level R (the steps through `thffi run`) is skipped where thffi has no `run`: no column,
+    and not a failure; where it ran, its own column and count."""
+    skipped = 'skipped: the thffi at this root has no `python -m thffi run`'
+    write(tmp_path, [
+        record('us/roi', 'nms', 'A', False, False, None, "nvcc fatal   : Unsupported gpu architecture 'compute_61'"),
+        record('us/roi', 'nms', 'R', False, False, None, skipped, skipped=skipped),
+        record('us/roi', 'nms', 'B', True, True, True),
+    ])
+    text = compat_table.render(*compat_table.load(str(tmp_path)))
+    assert '| us/roi @ f9d984d | nms | yes | ✗ build | ✓ | none | ✓ (1e-4) |' in text
+    assert 'thffi run' not in text
+    write(tmp_path, [record('us/roi', 'nms', 'R', True, True, True)])
+    text = compat_table.render(*compat_table.load(str(tmp_path)))
+    assert '| hook alone (A) | `thffi run` (R) | after `port` (B) |' in text
+    assert '| us/roi @ f9d984d | nms | yes | ✗ build | ✓ | ✓ | none | ✓ (1e-4) |' in text
+    assert '0 work with the `torch.utils.ffi` hook alone, 1 with its steps run through `python -m thffi run`, 1 after' in text

@@ -431,7 +431,7 @@ def test_every_row_of_the_table_is_well_formed():
     assert py2._Tool([row.fix for row in pyremoved.PYTHON2]).get_fixers()
     assert len({row.old for row in pyremoved.REMOVED}) == len(pyremoved.REMOVED)
     for row in pyremoved.REMOVED:
-        assert row.fix in ('rename', 'call', 'getargspec', None) and row.removed, row
+        assert row.fix in ('rename', 'value', 'call', 'getargspec', None) and row.removed, row
         if row.fix != 'rename' or row.old.startswith(('.', 'self.')):
             continue
         module, _, name = row.new.rpartition('.')

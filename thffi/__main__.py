@@ -40,6 +40,14 @@ usage:
                                   runs a build script (any path ending in
                                   .py) with `torch.utils.ffi` resolving to
                                   thffi
+    python -m thffi run [--] COMMAND [ARGS...]
+                                  runs a README's step (make, sh make.sh,
+                                  python train.py) with today's toolchain in
+                                  front: an nvcc and gcc that change the
+                                  flags today's refuse, python as thffi's
+                                  interpreter, and the names Python, NumPy
+                                  and PyTorch removed given back; one
+                                  argument is a command line run by bash
     python -m thffi sanitize SCRIPT [args]
                                   runs a script against extensions built with
                                   THFFI_SANITIZE=address (AddressSanitizer);
@@ -121,6 +129,11 @@ def _port(args):
     return main(args)
 
 
+def _run(args):
+    from .run import main
+    return main(args)
+
+
 NO_ARGUMENTS = {
     '--includes': _includes,
     '--libs': _libs,
@@ -141,7 +154,8 @@ def _without_arguments(option):
 
 
 COMMANDS = dict({option: _without_arguments(option) for option in NO_ARGUMENTS},
-                **{'--cuda-libs': _cuda_libs, 'port': _port, 'sanitize': sanitize.main})
+                **{'--cuda-libs': _cuda_libs, 'port': _port, 'run': _run,
+                    'sanitize': sanitize.main})
 
 
 def main(argv=None):

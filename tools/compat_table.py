@@ -4,23 +4,27 @@
 
 The corpus (../shared/CORPUS.md's ffi-era repositories) is fetched, built and checked outside this
 repository: its code is never part of the project. That run leaves, in RESULTS, one JSON file
-per repository x extension x level (`*__A.json`, `*__B.json`) and `run.json` naming the run:
+per repository x extension x level (`*__A.json`, `*__R.json`, `*__B.json`, `*__C.json`) and
+`run.json` naming the run (tools/corpus_run.py makes them from a folder of checkouts):
 
     run.json   {"date": "2026-11-24T17:28Z", "machine": "...", "thffi_commit": "9eeb333",
                 "elapsed_s": 420}                                   # elapsed_s optional
     record     {"repo": "owner/name", "commit": "<sha>", "extension": "roi_align",
-                "cpu_code": true, "level": "A" | "B" | "C",
+                "cpu_code": true, "level": "A" | "R" | "B" | "C",
                 "checked": false,                    # level C only: the edit was not made
+                "skipped": "why" | absent,           # level R only: thffi had no `run`
                 "built": bool, "imported": bool,
                 "correct": true | false | null,      # null: no CPU code, or not reached
                 "error": "first blocking error, verbatim" | null,
                 "stopped_by": "the last error of that build, where it differs" | null,
                 "hand_edits": [{"file", "what", "why", "lang": "C" | "Python" | "shell"}],
                 "notes": "how it was run", "build_elapsed_s": 12.0,
-                "order": 0, "ext_order": 0, "kenlm_commit": "<sha>"}   # the last three optional
+                "order": 0, "ext_order": 0,                         # optional
+                "submodules": {"third_party/kenlm": "<sha>"}}       # optional (or kenlm_commit)
 
 Level A is the repository's own build steps with thffi installed (the torch.utils.ffi hook
-alone); level B is the same steps after `python -m thffi port --write .`; level C, where B
+alone); level R, the same steps each run through `python -m thffi run --` (its column shows
+when some R record was not skipped); level B is the same steps after `python -m thffi port --write .`; level C, where B
 fails, is B plus the fewest hand edits (its record lists them in `hand_edits`), built and
 checked the same way, or `checked: false` for an edit not made (code still to be written). A record whose
 commit is missing takes it from the checkout DIR/<level>/<key> (git), when there is one.
@@ -35,8 +39,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LEVELS = ('A', 'B')      # the table's two columns; C only says what the hand edits give
+LEVELS = ('A', 'R', 'B')   # the table's columns (R where it ran); C says what the hand edits give
 ALL_LEVELS = LEVELS + ('C',)
+NAMES = {'A': 'hook alone', 'R': 'through `thffi run`', 'B': 'after port'}
 
 
 def load(results, checkouts=None):
@@ -49,7 +54,7 @@ def load(results, checkouts=None):
         with open(path) as f:
             rec = json.load(f)
         if rec.get('level') not in ALL_LEVELS:
-            raise ValueError('%s: level must be A, B or C, not %r' % (path, rec.get('level')))
+            raise ValueError('%s: level must be A, R, B or C, not %r' % (path, rec.get('level')))
         if not rec.get('commit') and checkouts and rec.get('key'):
             rec['commit'] = checkout_commit(os.path.join(checkouts, rec['level'], rec['key']))
         rows.setdefault((rec['repo'], rec['extension']), {})[rec['level']] = rec
@@ -73,15 +78,22 @@ def _first(levels, field, default=None):
     return default
 
 
+def ran(rec):
+    """A record of a level that ran (level R is skipped where thffi had no `run`)."""
+    return bool(rec and not rec.get('skipped'))
+
+
 def works(rec):
     """Built, imported, and (where checked) right."""
-    return bool(rec and rec['built'] and rec['imported'] and rec.get('correct') is not False)
+    return bool(ran(rec) and rec['built'] and rec['imported'] and rec.get('correct') is not False)
 
 
 def outcome(rec):
     """One level's cell: where it stopped."""
     if rec is None:
         return 'not run'
+    if rec.get('skipped'):
+        return 'skipped'
     if not rec['built']:
         return '✗ build'
     if not rec['imported']:
@@ -156,11 +168,14 @@ def render(run, rows):
                run.get('date', '?'), run.get('machine', '?'), run.get('thffi_commit', '?'),
                '; the run took %.0f min' % (run['elapsed_s'] / 60) if run.get('elapsed_s') else ''), '']
     total = len(rows)
+    with_r = any(ran(levels.get('R')) for _, levels in rows)
     count = {l: sum(works(levels.get(l)) for _, levels in rows) for l in LEVELS}
     edited = sum(works(levels.get('C')) for _, levels in rows if not works(levels.get('B')))
     out += ['%d extensions in %d repositories: %d work with the `torch.utils.ffi` hook alone, '
-            '%d after `python -m thffi port`, with no file edited by hand%s.'
-            % (total, len(repos), count['A'], count['B'],
+            '%s%d after `python -m thffi port`, with no file edited by hand%s.'
+            % (total, len(repos), count['A'],
+               '%d with its steps run through `python -m thffi run`, ' % count['R'] if with_r else '',
+               count['B'],
                '; %d more after `port` and the hand edits listed below' % edited if edited else ''),
             '',
             'The corpus: %d public repositories written for `torch.utils.ffi` in 2017-2018, '
@@ -169,7 +184,9 @@ def render(run, rows):
             'libraries, generic TH/THC code, C++ bindings, CUDA-only code). Each is cloned at the '
             'commit shown (fetching is the user\'s; nothing of it enters this repository) and built by the steps '
             'its README gives, (A) with thffi installed and nothing else changed, (B) in a second '
-            'pristine copy after `python -m thffi port --write .`. ✓: built, imported and, where '
+            'pristine copy after `python -m thffi port --write .`%s. ✓: built, imported and, where '
+            % (', and (R) with each step run through `python -m thffi run --`, nothing changed'
+               if with_r else '') +
             'there is CPU code, its own Python wrapper gave the same results (forward, and '
             'backward where it has one) as a reference written in plain PyTorch, to 1e-4 '
             'relative in float32; for CUDA-only code (no GPU here), built, imported, and its '
@@ -178,15 +195,16 @@ def render(run, rows):
             'and checked the same way; "hand edits left" says how many and what they gave. '
             'This page is '
             'generated by `tools/compat_table.py` from the run\'s records.', '',
-            '| repository @ commit | extension | CPU code | hook alone (A) | after `port` (B) '
-            '| hand edits left | CPU results vs PyTorch |',
-            '|---|---|---|---|---|---|---|']
+            '| repository @ commit | extension | CPU code | hook alone (A) | %safter `port` (B) '
+            '| hand edits left | CPU results vs PyTorch |' % ('`thffi run` (R) | ' if with_r else ''),
+            '|---|---|---|---|---|---|---|' + ('---|' if with_r else '')]
     for (repo, ext), levels in rows:
-        out.append('| %s @ %s | %s | %s | %s | %s | %s | %s |' % (
+        cells = [outcome(levels.get('A'))] + ([outcome(levels.get('R'))] if with_r else []) + [
+            outcome(levels.get('B'))]
+        out.append('| %s @ %s | %s | %s | %s | %s | %s |' % (
             repo, short(_first(levels, 'commit')), ext,
             'yes' if _first(levels, 'cpu_code', False) else 'no',
-            outcome(levels.get('A')), outcome(levels.get('B')), edits_cell(levels),
-            checked(levels)))
+            ' | '.join(cells), edits_cell(levels), checked(levels)))
     out += ['', '## What failed and why', '']
     by_repo = {}
     for (repo, ext), levels in rows:
@@ -194,20 +212,23 @@ def render(run, rows):
     for repo in [r for r in dict.fromkeys(repo for (repo, _), _ in rows)]:
         exts = by_repo[repo]
         failing = [(ext, l, levels[l]) for ext, levels in exts for l in LEVELS
-                   if l in levels and not works(levels[l])]
+                   if ran(levels.get(l)) and not works(levels[l])]
         notes = _first(dict(exts[0][1]), 'notes', '')
-        kenlm = _first(dict(exts[0][1]), 'kenlm_commit')
         head = '### %s @ %s' % (repo, short(_first(exts[0][1], 'commit')))
-        if kenlm:
-            head += ' (kenlm @ %s)' % short(kenlm)
+        subs = _first(dict(exts[0][1]), 'submodules') or {}
+        if _first(dict(exts[0][1]), 'kenlm_commit'):
+            subs = {'kenlm': _first(dict(exts[0][1]), 'kenlm_commit')}
+        if subs:
+            head += ' (%s)' % ', '.join('%s @ %s' % (os.path.basename(p), short(c))
+                                        for p, c in sorted(subs.items()))
         out += [head, '']
         if notes:
             out += [notes, '']
         if not failing:
-            out += ['Every extension builds, imports and (where checked) matches at both levels.', '']
+            out += ['Every extension builds, imports and (where checked) matches at every level.', '']
             continue
         for ext, level, rec in failing:
-            what = {'A': 'hook alone', 'B': 'after port'}[level]
+            what = NAMES[level]
             line = '- `%s`, %s: %s — `%s`' % (ext, what, outcome(rec),
                                               cell(rec.get('error') or 'no error recorded'))
             if rec.get('stopped_by') and rec['stopped_by'] != rec.get('error'):
@@ -235,7 +256,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     run, rows = load(args.results, args.checkouts)
     if not rows:
-        sys.exit('compat_table: no records (*__A.json, *__B.json) in %s' % args.results)
+        sys.exit('compat_table: no records (*__A.json, *__R.json, *__B.json) in %s' % args.results)
     text = render(run, rows)
     with open(args.out, 'w') as f:
         f.write(text)

@@ -1,61 +1,33 @@
 """Runs `python -m thffi port --write` over the compatibility corpus
-(../shared/CORPUS.md) with two thffi checkouts, say main's and a branch's,
-and prints a table comparing what each leaves: files changed, changes made,
-lines "left for you", Python 2 files left unconverted, the shell scripts
-the rewrite left invalid (`bash -n`) or holding an empty quoted word, and
-the PyTorch version port assumed.
+(tools/corpus/repositories.toml, the list tools/corpus_run.py builds) with two
+thffi checkouts, say main's and a branch's, and prints a table comparing what
+each leaves: files changed, changes made, lines "left for you", Python 2 files
+left unconverted, the shell scripts the rewrite left invalid (`bash -n`) or
+holding an empty quoted word, and the PyTorch version port assumed.
 
-    python tools/port_corpus.py BEFORE_THFFI_ROOT AFTER_THFFI_ROOT [--scratch DIR]
+    python tools/port_corpus.py CHECKOUTS BEFORE_THFFI_ROOT AFTER_THFFI_ROOT
+                                [--scratch DIR] [--only KEY ...]
 
-Each repository is cloned from its snapshot under /work/.mirror at its
-pinned commit (ctcdecode with its KenLM submodule), once, into the scratch
-folder; each run ports a fresh copy.  Nothing is built: this measures the
-port and its report (the builds are CORPUS.md's levels A to C)."""
+CHECKOUTS is the folder of checkouts tools/corpus_run.py reads (one
+`owner+name` a repository at its pinned commit, submodules included;
+`python tools/corpus_run.py --fetch-commands CHECKOUTS` prints the commands
+that make it).  Each run ports a fresh copy.  Nothing is built: this measures
+the port and its report (the builds are corpus_run.py's levels)."""
 
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
+import tempfile
 
-MIRROR = '/work/.mirror'
-CORPUS = [  # owner+name, pinned commit, submodules (path, owner+name, commit)
-    ('pytorch+extension-ffi', '931a9ea', ()),
-    ('jwyang+faster-rcnn.pytorch', 'f9d984d', ()),
-    ('longcw+RoIAlign.pytorch', '55e43db', ()),
-    ('multimodallearning+pytorch-mask-rcnn', '809abba', ()),
-    ('SeanNaren+warp-ctc', 'ac045b6', ()),
-    ('NVIDIA+flownet2-pytorch', '8ee968a', ()),
-    ('CharlesShang+DCNv2', 'be7b41a', ()),
-    ('fxia22+stn.pytorch', '4886ded', ()),
-    ('awni+transducer', '6b37e98', ()),
-    ('rusty1s+pytorch_spline_conv', '7b0ec2c', ()),
-    ('rusty1s+pytorch_scatter', '7551446', ()),
-    ('parlance+ctcdecode', '2d7ae35', (('third_party/kenlm', 'kpu+kenlm', 'cdd7945'),)),
-    ('1zb+deformable-convolution-pytorch', '779a928', ()),
-    ('erikwijmans+Pointnet2_PyTorch', 'dacbff4', ()),
-    ('zhanghang1989+PyTorch-Encoding', 'cebf134', ()),
-]
-
-
-def _git_dir(name):
-    repo = os.path.join(MIRROR, name, 'repo')
-    return os.path.join(repo, '.git') if os.path.isdir(os.path.join(repo, '.git')) else repo
-
-
-def _clone(name, commit, into):
-    if os.path.isdir(into):
-        return
-    subprocess.run(['git', 'clone', '-q', '--no-checkout', _git_dir(name), into], check=True)
-    subprocess.run(['git', '-C', into, 'checkout', '-q', commit], check=True)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import corpus_run  # noqa: E402 (the list and the checkouts are corpus_run's)
 
 
 def _port(thffi_root, pristine, work):
     """(report, the copy's shell scripts) after port --write on a copy."""
-    if os.path.isdir(work):
-        shutil.rmtree(work)
-    shutil.copytree(pristine, work, symlinks=True, ignore=shutil.ignore_patterns('.git'))
+    corpus_run.copy_checkout(pristine, work)
     env = dict(os.environ, PYTHONPATH=thffi_root)
     ran = subprocess.run([sys.executable, '-m', 'thffi', 'port', '--write', '.'], cwd=work,
                          env=env, capture_output=True, text=True, timeout=1800)
@@ -86,23 +58,24 @@ def _summary(code, report, scripts):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('checkouts')
     parser.add_argument('before')
     parser.add_argument('after')
-    parser.add_argument('--scratch', default='/tmp/thffi-port-corpus')
+    parser.add_argument('--scratch', default=os.path.join(tempfile.gettempdir(),
+                                                          'thffi-port-corpus'))
+    parser.add_argument('--only', nargs='+', metavar='KEY')
     options = parser.parse_args()
+    repos = corpus_run.load_repositories(corpus_run.REPOSITORIES)
+    if options.only:
+        wanted = {k.replace('/', '+') for k in options.only}
+        repos = [r for r in repos if r['key'] in wanted]
     rows = []
-    for name, commit, submodules in CORPUS:
-        pristine = os.path.join(options.scratch, 'pristine', name)
-        _clone(name, commit, pristine)
-        for path, sub, sub_commit in submodules:
-            target = os.path.join(pristine, path)
-            if not os.listdir(target) if os.path.isdir(target) else True:
-                shutil.rmtree(target, ignore_errors=True)
-                _clone(sub, sub_commit, target)
-        row = [name.split('+', 1)[1]]
+    for repo in repos:
+        pristine, _ = corpus_run.pristine(os.path.abspath(options.checkouts), repo)
+        row = [repo['repo'].split('/', 1)[1]]
         for label, root in (('before', options.before), ('after', options.after)):
             summary = _summary(*_port(os.path.abspath(root), pristine,
-                                      os.path.join(options.scratch, label, name)))
+                                      os.path.join(options.scratch, label, repo['key'])))
             row.append(summary)
         rows.append(row)
     keys = ['files', 'changes', 'left', 'python2', 'bad sh']

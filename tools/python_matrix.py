@@ -1,10 +1,11 @@
 """The Python matrix: this repository under each Python release, as a new
-user would try it, in one table (the PyTorch release stays requirements.txt's).
+user would try it, in one table (PyTorch: the newest release the package index has for that
+Python within requirements.txt's range).
 
 For each Python (default 3.12 and 3.13; 3.11 is the suite's own): its
 interpreter from pyenv (~/.pyenv/versions/X.Y*) or PATH, a virtual
 environment with requirements.txt's packages (torch from the package index:
-its CUDA build outside 3.11, several GB, ~1 min), a copy of this working
+its CUDA build, several GB, ~1-3 min), a copy of this working
 tree, then in the copy
 - build:   `python build.py`
 - test.py: `python test.py`

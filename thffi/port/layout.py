@@ -25,6 +25,19 @@ _SAME_LAYOUT = {'float', 'double', 'half', 'long', 'int', 'byte', 'cuda', 'cpu',
                 'type', 'to', 'type_as', 'clone', 'requires_grad_', 'detach_'}
 
 
+def ffi_function(qualified_names, extensions):
+    """The C function a call's func names (given by its QualifiedNames), if
+    it is one of an ffi extension: of a module the build scripts'
+    create_extension makes (extensions: their dotted names), or of any
+    `_ext` module; else None."""
+    for q in qualified_names:
+        dotted = '.' + q.name.lstrip('.')
+        module, _, name = dotted.rpartition('.')
+        if '._ext.' in dotted or any(module.endswith('.' + e) for e in extensions):
+            return name
+    return None
+
+
 def _code(node):
     return cst.Module(body=[]).code_for_node(node)
 
@@ -45,17 +58,9 @@ class Views(cst.CSTVisitor):
     def _line(self, node):
         return self.get_metadata(PositionProvider, node).start.line
 
-    def _ffi_function(self, func):
-        """The C function a call's func names, if it is one of an extension."""
-        for q in self.get_metadata(QualifiedNameProvider, func, ()):
-            dotted = '.' + q.name.lstrip('.')
-            module, _, name = dotted.rpartition('.')
-            if ('._ext.' in dotted or any(module.endswith('.' + e) for e in self.extensions)):
-                return name
-        return None
-
     def visit_Call(self, node):
-        name = self._ffi_function(node.func)
+        name = ffi_function(self.get_metadata(QualifiedNameProvider, node.func, ()),
+                            self.extensions)
         if name is None:
             return
         for position, arg in enumerate(node.args, 1):

@@ -5,7 +5,8 @@
   [as Y]`, `from torch.utils import ffi` and `torch.utils.ffi.X` become thffi.
 - Build scripts (files that use torch.utils.ffi): `torch.cuda.is_available()`
   becomes thffi's cuda_enabled(): a CUDA toolkit, not a GPU, decides; an
-  `import torch` left unused then goes.
+  `import torch` left unused then goes.  Not where a CUDA branch names files
+  that do not exist (gates.py): those are reported.
 - Legacy autograd Functions (forward/backward instance methods): the
   `Function` import of the file (or the base written as torch.autograd.Function)
   becomes thffi.legacy.Function; call sites stay.
@@ -23,8 +24,9 @@ Before these, a Python 2 file (pyversion.py decides, file by file) is
 converted to Python 3 (py2.py, fissix);
 after them the Python, NumPy, SciPy and PyTorch names that today's
 releases removed are rewritten or reported (removed.py), views handed to
-ffi extensions are reported (layout.py), and continuation lines a rewrite
-moved are aligned again (align.py).
+ffi extensions are reported (layout.py), `t.data` handed to them becomes t
+(data_to_c.py), and continuation lines a rewrite moved are aligned again
+(align.py).
 
 Every rewrite applies to code that no longer has the legacy form, so a
 second run changes nothing."""
@@ -49,7 +51,8 @@ with warnings.catch_warnings():
                                  QualifiedNameProvider, ScopeProvider)
 
 from ..toolchain import pyremoved
-from . import layout, pyversion
+from . import gates, layout, pyversion
+from .data_to_c import DataArguments
 from .align import realign
 from .behaviours import Behaviours, fix_async
 from .py2 import future, to_python3
@@ -207,10 +210,15 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     views = layout.Views(repository.extensions)
     removed = Removed(context, path, python2, future(source, 'division'))
     behaviours = Behaviours(path, version)
-    rewriter = _Rewriter(context, analysis, path, repository.built_by_nvcc)
-    tree = wrapper.visit(_Chain(views, removed, behaviours, rewriter))
+    # A build script's gates stay where a CUDA branch names missing files (gates.py).
+    kept = gates.check(wrapper, path, filename, repository.built_by_nvcc,
+                       analysis.gate_names) if analysis.build_script and analysis.gates else []
+    findings += kept
+    rewriter = _Rewriter(context, analysis, path, repository.built_by_nvcc, bool(kept))
+    data = DataArguments(path, repository.extensions)
+    tree = wrapper.visit(_Chain(views, data, removed, behaviours, rewriter))
     findings += layout.report(views.calls, path, repository.c_layouts)
-    findings += behaviours.findings
+    findings += behaviours.findings + data.findings
     if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
             not _binds_torch(tree):
         AddImportsVisitor.add_needed_import(context, 'torch')
@@ -436,8 +444,9 @@ class _Rewriter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
                              ScopeProvider)
 
-    def __init__(self, context, analysis, path, built_by_nvcc):
+    def __init__(self, context, analysis, path, built_by_nvcc, keep_gates=False):
         super().__init__()
+        self.keep_gates = keep_gates  # gates.check found a branch naming missing files
         self.built_by_nvcc = set(built_by_nvcc)
         self.context = context
         self.analysis = analysis
@@ -555,7 +564,7 @@ class _Rewriter(cst.CSTTransformer):
     # -- build scripts: CUDA decided by a toolkit, not a GPU ------------------
 
     def _has_gates(self):
-        return self.analysis.build_script and self.analysis.gates
+        return self.analysis.build_script and self.analysis.gates and not self.keep_gates
 
     def visit_If(self, node):
         """A build script's CUDA branch that links objects or libraries built
@@ -563,7 +572,7 @@ class _Rewriter(cst.CSTTransformer):
         third-party one): after port it is taken wherever a CUDA toolkit
         exists, not only with a GPU, so those must be built there too."""
         test = node.test
-        if not self.analysis.build_script or not (
+        if not self._has_gates() or not (
                 isinstance(test, cst.Name) and test.value in self.analysis.gate_names
                 or isinstance(test, cst.Call) and 'torch.cuda.is_available' in
                 self._qualified(test.func)):
@@ -597,7 +606,7 @@ class _Rewriter(cst.CSTTransformer):
 
     def leave_Call(self, original_node, updated_node):
         names = self._qualified(original_node.func)
-        if 'torch.cuda.is_available' in names and self.analysis.build_script:
+        if 'torch.cuda.is_available' in names and self._has_gates():
             self._report(original_node, 'torch.cuda.is_available() in a build script: now '
                          'thffi\'s cuda_enabled(), true when a CUDA toolkit is found (a build '
                          'machine needs no GPU; THFFI_WITH_CUDA=0/1 decides instead)')

@@ -6,6 +6,8 @@ collections import Iterable` are both found):
 
 - 'rename' rows: the use, or the `from` import, rewritten to `new` (imports
   added; an import left unused goes);
+- 'value' rows: the use written as the row's expression, and `from M
+  import name` as `name = <expression>`;
 - 'call' rows: the call rewritten by the row's template;
 - the rest: reported, with the line and what to write: at the import (once
   for the file) for a removed module, else at each use.
@@ -18,6 +20,7 @@ Python 2 computed; `/` with one such operand and one of unknown type is
 reported (it truncated if the other was an integer too).  Nothing else
 changes."""
 
+import ast
 import builtins
 
 import libcst as cst
@@ -46,11 +49,37 @@ def _dotted(name):
     return cst.parse_expression(name)
 
 
+def _modules_named(expression):
+    """The modules a 'value' row's expression names (the roots of its
+    dotted names that are not builtins), in order."""
+    found = []
+    for node in ast.walk(ast.parse(expression, mode='eval')):
+        if isinstance(node, ast.Attribute):
+            while isinstance(node, ast.Attribute):
+                node = node.value
+            if isinstance(node, ast.Name) and not hasattr(builtins, node.id) and \
+                    node.id not in found:
+                found.append(node.id)
+    return found
+
+
+def _expression(row):
+    """A 'value' row's expression, in parentheses where it is not an
+    atom (so that it binds as the name did)."""
+    new = cst.parse_expression(row.new)
+    if isinstance(new, (cst.Name, cst.Attribute, cst.Tuple, cst.Dict, cst.List, cst.Call,
+                        cst.Integer, cst.Float)):
+        return new
+    return new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
 def _drops_module(row, name):
     """Whether row rewrites the use of name (a qualified name it matches
     exactly) to something not naming name's module any more."""
     if row is None or row.old != name:
         return False
+    if row.fix == 'value':
+        return True
     if row.fix == 'call':
         return '{module}' not in row.new
     return row.fix == 'rename' and row.new.rpartition('.')[0] != row.old.rpartition('.')[0]
@@ -80,7 +109,7 @@ class Removed(cst.CSTTransformer):
         self._reported = set()     # (line, row.old) reported
         self._at_imports = set()   # the rows reported at an import statement
         self._keywords = set()     # id() of `getargspec(f).keywords` attributes
-        self._new_imports = []     # made by leave_ImportFrom, for the line it is on
+        self._new_lines = []       # made by leave_ImportFrom, for the line it is on
         self._removals = []        # (finding, module) of the imports said to go
 
     def _line(self, node):
@@ -180,19 +209,15 @@ class Removed(cst.CSTTransformer):
         if isinstance(original_node.names, cst.ImportStar) or original_node.relative:
             return updated_node
         module = _code(original_node.module)
-        moved, kept = {}, []
+        moved, kept, lines = {}, [], []
         for alias in original_node.names:
             name = module + '.' + alias.name.value
             row = pyremoved.find(name)
             local = alias.asname.name.value if alias.asname else alias.name.value
-            if row is not None and row.fix == 'rename' and row.old == name:
-                new_module, _, new_name = row.new.rpartition('.')
+            if row is not None and row.fix in ('rename', 'value') and row.old == name:
                 self._report(original_node, _message(row, 'from %s import %s' % (
                     module, alias.name.value)), True)
-                if new_module:
-                    moved.setdefault(new_module, []).append(cst.ImportAlias(
-                        name=cst.Name(new_name), asname=None if new_name == local else
-                        cst.AsName(name=cst.Name(local))))
+                lines += self._bind(row, local, moved, original_node)
                 continue
             if row is not None and row.fix is None:
                 self._at_imports.add(row.old)
@@ -202,21 +227,46 @@ class Removed(cst.CSTTransformer):
                 RemoveImportsVisitor.remove_unused_import(self.context, module,
                                                           alias.name.value)
             kept.append(alias)
-        if not moved and len(kept) == len(original_node.names):
+        if len(kept) == len(original_node.names):
             return updated_node
-        self._new_imports += [cst.ImportFrom(module=_dotted(name), names=aliases)
-                              for name, aliases in moved.items()]
+        self._new_lines += [cst.ImportFrom(module=_dotted(name), names=aliases)
+                            for name, aliases in moved.items()] + lines
         if kept:
             kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated_node.with_changes(names=kept)
         return cst.RemoveFromParent()
 
+    def _bind(self, row, local, moved, node):
+        """What binds local, as `from M import old` did (at node), to row's
+        new: an alias added to moved ({module: [ImportAlias]}) where new is
+        a module's attribute, else the statements to write."""
+        if row.fix == 'value':
+            scope = self.get_metadata(ScopeProvider, node, None)
+            return [cst.Import(names=[cst.ImportAlias(name=_dotted(name))])
+                    for name in _modules_named(row.new)
+                    if scope is None or name not in scope or
+                    not any(q.name == name for q in scope.get_qualified_names_for(name))] + [
+                cst.Assign(targets=[cst.AssignTarget(target=cst.Name(local))],
+                           value=_expression(row))]
+        new_module, _, new_name = row.new.rpartition('.')
+        if new_module:
+            moved.setdefault(new_module, []).append(cst.ImportAlias(
+                name=cst.Name(new_name), asname=None if new_name == local else
+                cst.AsName(name=cst.Name(local))))
+            return []
+        if hasattr(builtins, new_name):  # np.float -> float; int_classes -> int
+            return [] if local == new_name else [cst.Assign(
+                targets=[cst.AssignTarget(target=cst.Name(local))], value=cst.Name(new_name))]
+        return [cst.Import(names=[cst.ImportAlias(  # a module: os.errno -> errno
+            name=cst.Name(new_name),
+            asname=None if local == new_name else cst.AsName(name=cst.Name(local)))])]
+
     def leave_SimpleStatementLine(self, original_node, updated_node):
-        """The imports `from` imports moved to (leave_ImportFrom), each on a
-        line of its own after the line of the original."""
-        if not self._new_imports:
+        """The statements `from` imports became (leave_ImportFrom), each on
+        a line of its own after the line of the original."""
+        if not self._new_lines:
             return updated_node
-        new, self._new_imports = self._new_imports, []
+        new, self._new_lines = self._new_lines, []
         lines = [cst.SimpleStatementLine(body=[statement]) for statement in new]
         if updated_node.body:
             return cst.FlattenSentinel([updated_node] + lines)
@@ -235,15 +285,32 @@ class Removed(cst.CSTTransformer):
         if self_row is not None and m.matches(original_node.value, m.Name('self')):
             return self._rename_method(original_node, updated_node, self_row)
         name, row = self._row(original_node)
-        if row is None or row.fix != 'rename' or row.old != name:
+        if row is None or row.fix not in ('rename', 'value') or row.old != name:
             return updated_node
+        if row.fix == 'value':
+            return self._value(original_node, updated_node, row)
         return self._rename(original_node, updated_node, row)
+
+    def _value(self, original, updated, row):
+        """updated (an attribute naming row.old) written as row's
+        expression."""
+        for name in _modules_named(row.new):
+            AddImportsVisitor.add_needed_import(self.context, name)
+        self._forget(original.value, row.old.rpartition('.')[0])
+        self._report(original, _message(row), True)
+        new = _expression(row)
+        return new.with_changes(lpar=updated.lpar or new.lpar, rpar=updated.rpar or new.rpar)
 
     def visit_Attribute(self, node):
         """A use of a reported row, where no import was reported: the whole
         attribute (torch.legacy.nn.Linear) is named, so this is done on the
         way down."""
         name, row = self._row(node)
+        parent = self.get_metadata(ParentNodeProvider, node, None)
+        if isinstance(parent, cst.Attribute):  # torch._six in torch._six.inf, rewritten
+            outer, outer_row = self._row(parent)
+            if outer_row is not None and outer_row.fix is not None and outer_row.old == outer:
+                return
         if row is not None and row.fix is None and row.old not in self._at_imports:
             self._report(node, _message(row, name if name == row.old else
                                         '%s (%s)' % (name, row.old)), False, row.old)

@@ -72,14 +72,15 @@ _VALUE_OPTIONS = ('-std', '--std', '-ccbin', '--compiler-bindir')
 Change = collections.namedtuple('Change', 'old new why')
 
 
-def accepted_architectures():
-    """The compute capabilities the installed nvcc accepts, as numbers like
-    75 (nvcc --list-gpu-arch), or None when there is no nvcc to ask."""
-    home = cuda.find_cuda_home()
-    if home is None:
+def accepted_architectures(nvcc=None):
+    """The compute capabilities an nvcc accepts (the given one, else the
+    toolkit's), as numbers like 75 (nvcc --list-gpu-arch), or None when
+    there is no nvcc to ask."""
+    home = None if nvcc else cuda.find_cuda_home()
+    if nvcc is None and home is None:
         return None
     try:
-        out = subprocess.run([os.path.join(home, 'bin', 'nvcc'), '--list-gpu-arch'],
+        out = subprocess.run([nvcc or os.path.join(home, 'bin', 'nvcc'), '--list-gpu-arch'],
                              capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return None

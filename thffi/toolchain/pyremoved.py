@@ -20,6 +20,10 @@ Row(old, new, why, removed, fix):
     'rename' - new is a qualified name that behaves the same: the use is
                rewritten (`np.float` -> `float`; `collections.Iterable` ->
                `collections.abc.Iterable`, its import added);
+    'value'  - new is an expression that gives what the name held (a
+               tuple, a constant, a dict of PyTorch's types): a use becomes
+               it (in parentheses) and `from M import name` becomes
+               `name = <new>`, `import` added for each module it names;
     'call'   - new is a template for the whole call, {0} its one argument,
                {module} the code's own name for old's module
                (`np.asscalar(a)` -> `a.item()`); a call of another shape is
@@ -27,7 +31,13 @@ Row(old, new, why, removed, fix):
     'getargspec' - port/removed.py's one special case (the result's fields);
     None     - reported, with the line and `new`.
   A removed module still imported is also reported in every file that imports
-  the file importing it (port/imports.py): importing either fails."""
+  the file importing it (port/imports.py): importing either fails.
+
+`python -m thffi run` gives the rows that have an equivalent ('rename',
+'value', 'call', 'getargspec'; not the method rows) back to the Pythons it
+starts (thffi/_run_names.py), and names a row's `new` in the error where
+there is none; so a row's `new` is exact, and `old` names where the name
+was (the module that held it)."""
 
 import collections
 
@@ -139,6 +149,44 @@ _UNITTEST = (('assertEquals', 'assertEqual'), ('assertNotEquals', 'assertNotEqua
 _SCIPY_IMAGES = ('imfilter', 'imrotate', 'imshow', 'toimage', 'fromimage', 'bytescale')
 _SCIPY_SPECIAL = ('comb', 'factorial', 'factorial2', 'factorialk', 'logsumexp')
 _TORCH_1 = 'PyTorch 1.0'
+_TORCH_2 = 'PyTorch 2.0'
+# torch._six (PyTorch 0.4-1.13's Python 2/3 shim), name by name.
+_TORCH_SIX = (('string_classes', '(str, bytes)', 'value'), ('int_classes', 'int', 'rename'),
+              ('inf', 'math.inf', 'rename'), ('nan', 'math.nan', 'rename'),
+              ('container_abcs', 'collections.abc', 'rename'), ('PY2', 'False', 'value'),
+              ('PY3', 'True', 'value'), ('PY37', 'True', 'value'),
+              ('FileNotFoundError', 'FileNotFoundError', 'rename'), ('queue', 'queue', 'rename'),
+              ('builtins', 'builtins', 'rename'), ('StringIO', 'io.StringIO', 'rename'),
+              ('with_metaclass', 'class C(Base, metaclass=Meta)', None),
+              ('istuple', 'isinstance(x, tuple)', None),
+              ('raise_from', 'raise value from cause', None))
+# What torch.utils.data.dataloader's collate did with numpy_type_map: the
+# tensor type of each NumPy dtype's name.
+_NUMPY_TYPE_MAP = ("{'float64': torch.DoubleTensor, 'float32': torch.FloatTensor, "
+                   "'float16': torch.HalfTensor, 'int64': torch.LongTensor, "
+                   "'int32': torch.IntTensor, 'int16': torch.ShortTensor, "
+                   "'int8': torch.CharTensor, 'uint8': torch.ByteTensor}")
+# Python 2's string module functions: the str methods (and int(), float()).
+_STRING_FUNCTIONS = (('atoi', 'int(s)'), ('atof', 'float(s)'), ('atol', 'int(s)'),
+                     ('join', "sep.join(words) (string.join's sep was ' ' by default)"),
+                     ('split', 's.split(sep)'), ('strip', 's.strip()'), ('lower', 's.lower()'),
+                     ('upper', 's.upper()'), ('replace', 's.replace(old, new)'),
+                     ('find', 's.find(sub)'), ('maketrans', 'str.maketrans(a, b) '
+                                               '(bytes.maketrans for bytes)'))
+_STRING_CONSTANTS = (('letters', 'ascii_letters'), ('lowercase', 'ascii_lowercase'),
+                     ('uppercase', 'ascii_uppercase'))
+_URLLIB = (('urlopen', 'request'), ('urlretrieve', 'request'), ('urlencode', 'parse'),
+           ('quote', 'parse'), ('quote_plus', 'parse'), ('unquote', 'parse'),
+           ('unquote_plus', 'parse'), ('pathname2url', 'request'),
+           ('url2pathname', 'request'))
+# NumPy 2.0's removed aliases of scalar types, beside _NUMPY2's.
+_NUMPY2_SCALARS = (('object0', 'object_'), ('str0', 'str_'), ('bytes0', 'bytes_'),
+                   ('void0', 'void'))
+# scipy.signal's windows, which SciPy 1.13 left in scipy.signal.windows only.
+_SCIPY_WINDOWS = ('barthann', 'bartlett', 'blackman', 'blackmanharris', 'bohman', 'boxcar',
+                  'chebwin', 'cosine', 'exponential', 'flattop', 'gaussian',
+                  'general_gaussian', 'hamming', 'hann', 'kaiser', 'nuttall', 'parzen',
+                  'triang', 'tukey')
 _DISTUTILS = ("where setuptools is installed, `import distutils` after `import setuptools` "
               "finds setuptools's copy")
 
@@ -204,13 +252,58 @@ REMOVED = [
     Row('pipes.quote', 'shlex.quote', 'pipes is gone', 'Python 3.13', 'rename'),
     Row('pipes', 'shlex, subprocess', 'pipes is gone', 'Python 3.13', None),
     Row('imghdr', 'PIL.Image.open(path).format', 'imghdr is gone', 'Python 3.13', None),
+    Row('os.getcwdu', 'os.getcwd', 'Python 3\'s getcwd gives str', PY3, 'rename'),
+    Row('sys.maxint', 'sys.maxsize',
+        "Python 3's int has no maximum; maxsize is what maxint was on 64-bit Linux", PY3,
+        'rename'),
+    *[Row('string.' + old, 'string.' + new, "Python 2's locale-dependent %s; %s is what "
+          'it held in the C locale' % (old, new), PY3, 'rename')
+      for old, new in _STRING_CONSTANTS],
+    *[Row('string.' + name, new, "Python 2's string module functions are gone", PY3, None)
+      for name, new in _STRING_FUNCTIONS],
+    *[Row('urllib.' + name, 'urllib.%s.%s' % (module, name),
+          "Python 2's urllib is split up in Python 3", PY3, 'rename')
+      for name, module in _URLLIB],
+    Row('cgi.escape', 'html.escape(s, quote=False)',
+        'html.escape also escapes quotes unless quote=False', 'Python 3.8', None),
+    Row('cgi', 'html.escape; urllib.parse.parse_qs; email.message for form data',
+        'cgi is gone', 'Python 3.13', None),
+    Row('platform.linux_distribution', 'distro.linux_distribution() (pip install distro), or '
+        "platform.freedesktop_os_release()['ID']", '', 'Python 3.8', None),
+    Row('platform.dist', 'distro.linux_distribution() (pip install distro), or '
+        "platform.freedesktop_os_release()['ID']", '', 'Python 3.8', None),
+    Row('inspect.getmoduleinfo', 'inspect.getmodulename(path)', '', 'Python 3.6', None),
+    Row('xml.etree.cElementTree', 'xml.etree.ElementTree (the same API, as fast)', '',
+        'Python 3.9', None),
+    Row('sys.setcheckinterval', 'sys.setswitchinterval(seconds) (in seconds, not bytecodes)',
+        '', 'Python 3.9', None),
+    Row('unittest.makeSuite', 'unittest.TestLoader().loadTestsFromTestCase(C)', '',
+        'Python 3.13', None),
+    Row('unittest.findTestCases', 'unittest.TestLoader().loadTestsFromModule(m)', '',
+        'Python 3.13', None),
+    Row('.readfp', '.read_file', "configparser's alias is gone", 'Python 3.12', 'rename'),
     # -- NumPy --------------------------------------------------------------
     *[Row('numpy.' + old, new, 'the alias of the builtin %s is gone' % new, 'NumPy 1.24',
           'rename') for old, new in _NUMPY_BUILTINS],
     Row('numpy.asscalar', '{0}.item()', '', 'NumPy 1.23', 'call'),
     *[Row('numpy.' + old, 'numpy.' + new, 'the alias is gone', 'NumPy 2.0', 'rename')
       for old, new in _NUMPY2],
+    *[Row('numpy.' + old, 'numpy.' + new, 'the alias is gone', 'NumPy 2.0', 'rename')
+      for old, new in _NUMPY2_SCALARS],
     Row('numpy.NINF', '-numpy.inf', '', 'NumPy 2.0', None),
+    Row('numpy.PZERO', '0.0', '', 'NumPy 2.0', 'value'),
+    Row('numpy.NZERO', '-0.0', '', 'NumPy 2.0', 'value'),
+    Row('numpy.get_numpy_include', 'numpy.get_include', 'renamed', 'NumPy 1.9', 'rename'),
+    Row('numpy.rank', 'numpy.ndim', 'rank meant the number of dimensions (for the rank of a '
+        'matrix, numpy.linalg.matrix_rank)', 'NumPy 1.18', 'rename'),
+    Row('numpy.alen', 'len({0})', 'the length of the first dimension', 'NumPy 1.23', 'call'),
+    Row('numpy.loads', 'pickle.loads', 'it was pickle.loads', 'NumPy 1.22', 'rename'),
+    Row('numpy.trapz', 'numpy.trapezoid', 'renamed', 'NumPy 2.4', 'rename'),
+    Row('numpy.in1d', 'numpy.isin(a, b).ravel() (in1d flattened its result)', '', 'NumPy 2.4',
+        None),
+    Row('numpy.cast', 'numpy.asarray(a, dtype=t)', '', 'NumPy 2.0', None),
+    Row('numpy.sctypes', 'numpy.dtype subclasses by kind: numpy.float64, numpy.int32...', '',
+        'NumPy 2.0', None),
     Row('numpy.msort', '{module}.sort({0}, axis=0)', '', 'NumPy 2.0', 'call'),
     Row('numpy.asfarray', 'numpy.asarray(a, dtype=numpy.float64) (asfarray kept float16 '
         'and float32 as they were)', '', 'NumPy 2.0', None),
@@ -230,6 +323,26 @@ REMOVED = [
     *[Row('scipy.misc.' + n, 'PIL.Image', '', 'SciPy 1.3', None) for n in _SCIPY_IMAGES],
     *[Row('scipy.misc.' + n, 'scipy.special.' + n, 'moved', 'SciPy 1.3', 'rename')
       for n in _SCIPY_SPECIAL],
+    Row('scipy.ndimage.imread', 'imageio.v2.imread(path), or numpy.asarray(PIL.Image.open('
+        'path))', '', 'SciPy 1.2', None),
+    Row('scipy.misc.face', 'scipy.datasets.face (pip install pooch: it downloads the image)',
+        '', 'SciPy 1.12', None),
+    Row('scipy.misc.ascent', 'scipy.datasets.ascent (pip install pooch: it downloads the '
+        'image)', '', 'SciPy 1.12', None),
+    Row('scipy.misc.derivative', 'scipy.differentiate.derivative (another signature) or a '
+        'finite difference of your own', '', 'SciPy 1.12', None),
+    Row('scipy.integrate.trapz', 'scipy.integrate.trapezoid', 'renamed', 'SciPy 1.14',
+        'rename'),
+    Row('scipy.integrate.cumtrapz', 'scipy.integrate.cumulative_trapezoid', 'renamed',
+        'SciPy 1.14', 'rename'),
+    Row('scipy.integrate.simps', 'scipy.integrate.simpson(y, x=x) (x is keyword-only, and '
+        '`even` is gone)', '', 'SciPy 1.14', None),
+    *[Row('scipy.signal.' + n, 'scipy.signal.windows.' + n, 'moved', 'SciPy 1.13', 'rename')
+      for n in _SCIPY_WINDOWS],
+    Row('scipy.signal.hanning', 'scipy.signal.windows.hann', 'renamed', 'SciPy 1.13',
+        'rename'),
+    Row('scipy.linalg.pinv2', 'scipy.linalg.pinv', 'pinv computes it by SVD too', 'SciPy 1.9',
+        'rename'),
     # -- PyTorch ------------------------------------------------------------
     Row('torch.legacy', 'torch.nn (the Lua-style modules have torch.nn counterparts: '
         'nn.Linear, nn.Sequential...)', 'torch.legacy is gone', _TORCH_1, None),
@@ -240,6 +353,40 @@ REMOVED = [
         None),
     Row('torch.utils.trainer', 'a training loop of your own (or pytorch/tnt, ignite)',
         'torch.utils.trainer is gone', _TORCH_1, None),
+    Row('torch._six', 'the Python 3 names of its rows (string_classes: (str, bytes), '
+        'int_classes: int, container_abcs: collections.abc...)', 'torch._six is gone', _TORCH_2,
+        None),
+    *[Row('torch._six.' + name, new, 'torch._six is gone', _TORCH_2, fix)
+      for name, new, fix in _TORCH_SIX],
+    Row('torch.utils.data.dataloader.numpy_type_map', _NUMPY_TYPE_MAP,
+        'torch.from_numpy(a) makes the tensor of a\'s type itself', 'PyTorch 1.1', 'value'),
+    Row('torch.utils.data.dataloader._use_shared_memory',
+        'torch.utils.data.get_worker_info() is not None',
+        'it was True in DataLoader worker processes', 'PyTorch 1.1', None),
+    Row('torch.utils.data.dataloader.DataLoaderIter',
+        "iter(loader) (the iterator's classes are private since 1.1)", '', 'PyTorch 1.1', None),
+    Row('torch.utils.data.dataloader._DataLoaderIter',
+        "iter(loader) (the iterator's classes are private since 1.1)", '', 'PyTorch 1.1', None),
+    *[Row('torch.' + old, new, '', 'PyTorch 1.9', None) for old, new in (
+        ('gesv', 'torch.linalg.solve(A, B) (the arguments swapped, no LU returned)'),
+        ('potrf', 'torch.linalg.cholesky(A) (lower by default; potrf was upper)'),
+        ('potrs', 'torch.cholesky_solve(B, L)'),
+        ('potri', 'torch.cholesky_inverse(L)'),
+        ('trtrs', 'torch.linalg.solve_triangular(A, B, upper=...)'),
+        ('btrifact', 'torch.linalg.lu_factor(A)'),
+        ('btrisolve', 'torch.linalg.lu_solve(LU, pivots, B)'),
+        ('gels', 'torch.linalg.lstsq(A, B).solution'),
+        ('symeig', 'torch.linalg.eigh(A) (eigenvalues always; from the lower triangle by '
+         'default)'),
+        ('eig', 'torch.linalg.eig(A) (complex results)'),
+        ('lstsq', 'torch.linalg.lstsq(A, B).solution (the arguments swapped)'),
+        ('solve', 'torch.linalg.solve(A, B) (the arguments swapped, no LU returned)'),
+        ('matrix_rank', 'torch.linalg.matrix_rank(A)'))],
+    *[Row('torch.' + old, new, 'the old function is gone; torch.fft is the module of the new '
+          'ones, whose results are complex tensors', 'PyTorch 1.8', None) for old, new in (
+        ('rfft', 'torch.view_as_real(torch.fft.rfftn(x, dim=...))'),
+        ('irfft', 'torch.fft.irfftn(torch.view_as_complex(x), s=..., dim=...)'),
+        ('ifft', 'torch.view_as_real(torch.fft.ifftn(torch.view_as_complex(x), dim=...))'))],
 ]
 
 

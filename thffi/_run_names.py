@@ -1,0 +1,242 @@
+"""The names today's Python, NumPy, SciPy and PyTorch removed, given back
+to the Pythons `python -m thffi run` starts (its sitecustomize calls
+install() with toolchain/pyremoved.py's REMOVED): 2018 code such as
+`collections.Iterable`, `np.float`, `from torch._six import
+string_classes` or `inspect.getargspec(f)` runs as its README types it.
+
+Each REMOVED row whose `fix` gives an equivalent ('rename', 'value', 'call',
+'getargspec'; not the method rows) is served by a module `__getattr__`
+(PEP 562) of the module that held the name, consulted only for names the
+module lacks (the module's own `__getattr__`, NumPy's "was removed" one,
+is asked after): nothing a module still has changes.  The first use of each
+name says on stderr where it was used, what it was and what it now is;
+later uses are silent.  A row with no equivalent makes the AttributeError
+(or ModuleNotFoundError, for a module) name what to write instead.
+
+Modules already imported are given their `__getattr__` at install(), the
+others when they are imported (a meta path finder wraps their loader); a
+module that is gone (torch._six, imp on Python 3.12) is made, empty but for
+those names, when a row gives one of its names an equivalent.
+
+This file is loaded by path (not as part of thffi) and imports only the
+standard library, so that every Python pays no more than it at start."""
+
+import builtins
+import collections
+import importlib
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+
+EQUIVALENT = ('rename', 'value', 'call', 'getargspec')
+_SAID = set()
+_ArgSpec = collections.namedtuple('ArgSpec', 'args varargs keywords defaults')
+
+
+def _getargspec(func):
+    """inspect.getargspec as Python 3.10 had it, over getfullargspec."""
+    import inspect
+    spec = inspect.getfullargspec(func)
+    if spec.kwonlyargs or spec.annotations:
+        raise ValueError('Function has keyword-only parameters or annotations, use '
+                         'inspect.signature() API which can support them')
+    return _ArgSpec(spec.args, spec.varargs, spec.varkw, spec.defaults)
+
+
+def _qualified(name):
+    """The object a qualified name names: a builtin, a module, or an
+    attribute of the longest module prefix that imports."""
+    parts = name.split('.')
+    if len(parts) == 1 and hasattr(builtins, name):
+        return getattr(builtins, name)
+    for i in range(len(parts), 0, -1):
+        try:
+            value = importlib.import_module('.'.join(parts[:i]))
+        except ImportError:
+            continue
+        for part in parts[i:]:
+            value = getattr(value, part)
+        return value
+    raise ImportError('thffi run: %s does not import here' % name)
+
+
+def _value(expression):
+    """The value of a row's Python expression, the modules it names
+    imported."""
+    code = compile(expression, '<pyremoved>', 'eval')
+    namespace = {}
+    for name in code.co_names:
+        if not hasattr(builtins, name):
+            try:
+                namespace[name] = importlib.import_module(name)
+            except ImportError:
+                pass  # an attribute's name (torch.DoubleTensor), not a module
+    return eval(code, namespace)
+
+
+def equivalent(row, module):
+    """What a row gives for its old name, held by `module`."""
+    if row.fix == 'rename':
+        return _qualified(row.new)
+    if row.fix == 'value':
+        return _value(row.new)
+    if row.fix == 'getargspec':
+        return _getargspec
+    return eval('lambda value: ' + row.new.format('value', module='module'), {'module': module})
+
+
+def _where():
+    """'file:line: ' of the code that used the name (the first frame that
+    is neither this file nor the import system), or ''."""
+    frame = sys._getframe(2)
+    while frame is not None and (frame.f_code.co_filename == __file__ or
+                                 frame.f_code.co_filename.startswith('<frozen')):
+        frame = frame.f_back
+    if frame is None:
+        return ''
+    path = frame.f_code.co_filename
+    relative = os.path.relpath(path) if os.path.isabs(path) else path
+    return '%s:%d: ' % (path if relative.startswith('..') else relative, frame.f_lineno)
+
+
+def _say(row):
+    if row.old not in _SAID:
+        _SAID.add(row.old)
+        sys.stderr.write('thffi run: %s%s is gone since %s%s; thffi run gives %s\n' % (
+            _where(), row.old, row.removed, ' (%s)' % row.why if row.why else '', row.new))
+
+
+def _advice(row):
+    return '%s is gone since %s%s; write %s' % (row.old, row.removed,
+                                              ' (%s)' % row.why if row.why else '', row.new)
+
+
+class Table:
+    """REMOVED by module: names[module][attribute] -> row (the rows of
+    names that module held), modules[module] -> the row of a module itself,
+    made: the modules that are made when gone."""
+
+    def __init__(self, rows):
+        self.names = collections.defaultdict(dict)
+        self.modules = {}
+        for row in rows:
+            if row.old.startswith(('.', 'self.')):
+                continue
+            module, _, name = row.old.rpartition('.')
+            if module:
+                self.names[module][name] = row
+            if row.fix is None:
+                self.modules[row.old] = row
+        self.made = {module for module, names in self.names.items()
+                     if any(row.fix in EQUIVALENT for row in names.values())}
+
+    def removed_module(self, fullname):
+        """The row of the removed module fullname is or is in, or None."""
+        name = fullname
+        while name:
+            if name in self.modules and name not in self.names:
+                return self.modules[name]
+            name = name.rpartition('.')[0]
+        return None
+
+
+def patch(module, names):
+    """Gives module a __getattr__ serving names ({attribute: row}) before
+    its own; once."""
+    previous = module.__dict__.get('__getattr__')
+    if getattr(previous, 'thffi_run', False):
+        return
+    values = {}
+
+    def __getattr__(name):
+        row = names.get(name)
+        if row is not None and row.fix in EQUIVALENT:
+            if name not in values:
+                values[name] = equivalent(row, module)
+            _say(row)
+            return values[name]
+        if previous is not None:
+            return previous(name)
+        raise AttributeError("module %r has no attribute %r%s" % (
+            module.__name__, name, ' (%s)' % _advice(row) if row is not None else ''))
+    __getattr__.thffi_run = True
+    module.__getattr__ = __getattr__
+
+
+class _PatchingLoader(importlib.abc.Loader):
+    """A module's own loader, then patch()."""
+
+    def __init__(self, loader, names):
+        self.loader = loader
+        self.names = names
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        module.__loader__ = self.loader
+        self.loader.exec_module(module)
+        patch(module, self.names)
+
+    def __getattr__(self, name):  # get_resource_reader, is_package...
+        return getattr(self.loader, name)
+
+
+class _MadeLoader(importlib.abc.Loader):
+    """A module that is gone, made empty but for the names that have an
+    equivalent (a package, so that a gone submodule can be made too)."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        module.__path__ = []
+        patch(module, self.names)
+
+
+class RemovedNames(importlib.abc.MetaPathFinder):
+    """First on sys.meta_path: for the modules of the table, the spec the
+    other finders give with a loader that patches; for a gone one that the
+    table gives names, a made module; for one gone with no equivalent, a
+    ModuleNotFoundError that says what to write."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def find_spec(self, fullname, path=None, target=None):
+        names = self.table.names.get(fullname)
+        removed = None if names else self.table.removed_module(fullname)
+        if names is None and removed is None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self:
+                continue
+            find = getattr(finder, 'find_spec', None)
+            spec = find(fullname, path, target) if find else None
+            if spec is not None:
+                if names and spec.loader is not None:
+                    spec.loader = _PatchingLoader(spec.loader, names)
+                return spec
+        if fullname in self.table.made:
+            return importlib.machinery.ModuleSpec(fullname, _MadeLoader(names),
+                                                  is_package=True)
+        row = removed or self.table.modules.get(fullname)
+        if row is not None:
+            raise ModuleNotFoundError('No module named %r (%s)' % (fullname, _advice(row)),
+                                      name=fullname)
+        return None
+
+
+def install(rows):
+    """Serves the rows (REMOVED) in this process, once."""
+    if any(type(f).__name__ == 'RemovedNames' for f in sys.meta_path):
+        return
+    table = Table(rows)
+    for name, names in table.names.items():
+        if name in sys.modules:
+            patch(sys.modules[name], names)
+    sys.meta_path.insert(0, RemovedNames(table))

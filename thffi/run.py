@@ -1,0 +1,169 @@
+"""python -m thffi run [--] COMMAND [ARGS...]: one step of a 2018 README
+(`make`, `sh make.sh`, `python train.py`) run with today's toolchain in
+front, with no `port` and no edit.
+
+One argument is a command line, run by bash as the README's shell ran it
+(`python -m thffi run 'cd lib && sh make.sh'`); several are a program and
+its arguments, run as they are (`python -m thffi run -- python train.py
+--lr 0.1`).  The exit status is the command's (128 + N for signal N).
+
+For the command and everything it starts, a folder made for this run
+(removed after it) comes first on PATH and on PYTHONPATH; it holds:
+- `nvcc`: toolchain/nvcc.py's rules applied to its arguments (C++17 for
+  -std=c++11, --extended-lambda, the architectures today's nvcc rejects
+  replaced by thffi's --arch-flags, a -ccbin naming a missing compiler
+  dropped), one line on stderr saying what changed, then the real nvcc
+  (the next on PATH, else the toolkit thffi builds with);
+- `cc`, `gcc`: toolchain/cc.py's rules for C that today's gcc refuses and
+  gcc 5 accepted with a warning (its errors made warnings again; gcc 15's C23
+  default back to gcc 5's gnu11), said the same way, then the real one;
+- `python`, `python3`, `python3.N`: the interpreter thffi runs in, so a
+  make.sh's `python build.py` builds with thffi's PyTorch;
+- `thffi` (a link to this package) and `sitecustomize.py`, with which every
+  Python the step starts finds torch.utils.ffi (thffi's _hook) and the
+  names today's Python, NumPy, SciPy and PyTorch removed where they have an
+  equivalent (_run_names.py), each said on stderr once, when first used.
+CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
+which the `nvcc` here would hide.  Nothing changes outside the command."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from . import cuda
+
+# A file in each folder `thffi run` makes: the shims look for the real
+# programs on PATH less the folders holding it (also a nested run's).
+MARKER = '.thffi-run'
+COMPILERS = ('nvcc', 'cc', 'gcc')
+USAGE = ("usage: python -m thffi run [--] COMMAND [ARGS...]\n"
+         "  one argument is a command line run by bash ('cd lib && sh make.sh'); several are a "
+         "program and its arguments\n")
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+_COMPILER_SHIM = '''#!{python} -I
+# `{name}` for `python -m thffi run`: thffi/_run_tools.py, then the real {name}.
+import sys
+sys.path.insert(0, {folder!r})
+from thffi._run_tools import main
+sys.exit(main({name!r}, {folder!r}, sys.argv[1:]))
+'''
+_PYTHON_SHIM = '''#!/bin/sh
+# `{name}` for `python -m thffi run`: the interpreter thffi runs in.
+exec {python} "$@"
+'''
+_SITECUSTOMIZE = '''"""Written by `python -m thffi run` for the Pythons its command starts:
+torch.utils.ffi (thffi/_hook.py) and the removed names that have an
+equivalent (thffi/_run_names.py), loaded by path so that importing neither
+thffi nor torch is paid at start."""
+import importlib.machinery
+import importlib.util
+import os
+import sys
+
+
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_load('_thffi_hook', {hook!r}).install()
+_load('_thffi_run_names', {names!r}).install(_load('_thffi_pyremoved', {pyremoved!r}).REMOVED)
+# A sitecustomize of the environment's own, which this one hides, still runs.
+_next = importlib.machinery.PathFinder.find_spec('sitecustomize', [
+    p for p in sys.path if not os.path.exists(os.path.join(p or '.', {marker!r}))])
+if _next is not None:
+    _load('_thffi_next_sitecustomize', _next.origin)
+'''
+
+
+def real_program(name, path=None):
+    """The program `name` on PATH (or `path`) less the folders `thffi run`
+    made, or None."""
+    folders = [d for d in (os.environ.get('PATH', '') if path is None else path).split(os.pathsep)
+               if not os.path.exists(os.path.join(d or '.', MARKER))]
+    return shutil.which(name, path=os.pathsep.join(folders))
+
+
+def _write(path, text, executable=False):
+    with open(path, 'w') as f:
+        f.write(text)
+    if executable:
+        os.chmod(path, 0o755)
+
+
+def make_folder():
+    """The folder of shims for one run (see the module's docstring)."""
+    folder = tempfile.mkdtemp(prefix='thffi-run-')
+    _write(os.path.join(folder, MARKER), 'python -m thffi run\n')
+    os.symlink(_PACKAGE, os.path.join(folder, 'thffi'))
+    for name in COMPILERS:
+        _write(os.path.join(folder, name), _COMPILER_SHIM.format(
+            python=sys.executable, name=name, folder=folder), executable=True)
+    pythons = ('python', 'python3', 'python%d.%d' % sys.version_info[:2])
+    for name in pythons:
+        _write(os.path.join(folder, name), _PYTHON_SHIM.format(
+            name=name, python=_quote(sys.executable)), executable=True)
+    _write(os.path.join(folder, 'sitecustomize.py'), _SITECUSTOMIZE.format(
+        hook=os.path.join(_PACKAGE, '_hook.py'),
+        names=os.path.join(_PACKAGE, '_run_names.py'),
+        pyremoved=os.path.join(_PACKAGE, 'toolchain', 'pyremoved.py'), marker=MARKER))
+    return folder
+
+
+def _quote(word):
+    return "'%s'" % word.replace("'", "'\\''")
+
+
+def environment(folder, base=None):
+    """The command's environment: `base` (os.environ) with folder first on
+    PATH and PYTHONPATH, and CUDA_HOME where the toolkit was found through
+    the nvcc on PATH."""
+    env = dict(os.environ if base is None else base)
+    if not env.get('CUDA_HOME') and not env.get('CUDA_PATH'):
+        toolkit = cuda.find_toolkit()
+        if toolkit is not None and toolkit.origin == 'the nvcc on PATH':
+            env['CUDA_HOME'] = toolkit.home
+    for var in ('PATH', 'PYTHONPATH'):
+        env[var] = os.pathsep.join([folder] + ([env[var]] if env.get(var) else []))
+    return env
+
+
+def command_line(args):
+    """The argument vector to run: one argument through bash (sh where
+    there is no bash), several as they are."""
+    if len(args) == 1:
+        return [shutil.which('bash') or 'sh', '-c', args[0]]
+    return list(args)
+
+
+def main(args):
+    """python -m thffi run's command: the exit status of args run as the
+    module's docstring says."""
+    args = list(args)
+    if args[:1] == ['--']:
+        args = args[1:]
+    if not args or not args[0].strip():
+        sys.stderr.write('python -m thffi run: no command given\n' + USAGE)
+        return 2
+    folder = make_folder()
+    try:
+        process = subprocess.Popen(command_line(args), env=environment(folder))
+        while True:
+            try:
+                status = process.wait()
+                break
+            except KeyboardInterrupt:  # the command has it too: wait for its end
+                continue
+    except OSError as exc:
+        sys.stderr.write('python -m thffi run: cannot run %s: %s\n' % (args[0], exc.strerror))
+        return 127
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 128 - status if status < 0 else status
+
