@@ -267,13 +267,17 @@ def test_the_guards_of_a_python_2_file_stay_while_the_rest_is_converted():
 
 # -- 3. Imports as the code is run --------------------------------------------------
 
-@pytest.fixture
-def scripts_folder(tmp_path):
-    """src/ is a package whose scripts are run from inside it (README: cd
-    src && python main.py); datasets.py, which main.py imports beside it, is
-    Python 2 (xrange) and imports utils/ as a top-level package."""
+@pytest.fixture(params=['readme', 'shebang'])
+def scripts_folder(tmp_path, request):
+    """src/ is a package whose scripts are run from inside it (a README says
+    cd src && python main.py, or main.py has a #! line); datasets.py, which
+    main.py imports beside it, is Python 2 (xrange) and imports utils/ as a
+    top-level package."""
+    readme = 'Train:\n\n    cd src && python main.py\n' if request.param == 'readme' else \
+        'Train with main.py.\n'
+    shebang = '#!/usr/bin/env python\n' if request.param == 'shebang' else ''
     write(tmp_path, {
-        'README.md': 'Train:\n\n    cd src && python main.py\n',
+        'README.md': readme,
         'src/__init__.py': '',
         'src/utils/__init__.py': '',
         'src/utils/frame_utils.py': 'def frames(n):\n    return ["f%d" % i for i in range(n)]\n',
@@ -284,12 +288,12 @@ def scripts_folder(tmp_path):
             def dataset(n):
                 return [frame_utils.frames(i) for i in xrange(n)]
             ''',
-        'src/main.py': '''\
+        'src/main.py': shebang + textwrap.dedent('''\
             import utils.frame_utils as frame_utils
             import datasets
 
             print(frame_utils.frames(2), datasets.dataset(3))
-            ''',
+            '''),
     })
     return tmp_path
 
@@ -379,8 +383,8 @@ def test_changed_lists_only_changes_made():
     ('y = Variable(x).detach()\n', 'y = x.detach()\n'),
     ('y = Variable(x.detach())\n', 'y = x.detach()\n'),
     ('y = Variable(x)\n', 'y = x.detach()\n'),
-    ('y = Variable(x, requires_grad=True).detach()\n',
-     'y = x.detach().requires_grad_().detach()\n'),
+    ('y = Variable(x, requires_grad=True).detach()\n', 'y = x.detach()\n'),
+    ('y = Variable(x, requires_grad=True)\n', 'y = x.detach().requires_grad_()\n'),
 ])
 def test_variable_is_detached_once(before, after):
     source = 'from torch.autograd import Variable\n' + before

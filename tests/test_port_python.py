@@ -269,13 +269,15 @@ def test_implicit_relative_imports_inside_a_package(tmp_path):
     (tmp_path / '__init__.py').write_text('')
     (tmp_path / 'demo.py').write_text('import layers\n')
     (tmp_path / 'layers.py').write_text('')
-    (package / 'old.py').write_text('print "a Python 2 repository: every file is converted"\n')
+    # A Python 2 file beside them decides nothing for them.
+    (package / 'old.py').write_text('print "a Python 2 file: converted alone"\n')
     _, findings, _, changed = port(str(tmp_path), write=True)
     assert (package / '__init__.py').read_text() == (
         'import os\nfrom . import _ext\nfrom ._ext import conv as conv\nfrom .layers import *\n'
         "exec('from .convsp import *')\nfrom . import convsp, layers\n")
     assert (package / 'train.py').read_text() == script
     assert (tmp_path / 'demo.py').read_text() == 'import layers\n'
+    assert (package / 'old.py').read_text() == 'print("a Python 2 file: converted alone")\n'
     # A dotted name is written by hand: `from . import a.b` is no Python.
     new, findings = py('import _ext.conv\n', path=str(package / '__init__.py'),
                        filename=str(package / '__init__.py'),

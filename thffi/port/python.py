@@ -764,13 +764,13 @@ class _Rewriter(cst.CSTTransformer):
                          'effect today; run inference under `with torch.no_grad():`',
                          fixed=False)
         flag = args.get('requires_grad')
-        # x.detach() already, or detached next (Variable(x).detach()): no
-        # second detach().
-        fresh = self._fresh(data_before) or _detached(data_before) or (
-            flag is None and self._detached_next(original))
+        # x.detach() already, or detached next (Variable(x).detach(), which
+        # requires no grad whatever the flag): no second detach().
+        detached_next = self._detached_next(original)
+        fresh = self._fresh(data_before) or _detached(data_before) or detached_next
         if not fresh:
             data = _method(data, 'detach')
-        if flag is None or m.matches(flag, m.Name('False')):
+        if flag is None or m.matches(flag, m.Name('False')) or detached_next:
             self._report(original, 'Variable(x): now x%s' % ('' if fresh else '.detach()'))
             return data.with_changes(lpar=call.lpar, rpar=call.rpar) if call.lpar else data
         flag_args = [] if m.matches(flag, m.Name('True')) else [cst.Arg(value=flag)]
