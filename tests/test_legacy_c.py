@@ -19,7 +19,7 @@ import torch
 
 import thffi
 from conftest import ROOT
-from thffi import _compile, _configure, builder, create_extension
+from thffi import _compile, _configure, _jobs, builder, create_extension
 
 SRC = os.path.join(ROOT, 'tests', 'legacy_c', 'src')
 THFFI_DIR = os.path.dirname(os.path.abspath(thffi.__file__))
@@ -143,7 +143,7 @@ def _search_dirs(compiler):
 
 
 def test_no_header_of_ours_shadows_a_system_header():
-    system = _search_dirs('gcc') + _search_dirs('g++') + _configure.python_includes() + (
+    system = _search_dirs('gcc') + _search_dirs('g++') + _jobs.python_includes() + (
         [os.path.join(CUDA_HOME, 'include')] if CUDA_HOME else [])
     ours = {os.path.relpath(os.path.join(root, f), top)
             for top in builder.include_dirs() for root, _, files in os.walk(top)

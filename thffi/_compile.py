@@ -1,197 +1,122 @@
-"""Step 2 of a build: compiling what cffi does not.
+"""Step 2 of a build: compiling what cffi does not, compile(plan) -> objects.
 
 thffi's own C and CUDA code (cached in the user's cache folder, shared by
 every extension and every copy of thffi) and the user's .cu files are
-compiled here, in parallel, before cffi compiles the module and the user's
-C sources and links them all (_linking.py)."""
+compiled here, in parallel, by the commands of the plan's jobs (_jobs.py),
+before cffi compiles the module and the user's C sources and links them all
+(_linking.py)."""
 
 import glob
 import hashlib
 import json
 import os
-import re
 import shlex
 import shutil
 import subprocess
 import sys
-import sysconfig
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import cuda
-from ._configure import (CSRC, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError, Configured,
-                         python_includes)
-from .cuda import describe, header_dirs
+from ._configure import BuildError
+from ._jobs import CSRC, HERE, meant_flags
+from .cuda import describe
 from .toolchain import cuda_api
-from .toolchain import nvcc as nvcc_rules
 
 
-class Compiled(Configured):
-    """An extension whose compile jobs are planned: `jobs` lists
-    (source, object, command, cacheable), thffi's own first."""
+def compile(plan):
+    """Compiles thffi's own code and the .cu sources of plan.jobs, in
+    parallel, in plan.build_dir; returns the objects made, in the jobs'
+    order.  thffi's objects come from the cache when it has them.  Verbose,
+    it prints the commands of the user's sources, as legacy verbose=True
+    did, and one line for thffi's own objects (and one before they start,
+    when compiling them takes long)."""
+    try:
+        cache = {job.object: _cached_object(job.command, job.object)
+                 for job in plan.jobs if job.own}
+    except FileNotFoundError as exc:  # the cache key reads the compiler's binary
+        raise BuildError(_missing_compiler(exc.filename)) from None
+    # What a make.sh step failed to build, or an old toolkit built,
+    # comes first: the lines above it (make.sh's) are where it failed.
+    for source, obj in plan.rescued.items():
+        print(_rescue_line(plan, source, obj))
+    fresh = [job for job in plan.jobs if job.own and not cache[job.object].present()]
+    if plan.verbose and plan.cuda_toolkit:
+        print('thffi: building %s with %s' % (plan.name, describe(plan.cuda_toolkit)))
+    if plan.verbose and any(job.source.endswith('.cu') for job in fresh):
+        print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '
+              'a few seconds an architecture, once; later builds take them from the cache'
+              % (plan.arch_spec, plan.arch_source))
 
-    def __init__(self, *args):
-        super().__init__(*args)
-        # (source, object, command, cacheable): compiled before cffi links.
-        self.jobs = []
-        for i, (src, opt) in enumerate(self.own_sources
-                                       + [(s, None) for s in self.cuda_sources]):
-            obj = os.path.join(self.build_dir, 'obj%d_%s.o' % (
-                i, os.path.splitext(os.path.basename(src))[0]))
-            command = (self._nvcc_command(src, obj, src.startswith(CSRC))
-                       if src.endswith('.cu') else
-                       self._cc_command(src, obj, opt.split() + self.sanitize_flags))
-            self.jobs.append((src, obj, command, src.startswith(CSRC)))
-        self.kwargs['extra_objects'] = self.user_objects + [job[1] for job in self.jobs]
-
-    def _nvcc_command(self, source, obj, own, hidden=True):
-        """nvcc command for a .cu file: the user's include folders and macros,
-        or for thffi's own code (cached for every extension) its own
-        headers and none of the user's.  hidden: its symbols stay inside
-        the library (but for thffi's shared library, _shared.py).  A rescued
-        source also gets the flags of the build files' command that was to
-        compile it (self.meant; its -O and -std take the place of ours)."""
-        host, defines = '-fPIC,-fvisibility=hidden' if hidden else '-fPIC', []
-        if own:
-            includes = [INCLUDE_DIR, CSRC, os.path.join(self.cuda_home, 'include')]
-            host += ',' + OWN_FILE_NAMES
-        else:
-            # CUDA's headers too where the build is not with_cuda (objects
-            # make.sh was to build): pip's wheels' are not where nvcc looks.
-            includes = self.kwargs['include_dirs'] + [
-                d for d in header_dirs(self.cuda_home) if d not in self.kwargs['include_dirs']]
-            for macro in self.kwargs.get('define_macros', []):
-                name, value = (macro, None) if isinstance(macro, str) else macro
-                defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
-        flags = self._meant_flags(source)[0] or self.arch_flags
-        ours = ([] if any(re.fullmatch(r'-O\d?|--optimize(=.*)?', f) for f in flags) else ['-O3'])
-        ours += [] if any(re.fullmatch(r'--?std(=.*)?', f) for f in flags) else ['-std=c++17']
-        return ([self.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d'] + ours
-                + ['-Xcompiler', host,
-                   # compile the architectures in parallel
-                   '--threads', '0']
-                + ['-I' + d for d in includes] + defines + flags + self.nvcc_args)
-
-    def _meant_flags(self, source):
-        """(flags, [toolchain.nvcc.Change]): for a rescued .cu file whose
-        command the build files hold, that command's flags (carried_flags)
-        made today's, this build's architectures in place of its own; else
-        ([], [])."""
-        meant = self.meant.get(source)
-        if not meant:
-            return [], []
-        _, command, cwd = meant
-        return nvcc_rules.modernize(nvcc_rules.carried_flags(command.args, cwd),
-                                    self.arch_flags, always=True)
-
-    def _rescue_line(self, source, obj):
-        """The line saying what is rebuilt, why, and with which command."""
-        line = ('thffi: %s (extra_objects) %s: compiling %s with nvcc for architectures %s '
-                'instead' % (self._display(obj), self.rescue_reasons[source],
-                             self._display(source), self.arch_spec))
-        meant = self.meant.get(source)
-        if not meant:
-            return line
-        flags, changes = self._meant_flags(source)
-        shown = shlex.join('-I' + self._display(f[2:]) if f.startswith('-I/') else
-                           self._display(f) if os.path.isabs(f) else f for f in flags)
-        return line + ', with its flags: %s%s' % (shown, ''.join(
-                ' [%s %s]' % (c.old, 'became ' + c.new if c.new else 'left out')
-                for c in changes))
-
-    def _cc_command(self, source, obj, flags, hidden=True):
-        """gcc (g++ for .cpp) command for one of thffi's own files.  Its C
-        stays C (C linkage, which the generated module and the user's code
-        declare) when CC names a C++ compiler, as in `CC=g++ python
-        build.py`, which compiled the user's C sources as C++."""
-        cxx = source.endswith('.cpp')
-        cc = shlex.split(os.environ.get('CXX' if cxx else 'CC')
-                         or sysconfig.get_config_var('CXX' if cxx else 'CC')
-                         or ('c++' if cxx else 'cc'))
-        if not cxx and os.path.basename(cc[0]).endswith('++'):
-            cc = cc + ['-x', 'c']
-        includes = [INCLUDE_DIR, CSRC] + python_includes() + (
-            [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
-        return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
-                + ['-std=c++11' if cxx else '-std=c99', '-fPIC']
-                + (['-fvisibility=hidden'] if hidden else []) + ['-Wall', OWN_FILE_NAMES]
-                + ['-I' + d for d in includes])
-
-    def _compile_objects(self):
-        """Compiles thffi's own code and the .cu sources, in parallel.  thffi's
-        objects come from the cache when it has them.  Verbose, it prints the
-        commands of the user's sources, as legacy verbose=True did, and one
-        line for thffi's own objects (and one before they start, when
-        compiling them takes long)."""
+    def run(job):
+        """The compiler's result (a blank one for an object from the cache)."""
         try:
-            cache = {job[1]: _cached_object(job[2], job[1]) for job in self.jobs if job[3]}
-        except FileNotFoundError as exc:  # the cache key reads the compiler's binary
-            raise BuildError(_missing_compiler(exc.filename)) from None
-        # What a make.sh step failed to build, or an old toolkit built,
-        # comes first: the lines above it (make.sh's) are where it failed.
-        for source, obj in self.rescued.items():
-            print(self._rescue_line(source, obj))
-        fresh = [job for job in self.jobs if job[3] and not cache[job[1]].present()]
-        if self.verbose and getattr(self, 'cuda_toolkit', None):
-            print('thffi: building %s with %s' % (self.name, describe(self.cuda_toolkit)))
-        if self.verbose and any(job[0].endswith('.cu') for job in fresh):
-            print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '
-                  'a few seconds an architecture, once; later builds take them from the cache'
-                  % (self.arch_spec, self.arch_source))
+            if job.own and cache[job.object].fetch():
+                return subprocess.CompletedProcess(job.command, 0, '', '')
+            result = subprocess.run(job.command, capture_output=True, text=True)
+        except FileNotFoundError:
+            raise BuildError(_missing_compiler(job.command[0])) from None
+        if job.own and result.returncode == 0:
+            cache[job.object].store()
+        return result
 
-        def run(job):
-            """The compiler's result (a blank one for an object from the cache)."""
-            src, obj, command, cacheable = job
-            try:
-                if cacheable and cache[obj].fetch():
-                    return subprocess.CompletedProcess(command, 0, '', '')
-                result = subprocess.run(command, capture_output=True, text=True)
-            except FileNotFoundError:
-                raise BuildError(_missing_compiler(command[0])) from None
-            if cacheable and result.returncode == 0:
-                cache[obj].store()
-            return result
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = list(pool.map(run, plan.jobs))
+    for job, result in zip(plan.jobs, results):
+        if plan.verbose and not job.own:
+            print(shlex.join(job.command))
+        sys.stderr.write(result.stderr if result.returncode else '')
+        if plan.verbose:
+            sys.stdout.write(result.stdout)
+        if result.returncode != 0 and job.source in plan.rescued:
+            obj = plan.rescued[job.source]
+            raise BuildError(
+                'building %s failed: extra_objects names %s, which %s; thffi compiled %s with '
+                'nvcc for %s (its include folders and macros, -Xcompiler -fPIC) instead, and '
+                'nvcc failed: its output is above%s'
+                % (plan.name, plan.display(obj), 'an old CUDA toolkit built'
+                   if os.path.exists(obj) else 'a make.sh step was to compile and did not',
+                   plan.display(job.source), plan.arch_spec, explained(plan, result.stderr)))
+        if result.returncode != 0:
+            raise BuildError('building %s failed: %s could not compile %s (its output '
+                             'is above)%s' % (plan.name, os.path.basename(job.command[0]),
+                                              job.source, explained(plan, result.stderr)))
+    if plan.verbose and plan.shared_library:
+        print('thffi: its own TH code: in %s, shared with the libraries the build links'
+              % plan.shared_library)
+    elif plan.verbose:
+        archs = (', CUDA architectures %s from %s' % (plan.arch_spec, plan.arch_source)
+                 if plan.with_cuda else '')
+        print('thffi: its own TH%s code: %s%d objects from the cache (%s)%s'
+              % ('/THC' if plan.with_cuda else '',
+                 '%d compiled in %.1f s, ' % (len(fresh), time.perf_counter() - start)
+                 if fresh else '', len(cache) - len(fresh), cache_root(), archs))
+    return [job.object for job in plan.jobs]
 
-        start = time.perf_counter()
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            results = list(pool.map(run, self.jobs))
-        for (src, _, command, own), result in zip(self.jobs, results):
-            if self.verbose and not own:
-                print(shlex.join(command))
-            sys.stderr.write(result.stderr if result.returncode else '')
-            if self.verbose:
-                sys.stdout.write(result.stdout)
-            if result.returncode != 0 and src in self.rescued:
-                obj = self.rescued[src]
-                raise BuildError(
-                    'building %s failed: extra_objects names %s, which %s; thffi compiled %s with '
-                    'nvcc for %s (its include folders and macros, -Xcompiler -fPIC) instead, and '
-                    'nvcc failed: its output is above%s'
-                    % (self.name, self._display(obj), 'an old CUDA toolkit built'
-                       if os.path.exists(obj) else 'a make.sh step was to compile and did not',
-                       self._display(src), self.arch_spec, self._explained(result.stderr)))
-            if result.returncode != 0:
-                raise BuildError('building %s failed: %s could not compile %s (its output '
-                                 'is above)%s' % (self.name, os.path.basename(command[0]), src,
-                                                  self._explained(result.stderr)))
-        if self.verbose and self.shared_library:
-            print('thffi: its own TH code: in %s, shared with the libraries the build links'
-                  % self.shared_library)
-        elif self.verbose:
-            archs = (', CUDA architectures %s from %s' % (self.arch_spec, self.arch_source)
-                     if self.with_cuda else '')
-            print('thffi: its own TH%s code: %s%d objects from the cache (%s)%s'
-                  % ('/THC' if self.with_cuda else '',
-                     '%d compiled in %.1f s, ' % (len(fresh), time.perf_counter() - start)
-                     if fresh else '', len(cache) - len(fresh), cache_root(), archs))
 
-    def _explained(self, output):
-        """What a compiler's failed output says of CUDA names today's toolkit
-        removed or lacks (toolchain/cuda_api.py), as lines to append to the
-        error; '' when it says nothing of them."""
-        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
-        lines = cuda_api.explain(output, home, home and cuda_api.toolkit_version(home))
-        return ''.join('\n  ' + line for line in lines)
+def _rescue_line(plan, source, obj):
+    """The line saying what is rebuilt, why, and with which command."""
+    line = ('thffi: %s (extra_objects) %s: compiling %s with nvcc for architectures %s '
+            'instead' % (plan.display(obj), plan.rescue_reasons[source],
+                         plan.display(source), plan.arch_spec))
+    if not plan.meant.get(source):
+        return line
+    flags, changes = meant_flags(plan, source)
+    shown = shlex.join('-I' + plan.display(f[2:]) if f.startswith('-I/') else
+                       plan.display(f) if os.path.isabs(f) else f for f in flags)
+    return line + ', with its flags: %s%s' % (shown, ''.join(
+            ' [%s %s]' % (c.old, 'became ' + c.new if c.new else 'left out')
+            for c in changes))
+
+
+def explained(plan, output):
+    """What a compiler's failed output says of CUDA names today's toolkit
+    removed or lacks (toolchain/cuda_api.py), as lines to append to the
+    error; '' when it says nothing of them."""
+    home = plan.cuda_home or cuda.find_cuda_home()
+    lines = cuda_api.explain(output, home, home and cuda_api.toolkit_version(home))
+    return ''.join('\n  ' + line for line in lines)
 
 
 class _CachedObject:

@@ -1,9 +1,11 @@
-"""Step 1 of a build: the configuration create_extension's arguments make.
+"""Step 1 of a build: the plan create_extension's arguments make.
 
-`Configured` (a cffi FFI) reads the headers, checks the sources, and decides
-the compiler and linker arguments, the CUDA toolkit and architectures, and
-the C source of the cffi module.  Nothing is compiled here."""
+`configure` reads the headers, checks the sources, and decides the compiler
+and linker arguments, the CUDA toolkit and architectures, the C source of
+the cffi module and the compile jobs: a Plan (_plan.py).  Nothing is
+compiled here."""
 
+import dataclasses
 import glob
 import os
 import re
@@ -12,16 +14,12 @@ import subprocess
 import sys
 import sysconfig
 
-import cffi
-
-from . import _codegen, _link, cuda
-from .toolchain import cuda_api, nvcc as toolchain_nvcc
+from . import _codegen, _jobs, _link, cuda
+from ._jobs import CSRC, HERE, INCLUDE_DIR
 from ._parse import read_header
-from .toolchain import cc
+from ._plan import Plan, display
+from .toolchain import cc, cuda_api, nvcc as toolchain_nvcc
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-INCLUDE_DIR = os.path.join(HERE, 'include')
-CSRC = os.path.join(HERE, 'csrc')
 # thffi's own C code, compiled apart from the user's (with its own flags, in
 # parallel, and cached: see _compile.py): (file, gcc optimisation).
 # The floating-point loops get -O3; bookkeeping code compiles faster at -O1,
@@ -39,10 +37,6 @@ TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenm
 # 13, the default five architectures: 15 CPU seconds; all of TH's C 5-7).
 THC_SOURCES = [('THCTensor.cu', None), ('THC.c', '-O2'), ('THCBlas.c', '-O2'),
                ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1'), ('THCSparse.c', '-O2')]
-# thffi's own objects are cached and shared by every copy of thffi: their
-# __FILE__ is relative to csrc/, and their messages name the file in the
-# thffi that built the extension (csrc/thffi_private.h).
-OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % CSRC
 # Extensions with C++ code: catches C++ exceptions leaving a wrapped function.
 CXX_GUARD = [('THCxx.cpp', '-O2')]
 # Functions the extension's own objects call through thffi (-Wl,--wrap):
@@ -76,12 +70,6 @@ def include_dirs():
     lib/include/THC): <TH/TH.h> and <THC/THC.h>, and also "TH.h", <THC.h>,
     "THCGeneral.h"...  The CUDA toolkit's headers come on top with CUDA."""
     return [INCLUDE_DIR, os.path.join(INCLUDE_DIR, 'TH'), os.path.join(INCLUDE_DIR, 'THC')]
-
-
-def python_includes():
-    """Where Python.h is, for thffi's THPython.c."""
-    paths = sysconfig.get_paths()
-    return list(dict.fromkeys([paths['include'], paths['platinclude']]))
 
 
 class BuildError(RuntimeError):
@@ -294,305 +282,317 @@ def show_step(meant, base):
                                shlex.join(command.args), why)
 
 
-class Configured(cffi.FFI):
-    """A cffi FFI configured for one extension from create_extension's
-    arguments (paths already absolute)."""
-
-    def __init__(self, name, headers, sources, base, verbose, with_cuda, package, kwargs):
-        super().__init__()
-        parts = name.split('.')
-        self.name = name
-        self.base = base
-        self.package = bool(package)
-        self.target_dir = os.path.join(base, *parts)
+def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs):
+    """The Plan of one extension from create_extension's arguments (paths
+    already absolute; kwargs: setuptools Extension's, plus extra_nvcc_args).
+    Raises BuildError for arguments that cannot build."""
+    parts = name.split('.')
+    target_dir = os.path.join(base, *parts)
+    full = '%s.%s' % (package, name) if isinstance(package, str) else name
+    functions, constants = _read_headers(name, headers)
+    for src in sources:
+        if not os.path.isfile(src):
+            raise BuildError('create_extension(%r): source file %s does not exist' % (name, src))
+    with_cuda = bool(with_cuda)
+    kw = dict(kwargs)
+    nvcc_args = as_list(kw.pop('extra_nvcc_args', None))
+    # thffi's folders first, as torch.utils.ffi put torch's.
+    kw['include_dirs'] = include_dirs() + kw.get('include_dirs', [])
+    # The generated entry points use CPython's full API (vectorcall), not
+    # the limited API cffi selects by default: the module is built for this
+    # Python version anyway.
+    kw['define_macros'] = as_list(kw.get('define_macros')) + [('_CFFI_NO_LIMITED_API', None)]
+    # thffi's element-wise ops use OpenMP: PyTorch's runtime, by soname.
+    # TH's headers brought <math.h>, so legacy code calls libm (expf,
+    # sqrt...) without -lm: the process had it loaded.
+    kw['libraries'] = as_list(kw.get('libraries')) + ['gomp', 'm']
+    kw.update(_cuda_libraries(name, kw))
+    cuda_sources = [s for s in sources if s.endswith('.cu')]
+    sources = [s for s in sources if not s.endswith('.cu')]
+    if cuda_sources and not with_cuda:
+        raise BuildError('create_extension(%r): %s is CUDA code; pass with_cuda=True'
+                         % (name, cuda_sources[0]))
+    sanitize = sanitize_mode()
+    sanitize_link = [_SANITIZERS[sanitize]] if sanitize else []
+    sanitize_flags = sanitize_link + (_SANITIZE_DEBUG_FLAGS if sanitize else [])
+    # CC=g++ compiles the user's C as C++ (and the module: _module_source).
+    cc_is_cxx = os.path.basename(
+        (shlex.split(os.environ.get('CC', '')) or ['cc'])[0]).endswith('++')
+    cxx = (kw.get('language') == 'c++' or cc_is_cxx
+           or any(s.endswith(_CXX_SUFFIXES) for s in sources))
+    user_objects, rescued, rescue_reasons, meant = _sort_extra_objects(
+        name, base, with_cuda, as_list(kw.get('extra_objects')))
+    # The objects compile() makes join them at the link (link_kwargs).
+    kw['extra_objects'] = user_objects
+    cuda_sources += list(rescued)
+    # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
+    # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
+    # make.sh, as legacy build.py files did).
+    cxx_code = (cxx or bool(cuda_sources) or _link.CXX_RUNTIME in _link.runtime_needs(
+        [o for o in user_objects if os.path.isfile(o)]))
+    # thffi's own C, (path, gcc optimisation or None for nvcc), and the
+    # user's .cu files: compiled before cffi links (_compile.py).
+    shared_library, linked_libraries, linking = _shared_library(name, base, with_cuda,
+                                                                user_objects, kw)
+    kw.update(linking)
+    own = [] if shared_library else TH_SOURCES + (CXX_GUARD if cxx_code else [])
+    toolkit, nvcc = (_toolkit(name) if with_cuda or rescued else
+                     (None, {'nvcc': None, 'arch_spec': None, 'arch_source': None,
+                             'arch_flags': []}))
+    if with_cuda:
+        kw.update(_cuda_runtime(name, toolkit.home, kw))
+        own = ([] if shared_library else THC_SOURCES) + own
+    for fn in functions:
+        if _codegen.uses_cuda(fn) and not with_cuda:
+            raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
+                             'with_cuda=True (a build script that sets it behind `if '
+                             'torch.cuda.is_available():` leaves it False on a machine '
+                             'without a GPU: `python -m thffi port` makes it depend on the '
+                             'CUDA toolkit instead)' % (name, fn.name))
+    kw.update(_compile_args(kw, cxx_code, sanitize_link, sanitize_flags))
+    plan = Plan(
+        name=name, base=base, package=bool(package),
+        module_name=('%s._%s' % (full, parts[-1])) if package else '_' + parts[-1],
+        target_dir=target_dir,
         # Compiler work happens here, under a lock (one build at a time).  In
         # package mode setuptools links later, so the objects must stay.
-        self.build_dir = (os.path.join(base, 'build', 'thffi', name) if package
-                          else os.path.join(self.target_dir, '.thffi-build'))
-        full = '%s.%s' % (package, name) if isinstance(package, str) else name
-        self.module_name = ('%s._%s' % (full, parts[-1])) if self.package else '_' + parts[-1]
-        self.verbose = verbose
-        self.headers = headers
-        self.functions, self.constants = _read_headers(name, headers)
-        for src in sources:
-            if not os.path.isfile(src):
-                raise BuildError('create_extension(%r): source file %s does not exist'
-                                 % (name, src))
-        self.with_cuda = bool(with_cuda)
-        self.kwargs = dict(kwargs)
-        self.nvcc_args = as_list(self.kwargs.pop('extra_nvcc_args', None))
-        # thffi's folders first, as torch.utils.ffi put torch's.
-        self.kwargs['include_dirs'] = include_dirs() + self.kwargs.get('include_dirs', [])
-        # The generated entry points use CPython's full API (vectorcall),
-        # not the limited API cffi selects by default: the module is built
-        # for this Python version anyway.
-        self.kwargs['define_macros'] = (as_list(self.kwargs.get('define_macros'))
-                                        + [('_CFFI_NO_LIMITED_API', None)])
-        # thffi's element-wise ops use OpenMP: PyTorch's runtime, by soname.
-        # TH's headers brought <math.h>, so legacy code calls libm (expf,
-        # sqrt...) without -lm: the process had it loaded.
-        self.kwargs['libraries'] = as_list(self.kwargs.get('libraries')) + ['gomp', 'm']
-        self._configure_cuda_libraries()
-        cuda_sources = [s for s in sources if s.endswith('.cu')]
-        sources = [s for s in sources if not s.endswith('.cu')]
-        if cuda_sources and not self.with_cuda:
-            raise BuildError('create_extension(%r): %s is CUDA code; pass with_cuda=True'
-                             % (name, cuda_sources[0]))
-        self.sanitize = sanitize_mode()
-        sanitize_link = [_SANITIZERS[self.sanitize]] if self.sanitize else []
-        sanitize_flags = sanitize_link + (_SANITIZE_DEBUG_FLAGS if self.sanitize else [])
-        # CC=g++ compiles the user's C as C++ (and the module: _module_source).
-        cc_is_cxx = os.path.basename(
-            (shlex.split(os.environ.get('CC', '')) or ['cc'])[0]).endswith('++')
-        cxx = (self.kwargs.get('language') == 'c++' or cc_is_cxx
-               or any(s.endswith(_CXX_SUFFIXES) for s in sources))
-        self._sort_extra_objects()
-        cuda_sources += list(self.rescued)
-        # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
-        # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
-        # make.sh, as legacy build.py files did).
-        self.cxx_code = (cxx or bool(cuda_sources) or _link.CXX_RUNTIME in _link.runtime_needs(
-            [o for o in self.user_objects if os.path.isfile(o)]))
-        # thffi's own C, (path, gcc optimisation or None for nvcc), and the
-        # user's .cu files: compiled before cffi links (_compile.py).
-        self._configure_shared_library()
-        own = [] if self.shared_library else TH_SOURCES + (CXX_GUARD if self.cxx_code else [])
-        if self.with_cuda:
-            self._configure_cuda()
-            own = ([] if self.shared_library else THC_SOURCES) + own
-        elif self.rescued:
-            self._configure_nvcc()
-        self.own_sources = [(os.path.join(CSRC, f), o) for f, o in own]
-        self.cuda_sources = cuda_sources
-        self.sanitize_flags = sanitize_flags
-        for fn in self.functions:
-            if _codegen.uses_cuda(fn) and not self.with_cuda:
-                raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
-                                 'with_cuda=True (a build script that sets it behind `if '
-                                 'torch.cuda.is_available():` leaves it False on a machine '
-                                 'without a GPU: `python -m thffi port` makes it depend on the '
-                                 'CUDA toolkit instead)' % (name, fn.name))
-        self.cdef_text = _codegen.cdef(self.with_cuda)
-        self.cdef(self.cdef_text)
-        self._set_compile_args(sanitize_link, sanitize_flags)
-        self.source_text = self._module_source(cc_is_cxx)
-        self.source_extension = '.cpp' if self.kwargs.get('language') == 'c++' else '.c'
-        self.sources = sources
+        build_dir=(os.path.join(base, 'build', 'thffi', name) if package
+                   else os.path.join(target_dir, '.thffi-build')),
+        verbose=verbose, headers=headers, functions=functions, constants=constants,
+        sources=sources, cuda_sources=cuda_sources, user_objects=user_objects,
+        rescued=rescued, rescue_reasons=rescue_reasons, meant=meant,
+        linked_libraries=linked_libraries, with_cuda=with_cuda, cxx_code=cxx_code,
+        sanitize=sanitize, sanitize_flags=sanitize_flags, shared_library=shared_library,
+        kwargs=kw, nvcc_args=nvcc_args, cuda_toolkit=toolkit,
+        cuda_home=toolkit and toolkit.home, **nvcc,
+        cdef_text=_codegen.cdef(with_cuda),
+        source_text=_module_source(headers, functions, constants, with_cuda, cxx_code,
+                                   shared_library, cc_is_cxx),
+        source_extension='.cpp' if kw.get('language') == 'c++' else '.c')
+    return dataclasses.replace(plan, jobs=_jobs.jobs(
+        plan, [(os.path.join(CSRC, f), o) for f, o in own]))
 
-    def _sort_extra_objects(self):
-        """self.user_objects: extra_objects, but for objects nvcc is to build
-        again here (self.rescued) and the static CUDA runtime.
 
-        Objects a make.sh step was to compile from a .cu beside them (x.cu.o
-        or x.o from x.cu) and did not: 2018 make.sh files name GPU
-        architectures nvcc 12 rejects, and most go on to build.py after a
-        failed step.  Objects that are there but stale: committed in 2018,
-        or left by an old toolkit, they call runtime functions the installed
-        toolkit's release removed (CUDA 10.0's launch sequence:
-        toolchain/cuda_api.py) or hold GPU code for no architecture it can
-        target.  Where there is a CUDA toolkit both are compiled here as the
-        extension's .cu sources are, also without with_cuda (build.py files
-        gated their CUDA sources, not the kernel object, on
-        torch.cuda.is_available()): {source: the object make.sh was to
-        write}; self.rescue_reasons says why, for each source, and self.meant
-        which command of the build files was to write it (meant_command()).  Without a
-        toolkit a missing object is left out, saying so (the symbol check
-        names what used it)."""
-        self.user_objects, self.rescued, self.rescue_reasons, self.meant = [], {}, {}, {}
-        home = cuda.find_cuda_home()
-        for obj in as_list(self.kwargs.get('extra_objects')):
-            source = _object_source(obj)
-            missing = not os.path.exists(obj)
-            stale = not missing and source and home and _stale(obj, home)
-            if source and (missing or stale):
-                meant = meant_command(obj, self.base)
-                step = meant and show_step(meant, self.base)
-                if missing:
-                    why = 'does not exist' + (': %s was to build it' % step if step else
-                                              ', as a make.sh step that failed would leave it')
-                else:
-                    why = ('was built by an old CUDA toolkit: %s' % stale
-                           + ('; %s was to build it again' % step if step else ''))
-                if home or self.with_cuda:  # with_cuda without a toolkit stops below
-                    self.rescued[source] = obj
-                    self.rescue_reasons[source] = why
-                    self.meant[source] = meant
-                else:
-                    sys.stderr.write('thffi: warning: %s (extra_objects) %s, and there is no CUDA '
-                                     'toolkit to compile %s: leaving it out\n'
-                                     % (self._display(obj), why, self._display(source)))
-            elif not _static_cuda_runtime(self.name, obj):
-                self.user_objects.append(obj)
-                old = not missing and home and old_device_code(obj)
-                if old:
-                    sys.stderr.write('thffi: warning: %s (extra_objects) was built by an old CUDA '
-                                     'toolkit: %s, and no .cu lies beside it to compile again: '
-                                     'its kernels will not run on today\'s GPUs\n'
-                                     % (self._display(obj), old))
+def _sort_extra_objects(name, base, with_cuda, extra_objects):
+    """(user_objects, rescued, rescue_reasons, meant): extra_objects, but for
+    objects nvcc is to build again here (rescued) and the static CUDA
+    runtime.
 
-    def _set_compile_args(self, sanitize_link, sanitize_flags):
-        """The compiler and linker flags of the module and the user's C
-        sources."""
-        # C is compiled as torch.utils.ffi compiled it, C99 with gcc 5's
-        # tolerance (toolchain/cc.py: what gcc 14 made errors stays a
-        # warning).  -MMD makes gcc list each source's dependencies for the
-        # up-to-date check; hidden visibility keeps the TH symbols of two
-        # extensions in one process apart.  Each source gets the flags of
-        # its language only (LanguageArgs): -std=c99 reaches no C++ source,
-        # the user's -std=c++11 no C one.
-        flags = (['-std=c99', '-O3', '-MMD', '-fvisibility=hidden']
-                 + cc.tolerated_errors(tuple(c_compiler())))
-        if self.cxx_code:
-            # THCxx.cpp needs the C++ runtime; C frames between a throw and
-            # THFFI_cxxCall (the generated module's, C sources') pass the
-            # exception on.
-            if 'stdc++' not in self.kwargs['libraries']:
-                self.kwargs['libraries'] = self.kwargs['libraries'] + ['stdc++']
-            flags.append('-fexceptions')
-        self.kwargs['extra_compile_args'] = LanguageArgs(flags + as_list(
-            self.kwargs.get('extra_compile_args')) + sanitize_flags)
-        self.kwargs['extra_link_args'] = (as_list(self.kwargs.get('extra_link_args'))
-                                          + WRAP_FLAGS + sanitize_link)
+    Objects a make.sh step was to compile from a .cu beside them (x.cu.o
+    or x.o from x.cu) and did not: 2018 make.sh files name GPU
+    architectures nvcc 12 rejects, and most go on to build.py after a
+    failed step.  Objects that are there but stale: committed in 2018,
+    or left by an old toolkit, they call runtime functions the installed
+    toolkit's release removed (CUDA 10.0's launch sequence:
+    toolchain/cuda_api.py) or hold GPU code for no architecture it can
+    target.  Where there is a CUDA toolkit both are compiled here as the
+    extension's .cu sources are, also without with_cuda (build.py files
+    gated their CUDA sources, not the kernel object, on
+    torch.cuda.is_available()): rescued is {source: the object make.sh was
+    to write}; rescue_reasons says why, for each source, and meant which
+    command of the build files was to write it (meant_command()).  Without a
+    toolkit a missing object is left out, saying so (the symbol check
+    names what used it)."""
+    user_objects, rescued, rescue_reasons, meant = [], {}, {}, {}
+    home = cuda.find_cuda_home()
+    for obj in extra_objects:
+        source = _object_source(obj)
+        missing = not os.path.exists(obj)
+        stale = not missing and source and home and _stale(obj, home)
+        if source and (missing or stale):
+            command = meant_command(obj, base)
+            step = command and show_step(command, base)
+            if missing:
+                why = 'does not exist' + (': %s was to build it' % step if step else
+                                          ', as a make.sh step that failed would leave it')
+            else:
+                why = ('was built by an old CUDA toolkit: %s' % stale
+                       + ('; %s was to build it again' % step if step else ''))
+            if home or with_cuda:  # with_cuda without a toolkit stops in configure()
+                rescued[source] = obj
+                rescue_reasons[source] = why
+                meant[source] = command
+            else:
+                sys.stderr.write('thffi: warning: %s (extra_objects) %s, and there is no CUDA '
+                                 'toolkit to compile %s: leaving it out\n'
+                                 % (display(base, obj), why, display(base, source)))
+        elif not _static_cuda_runtime(name, obj):
+            user_objects.append(obj)
+            old = not missing and home and old_device_code(obj)
+            if old:
+                sys.stderr.write('thffi: warning: %s (extra_objects) was built by an old CUDA '
+                                 'toolkit: %s, and no .cu lies beside it to compile again: '
+                                 'its kernels will not run on today\'s GPUs\n'
+                                 % (display(base, obj), old))
+    return user_objects, rescued, rescue_reasons, meant
 
-    def _module_source(self, cc_is_cxx):
-        """The C source of the cffi module: the user's headers, then the
-        generated entry points."""
-        # The user's headers name TH types; the legacy tool included TH first.
-        # They declare C functions, also when the module is compiled as C++
-        # (language='c++'), but for CC=g++: it compiled the user's C sources
-        # and the module as C++ alike, so their functions have C++ linkage.
-        includes = ''.join('#include "%s"\n' % h for h in self.headers)
-        if not cc_is_cxx:
-            includes = ('#ifdef __cplusplus\nextern "C" {\n#endif\n' + includes
-                        + '#ifdef __cplusplus\n}\n#endif\n')
-        return ('#include <TH/TH.h>\n' + ('#include <THC/THC.h>\n' if self.with_cuda else '')
-                + includes + _codegen.module_source(self.functions, HERE, self.cxx_code,
-                                                    bool(self.shared_library), self.constants))
 
-    def _configure_nvcc(self):
-        """The toolkit, nvcc and the architectures .cu files compile for;
-        a warning when PyTorch was built with another CUDA major."""
-        toolkit = cuda.find_toolkit()
-        if toolkit is None:
-            raise BuildError(cuda.missing_toolkit_message(
-                'create_extension(%r, with_cuda=True)' % self.name))
-        self.cuda_toolkit = toolkit
-        self.cuda_home = home = toolkit.home
-        self.nvcc = os.path.join(home, 'bin', 'nvcc')
-        self.arch_spec, self.arch_source = cuda.arch_list()
-        try:
-            self.arch_flags = cuda.arch_flags(self.arch_spec)
-        except ValueError as exc:
-            raise BuildError('%s (from %s)' % (exc, self.arch_source)) from None
-        mismatch = cuda.torch_mismatch(home)
-        if mismatch:
-            sys.stderr.write('thffi: warning: create_extension(%r): building with %s, but %s\n'
-                             % (self.name, cuda.describe(toolkit), mismatch))
+def _compile_args(kw, cxx_code, sanitize_link, sanitize_flags):
+    """The compiler and linker arguments of the module and the user's C
+    sources: {libraries, extra_compile_args, extra_link_args}."""
+    # C is compiled as torch.utils.ffi compiled it, C99 with gcc 5's
+    # tolerance (toolchain/cc.py: what gcc 14 made errors stays a
+    # warning).  -MMD makes gcc list each source's dependencies for the
+    # up-to-date check; hidden visibility keeps the TH symbols of two
+    # extensions in one process apart.  Each source gets the flags of
+    # its language only (LanguageArgs): -std=c99 reaches no C++ source,
+    # the user's -std=c++11 no C one.
+    flags = (['-std=c99', '-O3', '-MMD', '-fvisibility=hidden']
+             + cc.tolerated_errors(tuple(c_compiler())))
+    libraries = kw['libraries']
+    if cxx_code:
+        # THCxx.cpp needs the C++ runtime; C frames between a throw and
+        # THFFI_cxxCall (the generated module's, C sources') pass the
+        # exception on.
+        if 'stdc++' not in libraries:
+            libraries = libraries + ['stdc++']
+        flags.append('-fexceptions')
+    return {'libraries': libraries,
+            'extra_compile_args': LanguageArgs(flags + as_list(kw.get('extra_compile_args'))
+                                               + sanitize_flags),
+            'extra_link_args': as_list(kw.get('extra_link_args')) + WRAP_FLAGS + sanitize_link}
 
-    def _configure_cuda(self):
-        """with_cuda: nvcc, THC's headers and the shared CUDA runtime."""
-        self._configure_nvcc()
-        home = self.cuda_home
-        kw = self.kwargs
-        # The toolkit's headers, then those of pip's wheels it lacks
-        # (cusparse.h, curand.h).
-        kw['include_dirs'] = kw['include_dirs'] + cuda.header_dirs(home)
-        # The shared CUDA runtime, found by its soname: in a process where
-        # PyTorch already loaded libcudart.so.<major>, that one is used (one
-        # runtime, one current device); the rpath is the fallback for
-        # processes without it (a CPU-only torch).  It names pip's wheels'
-        # folders too, for the libraries thffi loads at run time (cuBLAS,
-        # cuSPARSE: THCBlas.c, THCSparse.c).
-        # nvcc's host code is C++: it needs the C++ runtime, as torch does.
-        runtime = cuda.find_library('cudart', home)
-        if runtime is None:
-            raise BuildError('create_extension(%r, with_cuda=True): %s'
-                             % (self.name, cuda.missing_library_message('cudart', home)))
-        kw['libraries'] = as_list(kw.get('libraries')) + [runtime.link, 'stdc++']
-        kw['library_dirs'] = _added(kw.get('library_dirs'), [runtime.folder])
-        kw['runtime_library_dirs'] = _added(kw.get('runtime_library_dirs'),
-                                            cuda.library_dirs(home))
 
-    def _configure_cuda_libraries(self):
-        """The CUDA libraries `libraries` names (cusparse, curand, cublas...),
-        as 2018 builds linked them from the toolkit's lib64: found in the
-        toolkit or in pip's wheels (cuda.find_library), their folder on the
-        link line and the rpath, a versioned file (pip's libcusparse.so.12)
-        by its whole name.  A folder of library_dirs holding lib<name>.so,
-        or the linker's own search path, is left to decide."""
-        kw = self.kwargs
-        if not any(name in cuda.LIBRARIES for name in kw['libraries']):
-            return
-        home = cuda.find_cuda_home()
-        libraries = []
-        for name in kw['libraries']:
-            if name not in cuda.LIBRARIES or any(
-                    os.path.isfile(os.path.join(d, 'lib%s.so' % name))
-                    for d in as_list(kw.get('library_dirs'))):
-                libraries.append(name)
+def _module_source(headers, functions, constants, with_cuda, cxx_code, shared_library,
+                   cc_is_cxx):
+    """The C source of the cffi module: the user's headers, then the
+    generated entry points."""
+    # The user's headers name TH types; the legacy tool included TH first.
+    # They declare C functions, also when the module is compiled as C++
+    # (language='c++'), but for CC=g++: it compiled the user's C sources
+    # and the module as C++ alike, so their functions have C++ linkage.
+    includes = ''.join('#include "%s"\n' % h for h in headers)
+    if not cc_is_cxx:
+        includes = ('#ifdef __cplusplus\nextern "C" {\n#endif\n' + includes
+                    + '#ifdef __cplusplus\n}\n#endif\n')
+    return ('#include <TH/TH.h>\n' + ('#include <THC/THC.h>\n' if with_cuda else '')
+            + includes + _codegen.module_source(functions, HERE, cxx_code,
+                                                bool(shared_library), constants))
+
+
+def _toolkit(name):
+    """(the CUDA toolkit, {nvcc, arch_spec, arch_source, arch_flags}): nvcc
+    and the architectures .cu files compile for; a warning when PyTorch was
+    built with another CUDA major."""
+    toolkit = cuda.find_toolkit()
+    if toolkit is None:
+        raise BuildError(cuda.missing_toolkit_message(
+            'create_extension(%r, with_cuda=True)' % name))
+    arch_spec, arch_source = cuda.arch_list()
+    try:
+        arch_flags = cuda.arch_flags(arch_spec)
+    except ValueError as exc:
+        raise BuildError('%s (from %s)' % (exc, arch_source)) from None
+    mismatch = cuda.torch_mismatch(toolkit.home)
+    if mismatch:
+        sys.stderr.write('thffi: warning: create_extension(%r): building with %s, but %s\n'
+                         % (name, cuda.describe(toolkit), mismatch))
+    return toolkit, {'nvcc': os.path.join(toolkit.home, 'bin', 'nvcc'), 'arch_spec': arch_spec,
+                     'arch_source': arch_source, 'arch_flags': arch_flags}
+
+
+def _cuda_runtime(name, home, kw):
+    """with_cuda: THC's headers and the shared CUDA runtime:
+    {include_dirs, libraries, library_dirs, runtime_library_dirs}."""
+    # The toolkit's headers, then those of pip's wheels it lacks
+    # (cusparse.h, curand.h).
+    # The shared CUDA runtime, found by its soname: in a process where
+    # PyTorch already loaded libcudart.so.<major>, that one is used (one
+    # runtime, one current device); the rpath is the fallback for
+    # processes without it (a CPU-only torch).  It names pip's wheels'
+    # folders too, for the libraries thffi loads at run time (cuBLAS,
+    # cuSPARSE: THCBlas.c, THCSparse.c).
+    # nvcc's host code is C++: it needs the C++ runtime, as torch does.
+    runtime = cuda.find_library('cudart', home)
+    if runtime is None:
+        raise BuildError('create_extension(%r, with_cuda=True): %s'
+                         % (name, cuda.missing_library_message('cudart', home)))
+    return {'include_dirs': kw['include_dirs'] + cuda.header_dirs(home),
+            'libraries': as_list(kw.get('libraries')) + [runtime.link, 'stdc++'],
+            'library_dirs': _added(kw.get('library_dirs'), [runtime.folder]),
+            'runtime_library_dirs': _added(kw.get('runtime_library_dirs'),
+                                           cuda.library_dirs(home))}
+
+
+def _cuda_libraries(name, kw):
+    """The CUDA libraries `libraries` names (cusparse, curand, cublas...),
+    as 2018 builds linked them from the toolkit's lib64: found in the
+    toolkit or in pip's wheels (cuda.find_library), their folder on the
+    link line and the rpath, a versioned file (pip's libcusparse.so.12)
+    by its whole name: {libraries, library_dirs, runtime_library_dirs}, or
+    {} when it names none.  A folder of library_dirs holding lib<name>.so,
+    or the linker's own search path, is left to decide."""
+    if not any(library in cuda.LIBRARIES for library in kw['libraries']):
+        return {}
+    home = cuda.find_cuda_home()
+    libraries = []
+    library_dirs, runtime_dirs = kw.get('library_dirs'), kw.get('runtime_library_dirs')
+    for library in kw['libraries']:
+        if library not in cuda.LIBRARIES or any(
+                os.path.isfile(os.path.join(d, 'lib%s.so' % library))
+                for d in as_list(library_dirs)):
+            libraries.append(library)
+            continue
+        found = cuda.find_library(library, home)
+        if found is None and _linker_finds('lib%s.so' % library):
+            libraries.append(library)
+            continue
+        if found is None:
+            raise BuildError('create_extension(%r): libraries names %r, but %s'
+                             % (name, library, cuda.missing_library_message(library, home)))
+        libraries.append(found.link)
+        library_dirs = _added(library_dirs, [found.folder])
+        runtime_dirs = _added(runtime_dirs, [found.folder])
+    linking = {'libraries': libraries}
+    if library_dirs is not None:
+        linking['library_dirs'] = library_dirs
+    if runtime_dirs is not None:
+        linking['runtime_library_dirs'] = runtime_dirs
+    return linking
+
+
+def _shared_library(name, base, with_cuda, user_objects, kw):
+    """(shared library, linked libraries, {kwargs it changes}): thffi's
+    shared library (libthffi-<version>.so) when a library the extension
+    links was linked against it (python -m thffi --libs), or None.  The
+    extension then links it too, instead of holding thffi's code: one copy
+    of its state serves both.  The linked libraries: the shared libraries
+    the link names by path or finds in library_dirs."""
+    # Shared libraries in extra_objects, or named by path among the
+    # linker's arguments (build.py files passed libfoo.so in
+    # extra_link_args), and those `libraries` finds in library_dirs.
+    linked = [o for o in user_objects + as_list(kw.get('extra_link_args'))
+              if re.search(r'\.so(\.|$)', o) and os.path.isfile(o)]
+    for library in as_list(kw.get('libraries')):
+        for folder in as_list(kw.get('library_dirs')):
+            if os.path.isfile(os.path.join(folder, 'lib%s.so' % library)):
+                linked.append(os.path.join(folder, 'lib%s.so' % library))
+                break
+    for path in linked:
+        needed, search = _link.dynamic_section(path)
+        for needs in needed:
+            version = _shared_library_version(needs)
+            if version is None:
                 continue
-            found = cuda.find_library(name, home)
-            if found is None and _linker_finds('lib%s.so' % name):
-                libraries.append(name)
-                continue
-            if found is None:
-                raise BuildError('create_extension(%r): libraries names %r, but %s'
-                                 % (self.name, name, cuda.missing_library_message(name, home)))
-            libraries.append(found.link)
-            kw['library_dirs'] = _added(kw.get('library_dirs'), [found.folder])
-            kw['runtime_library_dirs'] = _added(kw.get('runtime_library_dirs'), [found.folder])
-        kw['libraries'] = libraries
-
-    def _configure_shared_library(self):
-        """self.shared_library: thffi's shared library (libthffi-<version>.so)
-        when a library the extension links was linked against it (python -m
-        thffi --libs), or None.  The extension then links it too, instead of
-        holding thffi's code: one copy of its state serves both."""
-        self.shared_library = None
-        kw = self.kwargs
-        # Shared libraries in extra_objects, or named by path among the
-        # linker's arguments (build.py files passed libfoo.so in
-        # extra_link_args), and those `libraries` finds in library_dirs.
-        linked = [o for o in self.user_objects + as_list(kw.get('extra_link_args'))
-                  if re.search(r'\.so(\.|$)', o) and os.path.isfile(o)]
-        for library in as_list(kw.get('libraries')):
-            for folder in as_list(kw.get('library_dirs')):
-                if os.path.isfile(os.path.join(folder, 'lib%s.so' % library)):
-                    linked.append(os.path.join(folder, 'lib%s.so' % library))
-                    break
-        self.linked_libraries = linked
-        for path in linked:
-            needed, search = _link.dynamic_section(path)
-            for name in needed:
-                version = _shared_library_version(name)
-                if version is None:
-                    continue
-                ours = os.path.basename(shared_library_name())
-                if name != ours:
-                    raise BuildError('create_extension(%r): %s was linked against %s, thffi %s\'s '
-                                     'TH library; this is %s: relink it with the flags of '
-                                     '`python -m thffi --libs`' % (self.name, self._display(path),
-                                                                  name, version, ours))
-                found = [d for d in search if os.path.isfile(os.path.join(d, name))]
-                if not found:
-                    raise BuildError('create_extension(%r): %s needs %s but names no folder '
-                                     'holding it (its RUNPATH): link it with all the flags of '
-                                     '`python -m thffi --libs`' % (self.name, self._display(path),
-                                                                   name))
-                shared = os.path.join(found[0], name)
-                if any('libcudart' in n for n in _link.dynamic_section(shared)[0]) \
-                        and not self.with_cuda:
-                    raise BuildError('create_extension(%r): %s was linked against thffi\'s TH/THC '
-                                     'library; build the extension with with_cuda=True (or link '
-                                     'that library against the TH-only one: THFFI_WITH_CUDA=0 '
-                                     'python -m thffi --libs)' % (self.name, self._display(path)))
-                self.shared_library = shared
-                kw['library_dirs'] = as_list(kw.get('library_dirs')) + [found[0]]
-                kw['runtime_library_dirs'] = as_list(kw.get('runtime_library_dirs')) + [found[0]]
-                kw['libraries'] = as_list(kw.get('libraries')) + [':' + name]
-                return
-
-    def _display(self, path):
-        """How messages name a file: relative to the project when inside it."""
-        rel = os.path.relpath(path, self.base)
-        return path if rel.startswith('..') else rel
+            ours = os.path.basename(shared_library_name())
+            if needs != ours:
+                raise BuildError('create_extension(%r): %s was linked against %s, thffi %s\'s '
+                                 'TH library; this is %s: relink it with the flags of '
+                                 '`python -m thffi --libs`' % (name, display(base, path),
+                                                              needs, version, ours))
+            found = [d for d in search if os.path.isfile(os.path.join(d, needs))]
+            if not found:
+                raise BuildError('create_extension(%r): %s needs %s but names no folder '
+                                 'holding it (its RUNPATH): link it with all the flags of '
+                                 '`python -m thffi --libs`' % (name, display(base, path), needs))
+            shared = os.path.join(found[0], needs)
+            if any('libcudart' in n for n in _link.dynamic_section(shared)[0]) and not with_cuda:
+                raise BuildError('create_extension(%r): %s was linked against thffi\'s TH/THC '
+                                 'library; build the extension with with_cuda=True (or link '
+                                 'that library against the TH-only one: THFFI_WITH_CUDA=0 '
+                                 'python -m thffi --libs)' % (name, display(base, path)))
+            return shared, linked, {
+                'library_dirs': as_list(kw.get('library_dirs')) + [found[0]],
+                'runtime_library_dirs': as_list(kw.get('runtime_library_dirs')) + [found[0]],
+                'libraries': as_list(kw.get('libraries')) + [':' + needs]}
+    return None, linked, {}

@@ -1,10 +1,12 @@
-"""Step 3 of a build: linking, and the check of the linked library.
+"""Step 3 of a build: linking, and the check of the linked library:
+link(plan, objects) -> library.
 
-`_link_kwargs` adds the runtimes the user's prebuilt objects need (legacy
-make.sh objects relied on torch having loaded them); `_link_module` has
-cffi compile the module and the user's C sources and link everything;
-`_check_symbols` fails the build when the loader could not resolve a name
-the library uses, before anything is installed."""
+`link_kwargs` adds the objects compile() made and the runtimes the user's
+objects need (legacy make.sh objects relied on torch having loaded them);
+`link` has cffi compile the module and the user's C sources and link
+everything; `check_symbols` fails the build when the loader could not
+resolve a name the library uses, before anything is installed (package
+mode's setuptools build runs it too: _package.py)."""
 
 import contextlib
 import logging
@@ -13,291 +15,305 @@ import re
 import sys
 import sysconfig
 import threading
+import time
 
 import cffi
 
 from . import _link, cuda
-from ._compile import Compiled
+from ._compile import explained
 from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
                          meant_command, removed_calls, show_step)
 from .toolchain import cc, cuda_api
 
 
-class Linked(Compiled):
-    """An extension that can link its library (after _compile_objects)."""
+def link_kwargs(plan, objects):
+    """plan.kwargs with `objects` (what compile() made) among extra_objects,
+    plus the runtimes the user's objects need: the prebuilt extra_objects
+    and the compiled .cu sources.  Legacy make.sh objects were loaded where torch had loaded
+    the C++ and CUDA runtimes; now the library links them itself, the
+    CUDA ones by soname (PyTorch's copy where it loaded one; the rpath is
+    the fallback), with or without with_cuda."""
+    for obj in plan.user_objects:
+        if not os.path.isfile(obj):
+            meant = meant_command(obj, plan.base)
+            raise BuildError('create_extension(%r): extra_objects: %s does not exist (%s)'
+                             % (plan.name, obj, '%s was to build it' % show_step(
+                                 meant, plan.base) if meant else 'a make.sh step builds it?'))
+    _check_removed_calls(plan)
+    own = {job.object for job in plan.jobs if job.own}
+    user = plan.user_objects + [obj for obj in objects if obj not in own]
+    kw = dict(plan.kwargs, extra_objects=plan.user_objects + list(objects))
+    for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
+        kw[key] = as_list(kw.get(key))
+    # The libraries linked already, by name ('cusparse' for -lcusparse
+    # and for -l:libcusparse.so.12).
+    linked = {re.sub(r'^:lib|\.so[\d.]*$', '', name) for name in kw['libraries']}
+    for library, (what, symbols) in _link.runtime_needs(user).items():
+        if library in linked:
+            continue
+        if library != _link.CXX_RUNTIME:
+            found = _cuda_library(plan, library, what, symbols)
+            for key in ('library_dirs', 'runtime_library_dirs'):
+                kw[key] = kw[key] + ([found.folder] if found.folder not in kw[key] else [])
+            library = found.link
+        kw['libraries'] = kw['libraries'] + [library]
+    return kw
 
-    def _link_kwargs(self):
-        """self.kwargs plus the runtimes the user's objects need (after
-        _compile_objects): the prebuilt extra_objects and the compiled .cu
-        sources.  Legacy make.sh objects were loaded where torch had loaded
-        the C++ and CUDA runtimes; now the library links them itself, the
-        CUDA ones by soname (PyTorch's copy where it loaded one; the rpath is
-        the fallback), with or without with_cuda."""
-        for obj in self.user_objects:
-            if not os.path.isfile(obj):
-                meant = meant_command(obj, self.base)
-                raise BuildError('create_extension(%r): extra_objects: %s does not exist (%s)'
-                                 % (self.name, obj, '%s was to build it' % show_step(
-                                     meant, self.base) if meant else 'a make.sh step builds it?'))
-        self._check_removed_calls()
-        user = self.user_objects + [obj for _, obj, _, own in self.jobs if not own]
-        kw = dict(self.kwargs)
-        for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
-            kw[key] = as_list(kw.get(key))
-        # The libraries linked already, by name ('cusparse' for -lcusparse
-        # and for -l:libcusparse.so.12).
-        linked = {re.sub(r'^:lib|\.so[\d.]*$', '', name) for name in kw['libraries']}
-        for library, (what, symbols) in _link.runtime_needs(user).items():
-            if library in linked:
-                continue
-            if library != _link.CXX_RUNTIME:
-                found = self._cuda_library(library, what, symbols)
-                for key in ('library_dirs', 'runtime_library_dirs'):
-                    kw[key] = kw[key] + ([found.folder] if found.folder not in kw[key] else [])
-                library = found.link
-            kw['libraries'] = kw['libraries'] + [library]
-        return kw
 
-    def _check_removed_calls(self):
-        """Fails the build when a prebuilt object of extra_objects calls CUDA
-        functions the toolkit here lacks (toolchain/cuda_api.py), naming
-        them: an object an old toolkit built (its launch sequence) is to be
-        compiled again from its .cu; other names, in its source, replaced."""
-        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
-        toolkit = home and cuda_api.toolkit_version(home)
-        lines = []
-        for obj in self.user_objects:
-            old = removed_calls(obj, toolkit, compiled=True)
-            if old:
-                lines.append('%s was built by an old CUDA toolkit: %s. Compile it again from its '
-                             '.cu with today\'s nvcc (thffi does so itself when the .cu lies '
-                             'beside it, as %s or %s)'
-                             % ((self._display(obj), old) + _source_names(obj)))
-            undefined, _ = _link.symbols([obj])
-            removed = cuda_api.describe_all(
-                [n for n in sorted(undefined) if cuda_api.lookup(n)
-                 and not cuda_api.lookup(n).compiled], toolkit)
-            if removed:
-                lines.append('%s calls names CUDA removed:\n  %s'
-                             % (self._display(obj), '\n  '.join(removed)))
-        if lines:
-            raise BuildError('create_extension(%r): %s' % (self.name, '\n'.join(lines)))
-
-    def _cuda_library(self, library, what, symbols):
-        """The cuda.Library lib<library>.so, in the toolkit or pip's wheels,
-        for objects using `symbols` ({symbol: [object]}) of it; BuildError
-        when neither has it."""
-        names = sorted(symbols, key=lambda n: (n.startswith('_'), n))
-        users = sorted({self._display(o) for u in symbols.values() for o in u})
-        needs = 'create_extension(%r): %s uses %s (%s%s)' % (
-            self.name, ', '.join(users), what, ', '.join(names[:3]),
-            ', ...' if len(names) > 3 else '')
-        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
-        found = cuda.find_library(library, home)
-        if found is not None:
-            return found
-        if home is None and not cuda.library_dirs(None):
-            raise BuildError(cuda.missing_toolkit_message(
-                needs, 'leave that object out of extra_objects'))
-        raise BuildError('%s, but %s' % (needs, cuda.missing_library_message(library, home)))
-
-    def _check_symbols(self, library, kwargs, compiled=None):
-        """Fails the build, before the new library is installed, when the
-        loader cannot resolve symbols of `library`: a call to a function
-        nothing defines, e.g. a TH function thffi lacks, which C compiles
-        with an implicit-declaration warning.  compiled: {object: source}
-        of the module and the user's C sources; by default cffi's objects,
-        in the build folder under their source's absolute path."""
-        names, missing, linked = _link.unresolved(library, kwargs.get('library_dirs', []),
-                                                  self.linked_libraries)
-        if not names and not linked:
-            return
-        # Which file uses each name: the source of each object (thffi's
-        # jobs; the compiled ones), or the extra object itself.  The module
-        # cffi generates uses the exported functions: their header says it.
-        if compiled is None:
-            compiled = self._cffi_objects(self.sources)
-        source_of = {obj: src for src, obj, _, _ in self.jobs}
-        source_of.update(compiled)
-        objects = [os.path.join(root, f) for root, _, files in os.walk(self.build_dir)
-                   for f in files if f.endswith('.o')]
-        objects += [o for o in compiled if o not in objects and os.path.isfile(o)]
-        users, defined = _link.symbols(objects + self.user_objects)
-        # C++ functions by their unqualified name, for a C name defined with
-        # C++ linkage (a .cpp without extern "C").
-        cxx = {}
-        for symbol, spelled in _link.demangled(defined).items():
-            cxx.setdefault(spelled.split('(')[0], set()).update(
-                source_of.get(o, o) for o in defined[symbol])
-        spelled = _link.demangled(names)
-        declared = {fn.name: fn.header for fn in self.functions}
-        lines = []
-        for name in names:
-            files = {source_of.get(o, o) for o in users.get(name, [])
-                     if o in source_of or o not in objects}
-            used = ('declared in %s' % self._display(declared[name]) if name in declared
-                    else 'used in %s' % (', '.join(sorted(map(self._display, files)))
-                                         or 'a library the build links'))
-            if name in cxx:
-                reason = ('%s defines it with C++ linkage: declare it extern "C"'
-                          % ', '.join(sorted(map(self._display, cxx[name]))))
-            else:
-                reason = self._unresolved_reason(name, declared, kwargs.get('libraries', []))
-            shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
-            lines.append('  %s, %s: %s' % (shown, used, reason))
-        for path, unbound in sorted(linked.items()):
-            th = [n for n in unbound if re.match(r'_?TH', n)]
-            lines.append('  %s, used by %s, a library the build links: %s' % (
-                ', '.join(unbound), self._display(path),
-                'thffi\'s TH/THC functions: link %s against thffi\'s shared TH library (the '
-                'flags `python -m thffi --libs` prints), as it linked libATen, libTH or libTHC'
-                % os.path.basename(path) if th else 'nothing it links or the process has '
-                'loaded defines %s' % ('it' if len(unbound) == 1 else 'them')))
-        if missing:
-            lines.append('  (the loader found no %s, which the library needs: put its folder '
-                         'in runtime_library_dirs)' % ', '.join(missing))
-        count = len(names) + sum(map(len, linked.values()))
-        raise BuildError('building %s failed: nothing defines %s the code uses, so importing '
-                         'the library would fail with "undefined symbol":\n%s\nThe previous '
-                         'build, if any, is left in place.'
-                         % (self.name, 'this name' if count == 1
-                            else 'these %d names' % count, '\n'.join(lines)))
-
-    def _unresolved_reason(self, name, declared, libraries):
-        if re.match(r'TH[A-Z]', name):
-            return ('thffi does not provide this TH/THC function (docs/porting/not_supported.md, '
-                    '"Not supported", says what to do instead)')
-        home = getattr(self, 'cuda_home', None) or cuda.find_cuda_home()
-        toolkit = home and cuda_api.toolkit_version(home)
-        removed = cuda_api.describe_all([name], toolkit)
+def _check_removed_calls(plan):
+    """Fails the build when a prebuilt object of extra_objects calls CUDA
+    functions the toolkit here lacks (toolchain/cuda_api.py), naming
+    them: an object an old toolkit built (its launch sequence) is to be
+    compiled again from its .cu; other names, in its source, replaced."""
+    home = plan.cuda_home or cuda.find_cuda_home()
+    toolkit = home and cuda_api.toolkit_version(home)
+    lines = []
+    for obj in plan.user_objects:
+        old = removed_calls(obj, toolkit, compiled=True)
+        if old:
+            lines.append('%s was built by an old CUDA toolkit: %s. Compile it again from its '
+                         '.cu with today\'s nvcc (thffi does so itself when the .cu lies '
+                         'beside it, as %s or %s)'
+                         % ((plan.display(obj), old) + _source_names(obj)))
+        undefined, _ = _link.symbols([obj])
+        removed = cuda_api.describe_all(
+            [n for n in sorted(undefined) if cuda_api.lookup(n)
+             and not cuda_api.lookup(n).compiled], toolkit)
         if removed:
-            return removed[0].split(': ', 1)[1]
-        runtime = _link.runtime_of(name)
-        if runtime and runtime[1] == 'cudart' and not self.with_cuda:
-            return 'a CUDA runtime function: build with with_cuda=True'
-        if runtime and runtime[1] in libraries:
-            return ('%s is linked (lib%s) and does not define it: a name the CUDA release here '
-                    '(%s) does not have' % (runtime[0], runtime[1], '%d.%d' % toolkit
-                                            if toolkit else 'unknown'))
-        if runtime and runtime[1] != _link.CXX_RUNTIME:
-            return "part of %s: add '%s' to libraries" % runtime
-        if name in declared and not self.sources and not self.cuda_sources:
-            return ('no source or extra object defines it, and create_extension got no source '
-                    '(were they added behind a condition false on this machine, such as `if '
-                    'torch.cuda.is_available():`?)')
-        if name in declared:
-            return 'no source or extra object defines it'
-        return 'no source, extra object or library of the build defines it'
+            lines.append('%s calls names CUDA removed:\n  %s'
+                         % (plan.display(obj), '\n  '.join(removed)))
+    if lines:
+        raise BuildError('create_extension(%r): %s' % (plan.name, '\n'.join(lines)))
 
-    def _link_module(self, module):
-        """Has cffi compile the module `module` and the user's C sources and
-        link them with the objects of _compile_objects, in the build folder;
-        checks the result.  Returns the library's path there."""
-        kwargs = self._link_kwargs()
-        built = self._cffi_compile(module, kwargs, self.sources)
-        try:
-            self._check_symbols(built, kwargs)
-        except BuildError:
-            sources = self.with_inline_definitions(built, kwargs, self._cffi_objects(
-                self.sources))
-            if sources is None:
-                raise
-            built = self._cffi_compile(module, kwargs, list(sources))
-            self._check_symbols(built, kwargs, self._cffi_objects(sources))
-        return built
 
-    def _cffi_objects(self, sources):
-        """{object: source} of cffi's compiles: in the build folder under the
-        source's absolute path; sources: a list, or {source compiled: the
-        user's source it stands for}."""
-        shown = sources if isinstance(sources, dict) else {s: s for s in sources}
-        return {os.path.join(self.build_dir, os.path.splitext(src)[0].lstrip(os.sep)) + '.o':
-                user for src, user in shown.items()}
+def _cuda_library(plan, library, what, symbols):
+    """The cuda.Library lib<library>.so, in the toolkit or pip's wheels,
+    for objects using `symbols` ({symbol: [object]}) of it; BuildError
+    when neither has it."""
+    names = sorted(symbols, key=lambda n: (n.startswith('_'), n))
+    users = sorted({plan.display(o) for u in symbols.values() for o in u})
+    needs = 'create_extension(%r): %s uses %s (%s%s)' % (
+        plan.name, ', '.join(users), what, ', '.join(names[:3]),
+        ', ...' if len(names) > 3 else '')
+    home = plan.cuda_home or cuda.find_cuda_home()
+    found = cuda.find_library(library, home)
+    if found is not None:
+        return found
+    if home is None and not cuda.library_dirs(None):
+        raise BuildError(cuda.missing_toolkit_message(
+            needs, 'leave that object out of extra_objects'))
+    raise BuildError('%s, but %s' % (needs, cuda.missing_library_message(library, home)))
 
-    def _cffi_compile(self, module, kwargs, sources):
-        compile_by_language()
-        output = []
-        try:
-            ffi = cffi.FFI()
-            ffi.cdef(self.cdef_text)
-            ffi.set_source(module, self.source_text, source_extension=self.source_extension,
-                           sources=sources, **kwargs)
-            with _printing_compiler_commands(self.verbose), _teeing_stderr(output):
-                return ffi.compile(tmpdir=self.build_dir, verbose=self.verbose,
-                                   target='%s%s' % (module.split('.')[-1],
-                                                    sysconfig.get_config_var('EXT_SUFFIX')))
-        except cffi.VerificationError:
-            # The compiler printed its file:line messages already; the
-            # exception's own text is only its long command line.
-            raise BuildError('building %s failed: the C compiler reported the errors above%s'
-                             % (self.name, self._explained(
-                                 b''.join(output).decode('utf-8', 'replace')))) from None
-        except OSError as exc:
-            raise BuildError('building %s failed: %s' % (self.name, exc)) from None
 
-    def with_inline_definitions(self, library, kwargs, compiled, folder=None):
-        """The sources to compile instead of self.sources, {source: the
-        user's source}, when names `library` leaves unresolved are functions
-        the user's C defines plain `inline` (C99 inline definitions: no
-        object defines them; gcc 5 inlined every call, gcc 12 leaves calls
-        to recursive and large ones out of line: toolchain/cc.py).  The
-        first C source that reads each such definition is compiled through
-        a file that includes it, then declares the functions `extern`, which
-        makes that object hold their one external definition.  Says so in
-        one line.  None when no unresolved name is such a function.
-        compiled: {object: source} of the compiles (gcc -MMD's .d files
-        beside the objects name the headers each read, relative to folder,
-        where the compiler ran: by default the build folder, cffi's)."""
-        names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
-                                     self.linked_libraries)[0])
-        reads = {}  # the user's C sources, in order: [files each read]
-        by_source = {src: obj for obj, src in compiled.items()}
-        for src in self.sources:
-            if src in by_source and not src.endswith(_CXX_SUFFIXES):
-                read = _dependencies(by_source[src], folder or self.build_dir)
-                reads[src] = [src] + [f for f in read if self._users_file(f)]
-        defined = {}  # name: (file, line, the first source reading it)
-        for src, files in reads.items():
-            for path in files:
-                for name, line in _c99_inline(path).items():
-                    if name in names:
-                        defined.setdefault(name, (path, line, src))
-        if not defined:
-            return None
-        wrapped = {}
-        for name, (_, _, src) in sorted(defined.items()):
-            wrapped.setdefault(src, []).append(name)
-        folder = os.path.join(self.build_dir, 'c99-inline')
-        os.makedirs(folder, exist_ok=True)
-        sources = {}
-        for i, src in enumerate(self.sources):
-            if src not in wrapped:
-                sources[src] = src
-                continue
-            wrapper = os.path.join(folder, '%d_%s' % (i, os.path.basename(src)))
-            with open(wrapper, 'w') as f:
-                f.write('/* thffi: %s, with the external definition of the C99 inline '
-                        'function%s it defines */\n#include "%s"\n%s'
-                        % (os.path.basename(src), 's' if len(wrapped[src]) > 1 else '', src,
-                           ''.join('extern __typeof__(%s) %s;\n' % (n, n)
-                                   for n in wrapped[src])))
-            sources[wrapper] = src
-        sys.stderr.write(
-            'thffi: warning: %s: defined plain `inline` (C99: no external definition) and '
-            'called out of line, which gcc 5 inlined: compiled %s once more with %s\n'
-            % (', '.join('%s (%s:%d)' % (n, self._display(f), line)
-                         for n, (f, line, _) in sorted(defined.items())),
-               'its definition' if len(defined) == 1 else 'their definitions',
-               ', '.join(self._display(s) for s in wrapped)))
-        return sources
+def check_symbols(plan, library, kwargs, compiled=None):
+    """Fails the build, before the new library is installed, when the
+    loader cannot resolve symbols of `library`: a call to a function
+    nothing defines, e.g. a TH function thffi lacks, which C compiles
+    with an implicit-declaration warning.  compiled: {object: source}
+    of the module and the user's C sources; by default cffi's objects,
+    in the build folder under their source's absolute path."""
+    names, missing, linked = _link.unresolved(library, kwargs.get('library_dirs', []),
+                                              plan.linked_libraries)
+    if not names and not linked:
+        return
+    # Which file uses each name: the source of each object (thffi's
+    # jobs; the compiled ones), or the extra object itself.  The module
+    # cffi generates uses the exported functions: their header says it.
+    if compiled is None:
+        compiled = _cffi_objects(plan, plan.sources)
+    source_of = {obj: src for src, obj, _, _ in plan.jobs}
+    source_of.update(compiled)
+    objects = [os.path.join(root, f) for root, _, files in os.walk(plan.build_dir)
+               for f in files if f.endswith('.o')]
+    objects += [o for o in compiled if o not in objects and os.path.isfile(o)]
+    users, defined = _link.symbols(objects + plan.user_objects)
+    # C++ functions by their unqualified name, for a C name defined with
+    # C++ linkage (a .cpp without extern "C").
+    cxx = {}
+    for symbol, spelled in _link.demangled(defined).items():
+        cxx.setdefault(spelled.split('(')[0], set()).update(
+            source_of.get(o, o) for o in defined[symbol])
+    spelled = _link.demangled(names)
+    declared = {fn.name: fn.header for fn in plan.functions}
+    lines = []
+    for name in names:
+        files = {source_of.get(o, o) for o in users.get(name, [])
+                 if o in source_of or o not in objects}
+        used = ('declared in %s' % plan.display(declared[name]) if name in declared
+                else 'used in %s' % (', '.join(sorted(map(plan.display, files)))
+                                     or 'a library the build links'))
+        if name in cxx:
+            reason = ('%s defines it with C++ linkage: declare it extern "C"'
+                      % ', '.join(sorted(map(plan.display, cxx[name]))))
+        else:
+            reason = _unresolved_reason(plan, name, declared, kwargs.get('libraries', []))
+        shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
+        lines.append('  %s, %s: %s' % (shown, used, reason))
+    for path, unbound in sorted(linked.items()):
+        th = [n for n in unbound if re.match(r'_?TH', n)]
+        lines.append('  %s, used by %s, a library the build links: %s' % (
+            ', '.join(unbound), plan.display(path),
+            'thffi\'s TH/THC functions: link %s against thffi\'s shared TH library (the '
+            'flags `python -m thffi --libs` prints), as it linked libATen, libTH or libTHC'
+            % os.path.basename(path) if th else 'nothing it links or the process has '
+            'loaded defines %s' % ('it' if len(unbound) == 1 else 'them')))
+    if missing:
+        lines.append('  (the loader found no %s, which the library needs: put its folder '
+                     'in runtime_library_dirs)' % ', '.join(missing))
+    count = len(names) + sum(map(len, linked.values()))
+    raise BuildError('building %s failed: nothing defines %s the code uses, so importing '
+                     'the library would fail with "undefined symbol":\n%s\nThe previous '
+                     'build, if any, is left in place.'
+                     % (plan.name, 'this name' if count == 1
+                        else 'these %d names' % count, '\n'.join(lines)))
 
-    def _users_file(self, path):
-        """Whether a file a compile read is the user's (not thffi's, the
-        system's, Python's or the CUDA toolkit's)."""
-        paths = sysconfig.get_paths()
-        return not path.startswith(tuple(filter(None, (
-            INCLUDE_DIR, paths['include'], paths['platinclude'], '/usr/include/', '/usr/lib/',
-            getattr(self, 'cuda_home', None)))))
+
+def _unresolved_reason(plan, name, declared, libraries):
+    if re.match(r'TH[A-Z]', name):
+        return ('thffi does not provide this TH/THC function (docs/porting/not_supported.md, '
+                '"Not supported", says what to do instead)')
+    home = plan.cuda_home or cuda.find_cuda_home()
+    toolkit = home and cuda_api.toolkit_version(home)
+    removed = cuda_api.describe_all([name], toolkit)
+    if removed:
+        return removed[0].split(': ', 1)[1]
+    runtime = _link.runtime_of(name)
+    if runtime and runtime[1] == 'cudart' and not plan.with_cuda:
+        return 'a CUDA runtime function: build with with_cuda=True'
+    if runtime and runtime[1] in libraries:
+        return ('%s is linked (lib%s) and does not define it: a name the CUDA release here '
+                '(%s) does not have' % (runtime[0], runtime[1], '%d.%d' % toolkit
+                                        if toolkit else 'unknown'))
+    if runtime and runtime[1] != _link.CXX_RUNTIME:
+        return "part of %s: add '%s' to libraries" % runtime
+    if name in declared and not plan.sources and not plan.cuda_sources:
+        return ('no source or extra object defines it, and create_extension got no source '
+                '(were they added behind a condition false on this machine, such as `if '
+                'torch.cuda.is_available():`?)')
+    if name in declared:
+        return 'no source or extra object defines it'
+    return 'no source, extra object or library of the build defines it'
+
+
+def link(plan, objects):
+    """Has cffi compile the module and the user's C sources and link them
+    with `objects` (compile()'s), in the build folder; checks the result.
+    Returns the library's path there, named after its module."""
+    # Outside package mode every build is a module of its own name, and
+    # __init__.py, written last (install()), names the one to load: a
+    # process that imports meanwhile gets the old library or the new, never
+    # a mix.
+    module = (plan.module_name if plan.package
+              else '_%s_%x' % (plan.name.split('.')[-1], time.time_ns()))
+    kwargs = link_kwargs(plan, objects)
+    built = _cffi_compile(plan, module, kwargs, plan.sources)
+    try:
+        check_symbols(plan, built, kwargs)
+    except BuildError:
+        sources = with_inline_definitions(plan, built, kwargs,
+                                          _cffi_objects(plan, plan.sources))
+        if sources is None:
+            raise
+        built = _cffi_compile(plan, module, kwargs, list(sources))
+        check_symbols(plan, built, kwargs, _cffi_objects(plan, sources))
+    return built
+
+
+def _cffi_objects(plan, sources):
+    """{object: source} of cffi's compiles: in the build folder under the
+    source's absolute path; sources: a list, or {source compiled: the
+    user's source it stands for}."""
+    shown = sources if isinstance(sources, dict) else {s: s for s in sources}
+    return {os.path.join(plan.build_dir, os.path.splitext(src)[0].lstrip(os.sep)) + '.o':
+            user for src, user in shown.items()}
+
+
+def _cffi_compile(plan, module, kwargs, sources):
+    compile_by_language()
+    output = []
+    try:
+        ffi = cffi.FFI()
+        ffi.cdef(plan.cdef_text)
+        ffi.set_source(module, plan.source_text, source_extension=plan.source_extension,
+                       sources=sources, **kwargs)
+        with _printing_compiler_commands(plan.verbose), _teeing_stderr(output):
+            return ffi.compile(tmpdir=plan.build_dir, verbose=plan.verbose,
+                               target='%s%s' % (module.split('.')[-1],
+                                                sysconfig.get_config_var('EXT_SUFFIX')))
+    except cffi.VerificationError:
+        # The compiler printed its file:line messages already; the
+        # exception's own text is only its long command line.
+        raise BuildError('building %s failed: the C compiler reported the errors above%s'
+                         % (plan.name, explained(
+                             plan, b''.join(output).decode('utf-8', 'replace')))) from None
+    except OSError as exc:
+        raise BuildError('building %s failed: %s' % (plan.name, exc)) from None
+
+
+def with_inline_definitions(plan, library, kwargs, compiled, folder=None):
+    """The sources to compile instead of plan.sources, {source: the
+    user's source}, when names `library` leaves unresolved are functions
+    the user's C defines plain `inline` (C99 inline definitions: no
+    object defines them; gcc 5 inlined every call, gcc 12 leaves calls
+    to recursive and large ones out of line: toolchain/cc.py).  The
+    first C source that reads each such definition is compiled through
+    a file that includes it, then declares the functions `extern`, which
+    makes that object hold their one external definition.  Says so in
+    one line.  None when no unresolved name is such a function.
+    compiled: {object: source} of the compiles (gcc -MMD's .d files
+    beside the objects name the headers each read, relative to folder,
+    where the compiler ran: by default the build folder, cffi's)."""
+    names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
+                                 plan.linked_libraries)[0])
+    reads = {}  # the user's C sources, in order: [files each read]
+    by_source = {src: obj for obj, src in compiled.items()}
+    for src in plan.sources:
+        if src in by_source and not src.endswith(_CXX_SUFFIXES):
+            read = _dependencies(by_source[src], folder or plan.build_dir)
+            reads[src] = [src] + [f for f in read if _users_file(plan, f)]
+    defined = {}  # name: (file, line, the first source reading it)
+    for src, files in reads.items():
+        for path in files:
+            for name, line in _c99_inline(path).items():
+                if name in names:
+                    defined.setdefault(name, (path, line, src))
+    if not defined:
+        return None
+    wrapped = {}
+    for name, (_, _, src) in sorted(defined.items()):
+        wrapped.setdefault(src, []).append(name)
+    folder = os.path.join(plan.build_dir, 'c99-inline')
+    os.makedirs(folder, exist_ok=True)
+    sources = {}
+    for i, src in enumerate(plan.sources):
+        if src not in wrapped:
+            sources[src] = src
+            continue
+        wrapper = os.path.join(folder, '%d_%s' % (i, os.path.basename(src)))
+        with open(wrapper, 'w') as f:
+            f.write('/* thffi: %s, with the external definition of the C99 inline '
+                    'function%s it defines */\n#include "%s"\n%s'
+                    % (os.path.basename(src), 's' if len(wrapped[src]) > 1 else '', src,
+                       ''.join('extern __typeof__(%s) %s;\n' % (n, n)
+                               for n in wrapped[src])))
+        sources[wrapper] = src
+    sys.stderr.write(
+        'thffi: warning: %s: defined plain `inline` (C99: no external definition) and '
+        'called out of line, which gcc 5 inlined: compiled %s once more with %s\n'
+        % (', '.join('%s (%s:%d)' % (n, plan.display(f), line)
+                     for n, (f, line, _) in sorted(defined.items())),
+           'its definition' if len(defined) == 1 else 'their definitions',
+           ', '.join(plan.display(s) for s in wrapped)))
+    return sources
+
+
+def _users_file(plan, path):
+    """Whether a file a compile read is the user's (not thffi's, the
+    system's, Python's or the CUDA toolkit's)."""
+    paths = sysconfig.get_paths()
+    return not path.startswith(tuple(filter(None, (
+        INCLUDE_DIR, paths['include'], paths['platinclude'], '/usr/include/', '/usr/lib/',
+        plan.cuda_home))))
 
 
 def _dependencies(obj, folder):

@@ -26,6 +26,7 @@ import shutil
 import sys
 
 from ._configure import BuildError
+from ._linking import check_symbols, with_inline_definitions
 
 
 def running_distribution():
@@ -43,21 +44,22 @@ def running_distribution():
     return None
 
 
-def adopt(extension):
+def adopt(plan, kwargs):
     """Makes the setup() running build.py, if any, install the package
-    `extension` (an Extension in package mode) wrote and check its library."""
+    the plan (in package mode) wrote and check its library, linked with
+    kwargs."""
     dist = running_distribution()
     if dist is None:
         return
     # Without packages or py_modules setuptools discovers the packages when
     # a command runs, after build.py wrote them: listing some would stop that.
     if dist.packages is not None or dist.py_modules is not None:
-        parts = extension.module_name.split('.')[:-1]
+        parts = plan.module_name.split('.')[:-1]
         dist.packages = list(dist.packages or [])
         dist.packages += [p for p in ('.'.join(parts[:i + 1]) for i in range(len(parts)))
                           if p not in dist.packages]
     dist.cmdclass['build_ext'] = _checking_build_ext(
-        dist.cmdclass.get('build_ext') or _setuptools_build_ext(), extension)
+        dist.cmdclass.get('build_ext') or _setuptools_build_ext(), plan, kwargs)
 
 
 def _setuptools_build_ext():
@@ -65,9 +67,9 @@ def _setuptools_build_ext():
     return build_ext
 
 
-def _checking_build_ext(base, extension):
+def _checking_build_ext(base, plan, kwargs):
     """A build_ext command class (subclassing `base`) that checks the
-    library it links for `extension` as thffi's own builds are checked.
+    library it links for the plan as thffi's own builds are checked.
     When the check fails the new library is removed, or the previous one
     put back, before setuptools installs it or copies it in place
     (build_ext --inplace keeps the previous one in the source tree)."""
@@ -85,7 +87,7 @@ def _checking_build_ext(base, extension):
             return dict(zip(objects, [os.path.abspath(s) for s in ext.sources]))
 
         def build_extension(self, ext):
-            if ext.name != extension.module_name:
+            if ext.name != plan.module_name:
                 return super().build_extension(ext)
             path = self.get_ext_fullpath(ext.name)
             previous = path + '.thffi-previous'
@@ -94,19 +96,19 @@ def _checking_build_ext(base, extension):
             try:
                 super().build_extension(ext)
                 try:
-                    extension._check_symbols(path, extension.kwargs, self._compiled(ext))
+                    check_symbols(plan, path, kwargs, self._compiled(ext))
                 except BuildError:
                     # C99 inline functions nothing defines: compiled once more
                     # with their definition, as thffi's own builds do.
-                    instead = extension.with_inline_definitions(
-                        path, extension.kwargs, self._compiled(ext), os.getcwd())
+                    instead = with_inline_definitions(plan, path, kwargs, self._compiled(ext),
+                                                      os.getcwd())
                     if instead is None:
                         raise
                     original = ext.sources
                     ext.sources = original[:1] + [os.path.relpath(s) for s in instead]
                     try:
                         super().build_extension(ext)
-                        extension._check_symbols(path, extension.kwargs, {
+                        check_symbols(plan, path, kwargs, {
                             o: instead.get(s, s) for o, s in self._compiled(ext).items()})
                     finally:
                         ext.sources = original

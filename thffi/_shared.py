@@ -12,6 +12,7 @@ process do not mix.  It is built once per thffi, Python, C compiler and CUDA
 configuration, in the user's cache, from the cached objects of thffi's code
 compiled with their symbols visible."""
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -20,10 +21,12 @@ import subprocess
 import sysconfig
 import tempfile
 
-from ._configure import (CSRC, CXX_GUARD, HERE, TH_SOURCES, THC_SOURCES, WRAP_FLAGS, BuildError,
-                         shared_library_name)
 from . import cuda
-from ._compile import Compiled, _cached_object, cache_root, write_atomic
+from ._compile import _cached_object, cache_root, compile, write_atomic
+from ._configure import (CXX_GUARD, TH_SOURCES, THC_SOURCES, WRAP_FLAGS, BuildError, configure,
+                         shared_library_name)
+from ._jobs import CSRC, HERE, cc_command, nvcc_command
+from ._plan import Job
 
 
 def link_flags(path):
@@ -32,46 +35,46 @@ def link_flags(path):
     return ['-L' + folder, '-l:' + os.path.basename(path), '-Wl,-rpath,' + folder]
 
 
-class _SharedBuild(Compiled):
-    """The configuration of the shared library: thffi's own code, every
-    file of it, with visible symbols."""
+def _plan(folder, with_cuda, verbose):
+    """The plan of the shared library: thffi's own code, every file of it,
+    with visible symbols."""
+    plan = configure('_thffi_shared', [], [], folder, verbose, with_cuda, False, {})
+    own = (THC_SOURCES if with_cuda else []) + TH_SOURCES + CXX_GUARD  # longest first
+    jobs = []
+    for i, (name, opt) in enumerate(own):
+        src = os.path.join(CSRC, name)
+        obj = os.path.join(plan.build_dir, 'obj%d_%s.o' % (i, os.path.splitext(name)[0]))
+        command = (nvcc_command(plan, src, obj, True, hidden=False) if opt is None else
+                   cc_command(plan, src, obj, opt.split(), hidden=False))
+        jobs.append(Job(src, obj, command, True))
+    return dataclasses.replace(plan, jobs=jobs)
 
-    def __init__(self, folder, with_cuda, verbose):
-        super().__init__('_thffi_shared', [], [], folder, verbose, with_cuda, False, {})
-        own = (THC_SOURCES if with_cuda else []) + TH_SOURCES + CXX_GUARD  # longest first
-        self.jobs = []
-        for i, (name, opt) in enumerate(own):
-            src = os.path.join(CSRC, name)
-            obj = os.path.join(self.build_dir, 'obj%d_%s.o' % (i, os.path.splitext(name)[0]))
-            command = (self._nvcc_command(src, obj, True, hidden=False) if opt is None else
-                       self._cc_command(src, obj, opt.split(), hidden=False))
-            self.jobs.append((src, obj, command, True))
 
-    def link_command(self, output):
-        libraries = ['-lgomp', '-lm', '-lstdc++']
-        if self.with_cuda:
-            runtime = cuda.find_library('cudart', self.cuda_home)
-            if runtime is None:
-                raise BuildError(cuda.missing_library_message('cudart', self.cuda_home))
-            libraries += ['-L' + runtime.folder, '-l' + runtime.link] + [
-                '-Wl,-rpath,' + d for d in cuda.library_dirs(self.cuda_home)]
-        cc = (os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc').split()
-        return (cc + ['-shared', '-o', output] + [job[1] for job in self.jobs]
-                + [os.path.join(self.build_dir, 'home.c'),
-                   '-Wl,-soname,' + shared_library_name()] + WRAP_FLAGS + libraries)
+def _link_command(plan, output):
+    libraries = ['-lgomp', '-lm', '-lstdc++']
+    if plan.with_cuda:
+        runtime = cuda.find_library('cudart', plan.cuda_home)
+        if runtime is None:
+            raise BuildError(cuda.missing_library_message('cudart', plan.cuda_home))
+        libraries += ['-L' + runtime.folder, '-l' + runtime.link] + [
+            '-Wl,-rpath,' + d for d in cuda.library_dirs(plan.cuda_home)]
+    cc = (os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc').split()
+    return (cc + ['-shared', '-o', output] + [job.object for job in plan.jobs]
+            + [os.path.join(plan.build_dir, 'home.c'),
+               '-Wl,-soname,' + shared_library_name()] + WRAP_FLAGS + libraries)
 
 
 def library(with_cuda, verbose=False):
     """The path of libthffi-<version>.so for this configuration (CUDA code
     or not), built first when the cache does not hold it."""
     with tempfile.TemporaryDirectory(prefix='thffi-shared-') as tmp:
-        build = _SharedBuild(tmp, with_cuda, verbose)
+        plan = _plan(tmp, with_cuda, verbose)
         # The objects' cache entries (their commands, compilers and thffi's
         # C files), the link, the Python ABI (THPython.c) and this thffi's
         # folder (THFFI_home).
-        key = json.dumps({'objects': [_cached_object(job[2], job[1]).folder
-                                      for job in build.jobs],
-                          'link': build.link_command('<out>'),
+        key = json.dumps({'objects': [_cached_object(job.command, job.object).folder
+                                      for job in plan.jobs],
+                          'link': _link_command(plan, '<out>'),
                           'python': sysconfig.get_config_var('EXT_SUFFIX'), 'home': HERE},
                          sort_keys=True).replace(tmp, '<tmp>')
         folder = os.path.join(cache_root(), 'lib',
@@ -79,16 +82,16 @@ def library(with_cuda, verbose=False):
         path = os.path.join(folder, shared_library_name())
         if os.path.isfile(path):
             return path
-        os.makedirs(build.build_dir)
-        build._compile_objects()
+        os.makedirs(plan.build_dir)
+        compile(plan)
         # Errors raised in thffi's code name its files in this thffi.
-        write_atomic(os.path.join(build.build_dir, 'home.c'),
+        write_atomic(os.path.join(plan.build_dir, 'home.c'),
                      'const char THFFI_home[] = %s;\n' % json.dumps(HERE))
         os.makedirs(folder, exist_ok=True)
         partial = '%s.tmp%d' % (path, os.getpid())
-        result = subprocess.run(build.link_command(partial), capture_output=True, text=True)
+        result = subprocess.run(_link_command(plan, partial), capture_output=True, text=True)
         if result.returncode != 0:
             raise BuildError('linking %s failed:\n%s' % (shared_library_name(), result.stderr))
         os.replace(partial, path)
-        shutil.rmtree(build.build_dir, ignore_errors=True)
+        shutil.rmtree(plan.build_dir, ignore_errors=True)
         return path

@@ -12,17 +12,29 @@ The library links no libtorch: tensors cross as data pointers, shapes and
 strides.  A build is skipped when nothing it depends on changed (a manifest
 of content hashes of every file the compiler read, from gcc -MMD).
 
-A build has four steps, each a file importing only the ones before it:
-_configure.py (the configuration create_extension's arguments make),
-_compile.py (thffi's own code and the .cu sources), _linking.py (the module,
-the user's C sources and the link, then the check of unresolved symbols) and
-_install.py (the library, its Python package and the manifest; in package
-mode setuptools links, and _package.py hands it the package and the check)."""
+A build is one plan (_plan.py) through four step functions, each in a file
+importing only the ones before it: configure(arguments) -> plan
+(_configure.py), compile(plan) -> objects (_compile.py: thffi's own code and
+the .cu sources), link(plan, objects) -> library (_linking.py: the module,
+the user's C sources and the link, then the check of unresolved symbols)
+and install(plan, library) (_install.py: the library, its Python package
+and the manifest).  In package mode setuptools links, and _package.py hands
+it the package and the check.  docs/architecture.md says who decides what."""
 
+import dataclasses
 import os
+import shutil
+import sys
+import time
 
-from ._configure import INCLUDE_DIR, BuildError, as_list, include_dirs
-from ._install import Installed
+import cffi
+
+from . import _install, _package
+from ._compile import compile
+from ._configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
+                         include_dirs)
+from ._install import install
+from ._linking import link, link_kwargs
 
 __all__ = ['BuildError', 'Extension', 'create_extension', 'include_dirs', 'INCLUDE_DIR']
 
@@ -63,5 +75,96 @@ def create_extension(name, headers, sources, verbose=True, with_cuda=False,
     return Extension(name, headers, sources, base, verbose, with_cuda, package, spec)
 
 
-class Extension(Installed):
-    """A cffi FFI configured for one extension; build() compiles it."""
+class Extension(cffi.FFI):
+    """A cffi FFI holding the plan of one extension (`plan`); build()
+    compiles it.  Arguments as create_extension's, paths absolute."""
+
+    def __init__(self, name, headers, sources, base, verbose, with_cuda, package, kwargs):
+        super().__init__()
+        self.plan = configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
+        plan = self.plan
+        self.cdef(plan.cdef_text)
+        # Said in every road to a build (build(), setuptools' cffi_modules
+        # and distutils_extension(), which never call build()), and again
+        # by the built package when it is imported (pip hides build output).
+        if not plan.functions:
+            sys.stderr.write('thffi: warning: %s has no functions: %s\n'
+                             % (plan.name, _install.empty_reason(plan)))
+        kwargs = plan.kwargs
+        if plan.package:
+            # setuptools compiles and links from build.py's ffi later: what
+            # it links and the package's Python files must exist by then.
+            compile_by_language()
+            _install.make_package_dirs(plan.base, plan.name)
+            shutil.rmtree(plan.build_dir, ignore_errors=True)
+            os.makedirs(plan.build_dir)
+            kwargs = link_kwargs(plan, compile(plan))
+            _install.write_python_files(plan, plan.module_name.split('.')[-1])
+            _package.adopt(plan, kwargs)
+        # What setuptools links with (package mode: the runtimes the
+        # compiled objects need too).
+        self.kwargs = kwargs
+        # setuptools wants sources relative to setup.py's folder (an absolute
+        # one is an error there); build() compiles from absolute paths.  The
+        # module uses CPython's full API (_configure.py): setuptools must not
+        # name it .abi3.so, a file every Python 3 would load.
+        self.set_source(plan.module_name, plan.source_text,
+                        source_extension=plan.source_extension,
+                        sources=([os.path.relpath(s, plan.base) for s in plan.sources]
+                                 if plan.package else plan.sources),
+                        **dict(kwargs, py_limited_api=False) if plan.package else kwargs)
+
+    @property
+    def verbose(self):
+        return self.plan.verbose
+
+    @verbose.setter
+    def verbose(self, value):
+        self.plan = dataclasses.replace(self.plan, verbose=value)
+
+    @property
+    def jobs(self):
+        """The plan's compile jobs: [(source, object, command, own)]."""
+        return self.plan.jobs
+
+    def library_path(self):
+        """The built library's file, or None before the first build."""
+        return _install.library_path(self.plan)
+
+    def is_up_to_date(self):
+        """Whether build() would compile nothing: the library was built with
+        this configuration (arguments, compilers, flags, CUDA architectures)
+        from the files it read, unchanged since."""
+        return _install.is_up_to_date(self.plan)
+
+    def build(self):
+        """Compiles the extension unless it is up to date.  Returns True when
+        it compiled.  The previous library stays in place until the new one
+        is complete (files are written aside, then renamed)."""
+        plan = self.plan
+        if _install.is_up_to_date(plan):
+            if plan.verbose:
+                print('thffi: %s is up to date' % plan.name)
+            return False
+        start = time.perf_counter()
+        _install.make_package_dirs(plan.base, plan.name)
+        try:
+            with _install.locked(os.path.join(plan.target_dir, '.thffi-lock')):
+                if _install.is_up_to_date(plan):  # another process built it meanwhile
+                    return False
+                shutil.rmtree(plan.build_dir, ignore_errors=True)
+                os.makedirs(plan.build_dir)
+                try:
+                    final = install(plan, link(plan, compile(plan)))
+                finally:
+                    shutil.rmtree(plan.build_dir, ignore_errors=True)
+        except BaseException:
+            # A failed first build leaves nothing to import (a folder without
+            # __init__.py would import as an empty namespace package).
+            if os.listdir(plan.target_dir) == ['.thffi-lock']:
+                shutil.rmtree(plan.target_dir, ignore_errors=True)
+            raise
+        if plan.verbose:
+            print('thffi: built %s in %.2f s -> %s'
+                  % (plan.name, time.perf_counter() - start, final))
+        return True

@@ -1,0 +1,104 @@
+"""The compile jobs of a plan: the command that makes each object.
+
+configure() (_configure.py) lists them in the plan; compile() (_compile.py)
+runs them.  thffi's own C and CUDA code compiles with its own flags (and
+is cached: nothing of the user's reaches its command); the user's .cu files
+with the user's include folders and macros, and a rescued one with the
+flags of the build files' command that was to compile it."""
+
+import os
+import re
+import shlex
+import sysconfig
+
+from ._plan import Job
+from .cuda import header_dirs
+from .toolchain import nvcc as nvcc_rules
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INCLUDE_DIR = os.path.join(HERE, 'include')
+CSRC = os.path.join(HERE, 'csrc')
+# thffi's own objects are cached and shared by every copy of thffi: their
+# __FILE__ is relative to csrc/, and their messages name the file in the
+# thffi that built the extension (csrc/thffi_private.h).
+OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % CSRC
+
+
+def python_includes():
+    """Where Python.h is, for thffi's THPython.c."""
+    paths = sysconfig.get_paths()
+    return list(dict.fromkeys([paths['include'], paths['platinclude']]))
+
+
+def jobs(plan, own):
+    """[Job]: own ([(path, gcc optimisation, or None for nvcc)], thffi's
+    code), then plan.cuda_sources; objects in plan.build_dir."""
+    made = []
+    for i, (src, opt) in enumerate(own + [(s, None) for s in plan.cuda_sources]):
+        obj = os.path.join(plan.build_dir, 'obj%d_%s.o' % (
+            i, os.path.splitext(os.path.basename(src))[0]))
+        command = (nvcc_command(plan, src, obj, src.startswith(CSRC)) if src.endswith('.cu')
+                   else cc_command(plan, src, obj, opt.split() + plan.sanitize_flags))
+        made.append(Job(src, obj, command, src.startswith(CSRC)))
+    return made
+
+
+def nvcc_command(plan, source, obj, own, hidden=True):
+    """nvcc command for a .cu file: the user's include folders and macros,
+    or for thffi's own code (cached for every extension) its own headers
+    and none of the user's.  hidden: its symbols stay inside the library
+    (but for thffi's shared library, _shared.py).  A rescued source also
+    gets the flags of the build files' command that was to compile it
+    (plan.meant; its -O and -std take the place of ours)."""
+    host, defines = '-fPIC,-fvisibility=hidden' if hidden else '-fPIC', []
+    if own:
+        includes = [INCLUDE_DIR, CSRC, os.path.join(plan.cuda_home, 'include')]
+        host += ',' + OWN_FILE_NAMES
+    else:
+        # CUDA's headers too where the build is not with_cuda (objects
+        # make.sh was to build): pip's wheels' are not where nvcc looks.
+        includes = plan.kwargs['include_dirs'] + [
+            d for d in header_dirs(plan.cuda_home) if d not in plan.kwargs['include_dirs']]
+        for macro in plan.kwargs.get('define_macros', []):
+            name, value = (macro, None) if isinstance(macro, str) else macro
+            defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
+    flags = meant_flags(plan, source)[0] or plan.arch_flags
+    ours = ([] if any(re.fullmatch(r'-O\d?|--optimize(=.*)?', f) for f in flags) else ['-O3'])
+    ours += [] if any(re.fullmatch(r'--?std(=.*)?', f) for f in flags) else ['-std=c++17']
+    return ([plan.nvcc, '-c', source, '-o', obj, '-MD', '-MF', obj[:-2] + '.d'] + ours
+            + ['-Xcompiler', host,
+               # compile the architectures in parallel
+               '--threads', '0']
+            + ['-I' + d for d in includes] + defines + flags + plan.nvcc_args)
+
+
+def meant_flags(plan, source):
+    """(flags, [toolchain.nvcc.Change]): for a rescued .cu file whose
+    command the build files hold, that command's flags (carried_flags)
+    made today's, this build's architectures in place of its own; else
+    ([], [])."""
+    meant = plan.meant.get(source)
+    if not meant:
+        return [], []
+    _, command, cwd = meant
+    return nvcc_rules.modernize(nvcc_rules.carried_flags(command.args, cwd),
+                                plan.arch_flags, always=True)
+
+
+def cc_command(plan, source, obj, flags, hidden=True):
+    """gcc (g++ for .cpp) command for one of thffi's own files.  Its C
+    stays C (C linkage, which the generated module and the user's code
+    declare) when CC names a C++ compiler, as in `CC=g++ python
+    build.py`, which compiled the user's C sources as C++."""
+    cxx = source.endswith('.cpp')
+    cc = shlex.split(os.environ.get('CXX' if cxx else 'CC')
+                     or sysconfig.get_config_var('CXX' if cxx else 'CC')
+                     or ('c++' if cxx else 'cc'))
+    if not cxx and os.path.basename(cc[0]).endswith('++'):
+        cc = cc + ['-x', 'c']
+    includes = [INCLUDE_DIR, CSRC] + python_includes() + (
+        [os.path.join(plan.cuda_home, 'include')] if plan.with_cuda else [])
+    return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
+            + ['-std=c++11' if cxx else '-std=c99', '-fPIC']
+            + (['-fvisibility=hidden'] if hidden else []) + ['-Wall', OWN_FILE_NAMES]
+            + ['-I' + d for d in includes])
