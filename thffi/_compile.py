@@ -19,8 +19,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import cuda
-from ._configure import (CSRC, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError, Configured,
-                         python_includes)
+from ._configure import (CSRC, CUSPARSE_LEGACY, HERE, INCLUDE_DIR, OWN_FILE_NAMES, BuildError,
+                         Configured, python_includes)
 from .cuda import describe, header_dirs
 from .toolchain import cuda_api
 from .toolchain import nvcc as nvcc_rules
@@ -110,8 +110,13 @@ class Compiled(Configured):
                          or ('c++' if cxx else 'cc'))
         if not cxx and os.path.basename(cc[0]).endswith('++'):
             cc = cc + ['-x', 'c']
+        # THCSparseLegacy.c also needs cusparse.h, which may be in pip's
+        # wheels alone (the others do without: their cached objects stay
+        # the same whatever wheels are installed)
         includes = [INCLUDE_DIR, CSRC] + python_includes() + (
-            [os.path.join(self.cuda_home, 'include')] if self.with_cuda else [])
+            [] if not self.with_cuda else header_dirs(self.cuda_home)
+            if os.path.basename(source) == CUSPARSE_LEGACY[0]
+            else [os.path.join(self.cuda_home, 'include')])
         return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
                 + ['-std=c++11' if cxx else '-std=c99', '-fPIC']
                 + (['-fvisibility=hidden'] if hidden else []) + ['-Wall', OWN_FILE_NAMES]

@@ -39,6 +39,11 @@ TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenm
 # 13, the default five architectures: 15 CPU seconds; all of TH's C 5-7).
 THC_SOURCES = [('THCTensor.cu', None), ('THC.c', '-O2'), ('THCBlas.c', '-O2'),
                ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1'), ('THCSparse.c', '-O2')]
+# cuSPARSE's legacy routines over today's API (include/cusparse_legacy.h),
+# for an extension built with_cuda that links cuSPARSE: it calls cuSPARSE,
+# so it is compiled into that extension alone (never into thffi's shared
+# library, which would then need cuSPARSE everywhere).
+CUSPARSE_LEGACY = ('THCSparseLegacy.c', '-O2')
 # thffi's own objects are cached and shared by every copy of thffi: their
 # __FILE__ is relative to csrc/, and their messages name the file in the
 # thffi that built the extension (csrc/thffi_private.h).
@@ -236,12 +241,15 @@ def removed_calls(obj, toolkit, compiled=False):
     """'it calls cudaConfigureCall, ..., which CUDA 10.1 removed' when the
     object calls functions the toolkit release `toolkit` ((major, minor);
     None: today's) lacks (toolchain/cuda_api.py): it was built by an older
-    one (compiled: only names nvcc wrote into it).  None when it calls none."""
+    one (compiled: only names nvcc wrote into it).  None when it calls none.
+    cuSPARSE's legacy routines are not counted: compiled again, the object
+    would call them the same, and thffi defines them (THCSparseLegacy.c)."""
     undefined, _ = _link.symbols([obj])
     gone = {}  # {release: [name]}
     for name in sorted(undefined):
         row = cuda_api.lookup(name)
-        if row and cuda_api.removed_by(row, toolkit) and (row.compiled or not compiled):
+        if (row and cuda_api.removed_by(row, toolkit) and (row.compiled or not compiled)
+                and row.thffi != 'cusparse'):
             gone.setdefault(row.removed, []).append(name)
     if not gone:
         return None
@@ -351,15 +359,20 @@ class Configured(cffi.FFI):
         # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
         # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
         # make.sh, as legacy build.py files did).
-        self.cxx_code = (cxx or bool(cuda_sources) or _link.CXX_RUNTIME in _link.runtime_needs(
-            [o for o in self.user_objects if os.path.isfile(o)]))
+        needs = _link.runtime_needs([o for o in self.user_objects if os.path.isfile(o)])
+        self.cxx_code = cxx or bool(cuda_sources) or _link.CXX_RUNTIME in needs
         # thffi's own C, (path, gcc optimisation or None for nvcc), and the
         # user's .cu files: compiled before cffi links (_compile.py).
         self._configure_shared_library()
         own = [] if self.shared_library else TH_SOURCES + (CXX_GUARD if self.cxx_code else [])
+        # cuSPARSE: named in `libraries` (by -l name or file), or called by
+        # prebuilt objects.
+        linked = {re.sub(r'^:lib|\.so[\d.]*$', '', n) for n in self.kwargs['libraries']}
+        self.cusparse_legacy = self.with_cuda and ('cusparse' in linked or 'cusparse' in needs)
         if self.with_cuda:
             self._configure_cuda()
-            own = ([] if self.shared_library else THC_SOURCES) + own
+            own = (([] if self.shared_library else THC_SOURCES) + own
+                   + ([CUSPARSE_LEGACY] if self.cusparse_legacy else []))
         elif self.rescued:
             self._configure_nvcc()
         self.own_sources = [(os.path.join(CSRC, f), o) for f, o in own]

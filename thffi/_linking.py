@@ -74,9 +74,13 @@ class Linked(Compiled):
                              'beside it, as %s or %s)'
                              % ((self._display(obj), old) + _source_names(obj)))
             undefined, _ = _link.symbols([obj])
+            # (cuSPARSE's legacy routines are defined here when the
+            # extension links cuSPARSE with_cuda: THCSparseLegacy.c)
             removed = cuda_api.describe_all(
                 [n for n in sorted(undefined) if cuda_api.lookup(n)
-                 and not cuda_api.lookup(n).compiled], toolkit)
+                 and not cuda_api.lookup(n).compiled
+                 and not (self.cusparse_legacy and cuda_api.lookup(n).thffi == 'cusparse')],
+                toolkit)
             if removed:
                 lines.append('%s calls names CUDA removed:\n  %s'
                              % (self._display(obj), '\n  '.join(removed)))
