@@ -106,19 +106,18 @@ def built(cusparse_site, tmp_path_factory):
     out = subprocess.run([sys.executable, '-m', 'thffi', 'build.py'], cwd=folder,
                          env=_env(cusparse_site), capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stdout + out.stderr
-    # _ext is the demo's package too: imported apart from it
-    demo = sys.modules.pop('_ext', None)
-    sys.path.insert(0, str(folder))
-    try:
-        module = importlib.import_module('_ext.sparse')
-    finally:
-        sys.path.remove(str(folder))
-        sys.modules.pop('_ext', None)
-        if demo is not None:
-            sys.modules['_ext'] = demo
+    module = _check_sparse().load(str(folder))
     library = next(folder.glob('_ext/sparse/_sparse*.so'))
-    yield module, str(library), out.stdout + out.stderr
-    sys.modules.pop('_ext.sparse', None)
+    return module, str(library), out.stdout + out.stderr
+
+
+def _check_sparse():
+    """tests/thc_sparse/check_sparse.py."""
+    sys.path.insert(0, HERE)
+    try:
+        return importlib.import_module('check_sparse')
+    finally:
+        sys.path.remove(HERE)
 
 
 def _symbols(library):
@@ -147,12 +146,7 @@ def test_thc_code_calling_legacy_cusparse_builds_links_and_loads(built):
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason='needs a CUDA GPU')
 def test_legacy_cusparse_calls_match_pytorchs_dense_results(built):
-    sys.path.insert(0, HERE)
-    try:
-        check = importlib.import_module('check_sparse')
-    finally:
-        sys.path.remove(HERE)
-    results = check.results(built[0])
+    results = _check_sparse().results(built[0])
     assert [call for call, ok in results.items() if not ok] == []
     assert len(results) == 15
 

@@ -3,7 +3,26 @@ provides over today's) on small random matrices, against PyTorch's dense
 results on the CPU.  Needs a CUDA GPU; tests/test_cusparse_legacy.py and
 tools/gpu_calls.py run it."""
 
+import importlib.util
+import os
+import sys
+
 import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load(folder=HERE):
+    """The extension build.py made in `folder` (its _ext/sparse), imported
+    as thc_sparse_ext: the demo's package is _ext too."""
+    package = os.path.join(folder, '_ext', 'sparse')
+    spec = importlib.util.spec_from_file_location(
+        'thc_sparse_ext', os.path.join(package, '__init__.py'),
+        submodule_search_locations=[package])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def _close(got, expected):
@@ -15,14 +34,18 @@ def _csr(rows, cols, generator, dtype=torch.float32):
     CSR arrays on the GPU (values, row pointers, column indices as int32)."""
     dense = torch.rand(rows, cols, generator=generator, dtype=dtype)
     dense[torch.rand(rows, cols, generator=generator) > 0.4] = 0
-    csr = dense.to_sparse_csr()
-    return (dense, csr.values().cuda(), csr.crow_indices().int().cuda(),
-            csr.col_indices().int().cuda())
+    row, col = dense.nonzero(as_tuple=True)  # in row-major order
+    pointers = torch.zeros(rows + 1, dtype=torch.int32)
+    pointers[1:] = torch.bincount(row, minlength=rows).cumsum(0)
+    return dense, dense[row, col].cuda(), pointers.cuda(), col.int().cuda()
 
 
-def _dense(values, rows, cols, size):
-    return torch.sparse_csr_tensor(rows.cpu().long(), cols.cpu().long(), values.cpu(),
-                                   size=size).to_dense()
+def _dense(values, pointers, col, size):
+    """The dense matrix of CSR arrays (entries at one place added up)."""
+    pointers = pointers.cpu().long()
+    row = torch.repeat_interleave(torch.arange(size[0]), pointers[1:] - pointers[:-1])
+    out = torch.zeros(size, dtype=values.dtype)
+    return out.index_put_((row, col.cpu().long()), values.cpu(), accumulate=True)
 
 
 def results(sparse):
