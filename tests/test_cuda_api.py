@@ -57,11 +57,12 @@ def test_thffi_provides_the_legacy_cusparse_families_and_cuda_thread_calls():
         'csrmv', 'csrmv_mp', 'csrmm', 'csrmm2', 'csrgemm', 'csrgemmNnz', 'csrgeam', 'csrgeamNnz',
         'csr2csc', 'gthr', 'gthrz', 'sctr', 'axpyi', 'doti', 'dotci'}
     with open(os.path.join(include_dirs()[0], 'cuda_runtime_legacy.h')) as f:
-        inline = set(re.findall(r'cudaError_t (cudaThread\w+)\(', f.read()))
+        inline = set(re.findall(r'cudaError_t (cuda\w+)\(', f.read()))
     assert inline == {name for row in cuda_api.REMOVED if row.thffi == 'THC.h'
                       for name in row.names} == {
         'cudaThreadSynchronize', 'cudaThreadExit', 'cudaThreadSetLimit', 'cudaThreadGetLimit',
-        'cudaThreadSetCacheConfig', 'cudaThreadGetCacheConfig'}
+        'cudaThreadSetCacheConfig', 'cudaThreadGetCacheConfig', 'cudaSetDoubleForDevice',
+        'cudaSetDoubleForHost'}
 
 
 @pytest.mark.parametrize('name, release', [
@@ -238,6 +239,8 @@ CUDA_THREAD_C = '''\
     int ops_sync(void)
     {
         size_t heap = 0;
+        double scale = 2.0;
+        cudaSetDoubleForDevice(&scale);
         cudaThreadSetLimit(cudaLimitMallocHeapSize, 1 << 20);
         cudaThreadGetLimit(&heap, cudaLimitMallocHeapSize);
         return cudaThreadSynchronize() == cudaSuccess && heap > 0;

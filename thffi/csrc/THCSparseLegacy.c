@@ -36,18 +36,29 @@
  * serves. */
 #define ANY_LENGTH INT32_MAX
 
-/* Device memory on the handle's stream. */
+/* Device memory on the handle's stream: stream-ordered, or, where the
+ * device has no memory pools, cudaMalloc (whose cudaFree waits for the
+ * device). */
 typedef struct {
   void *ptr;
   cudaStream_t stream;
+  int ordered;
 } Workspace;
 
 static cusparseStatus_t workspace_alloc(cusparseHandle_t handle, size_t size, Workspace *w) {
   cusparseStatus_t status = cusparseGetStream(handle, &w->stream);
+  cudaError_t err;
   w->ptr = NULL;
+  w->ordered = 1;
   if (status != OK || size == 0)
     return status;
-  if (cudaMallocAsync(&w->ptr, size, w->stream) != cudaSuccess) {
+  err = cudaMallocAsync(&w->ptr, size, w->stream);
+  if (err == cudaErrorNotSupported) {
+    (void)cudaGetLastError();
+    w->ordered = 0;
+    err = cudaMalloc(&w->ptr, size);
+  }
+  if (err != cudaSuccess) {
     (void)cudaGetLastError(); /* not left for PyTorch's next launch check */
     w->ptr = NULL;
     return CUSPARSE_STATUS_ALLOC_FAILED;
@@ -56,8 +67,10 @@ static cusparseStatus_t workspace_alloc(cusparseHandle_t handle, size_t size, Wo
 }
 
 static void workspace_free(Workspace *w) {
-  if (w->ptr != NULL)
+  if (w->ptr != NULL && w->ordered)
     cudaFreeAsync(w->ptr, w->stream);
+  else if (w->ptr != NULL)
+    cudaFree(w->ptr);
   w->ptr = NULL;
 }
 
@@ -127,7 +140,7 @@ static cusparseStatus_t csrmv(cusparseHandle_t handle, cusparseOperation_t op, i
                               const void *x, const void *beta, void *y, cudaDataType type) {
   cusparseSpMatDescr_t A = NULL;
   cusparseDnVecDescr_t X = NULL, Y = NULL;
-  Workspace buffer = {NULL, NULL};
+  Workspace buffer = {NULL, NULL, 0};
   size_t size = 0;
   int transposed = op != CUSPARSE_OPERATION_NON_TRANSPOSE;
   cusparseStatus_t status;
@@ -158,7 +171,7 @@ static cusparseStatus_t csrmm(cusparseHandle_t handle, cusparseOperation_t opA,
                               cudaDataType type) {
   cusparseSpMatDescr_t A = NULL;
   cusparseDnMatDescr_t matB = NULL, matC = NULL;
-  Workspace buffer = {NULL, NULL};
+  Workspace buffer = {NULL, NULL, 0};
   size_t size = 0;
   /* op(A) is m x k, or k x m transposed; op(B) has as many rows as op(A)
    * has columns, and n columns. */
@@ -326,19 +339,23 @@ cusparseStatus_t CUSPARSEAPI cusparseXcsrgeamNnz(
     const int *csrSortedRowPtrA, const int *csrSortedColIndA, const cusparseMatDescr_t descrB,
     int nnzB, const int *csrSortedRowPtrB, const int *csrSortedColIndB,
     const cusparseMatDescr_t descrC, int *csrSortedRowPtrC, int *nnzTotalDevHostPtr) {
-  Workspace buffer = {NULL, NULL};
+  Workspace buffer = {NULL, NULL, 0};
   size_t size = 0;
   cusparsePointerMode_t mode;
   cusparseStatus_t status = cusparseGetPointerMode(handle, &mode);
   if (status != OK)
     return status;
-  /* The workspace's size, asked of the float routine with host scalars:
-   * the structure step is the same for every value type. */
+  /* The workspace's size, asked of the float routine with host scalars
+   * (the structure step is the same for every value type); the index
+   * arrays stand in for the values and for C's columns, which a size query
+   * does not read. */
   STEP(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
   status = cusparseScsrgeam2_bufferSizeExt(
-      handle, m, n, (const float *)one_of(CUDA_R_32F), descrA, nnzA, NULL, csrSortedRowPtrA,
-      csrSortedColIndA, (const float *)one_of(CUDA_R_32F), descrB, nnzB, NULL, csrSortedRowPtrB,
-      csrSortedColIndB, descrC, NULL, csrSortedRowPtrC, NULL, &size);
+      handle, m, n, (const float *)one_of(CUDA_R_32F), descrA, nnzA,
+      (const float *)csrSortedColIndA, csrSortedRowPtrA, csrSortedColIndA,
+      (const float *)one_of(CUDA_R_32F), descrB, nnzB, (const float *)csrSortedColIndB,
+      csrSortedRowPtrB, csrSortedColIndB, descrC, (const float *)csrSortedRowPtrC,
+      csrSortedRowPtrC, csrSortedRowPtrC, &size);
   cusparseSetPointerMode(handle, mode);
   if (status != OK)
     goto done;
@@ -358,7 +375,7 @@ static cusparseStatus_t csr2csc(cusparseHandle_t handle, int m, int n, int nnz,
                                 void *cscVal, int *cscRowInd, int *cscColPtr,
                                 cusparseAction_t copyValues, cusparseIndexBase_t base,
                                 cudaDataType type) {
-  Workspace buffer = {NULL, NULL};
+  Workspace buffer = {NULL, NULL, 0};
   size_t size = 0;
   cusparseStatus_t status;
   STEP(cusparseCsr2cscEx2_bufferSize(handle, m, n, nnz, val, rowPtr, colInd, cscVal, cscColPtr,
@@ -388,7 +405,7 @@ static cusparseStatus_t gthr(cusparseHandle_t handle, int nnz, void *y, void *xV
                              int zero) {
   cusparseSpVecDescr_t X = NULL, zeros = NULL;
   cusparseDnVecDescr_t Y = NULL;
-  Workspace values = {NULL, NULL};
+  Workspace values = {NULL, NULL, 0};
   cusparseStatus_t status;
   STEP(vectors(&X, &Y, ANY_LENGTH, nnz, xInd, xVal, y, base, type));
   STEP(cusparseGather(handle, Y, X));
@@ -484,7 +501,7 @@ static cusparseStatus_t doti(cusparseHandle_t handle, cusparseOperation_t op, in
                              cusparseIndexBase_t base, cudaDataType type) {
   cusparseSpVecDescr_t X = NULL;
   cusparseDnVecDescr_t Y = NULL;
-  Workspace buffer = {NULL, NULL};
+  Workspace buffer = {NULL, NULL, 0};
   size_t size = 0;
   cusparseStatus_t status;
   STEP(vectors(&X, &Y, ANY_LENGTH, nnz, xInd, xVal, y, base, type));
@@ -546,7 +563,7 @@ done:
       const cusparseMatDescr_t descrB, int nnzB, const T *valB, const int *rowPtrB,         \
       const int *colIndB, const cusparseMatDescr_t descrC, T *valC, int *rowPtrC,           \
       int *colIndC) {                                                                       \
-    Workspace buffer = {NULL, NULL};                                                        \
+    Workspace buffer = {NULL, NULL, 0};                                                        \
     size_t size = 0;                                                                        \
     cusparseStatus_t status;                                                                \
     STEP(cusparse##t##csrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, valA,       \

@@ -1,5 +1,6 @@
 /* thffi: the CUDA runtime's cudaThread* calls, which CUDA 13.0 removed,
- * as the cudaDevice* calls that replaced them (toolchain/cuda_api.py).
+ * as the cudaDevice* calls that replaced them, and cudaSetDoubleFor*,
+ * removed with them, as what they did (toolchain/cuda_api.py).
  * <THC/THC.h> includes it; CUDA 12 and older still declare them.
  *
  * cudaThreadExit is cudaDeviceReset, as it always was: in a process where
@@ -24,6 +25,17 @@ static inline cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfi
 }
 static inline cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
   return cudaDeviceGetCacheConfig(pCacheConfig);
+}
+/* They converted a double for devices without double precision (before
+ * sm_13); on every other device, and so on all that CUDA 13 runs on, they
+ * did nothing. */
+static inline cudaError_t cudaSetDoubleForDevice(double *d) {
+  (void)d;
+  return cudaSuccess;
+}
+static inline cudaError_t cudaSetDoubleForHost(double *d) {
+  (void)d;
+  return cudaSuccess;
 }
 #endif
 

@@ -85,7 +85,7 @@ REMOVED = [
 ] + [
     Removed(('cudaThreadExit',), 'cudart', '13.0', 'cudaDeviceReset', thffi='THC.h'),
     Removed(('cudaSetDoubleForDevice', 'cudaSetDoubleForHost'), 'cudart', '13.0',
-            'no call: doubles need no conversion for today\'s GPUs'),
+            'no call: doubles need no conversion for today\'s GPUs', thffi='THC.h'),
     Removed(('cudaLaunchCooperativeKernelMultiDevice',), 'cudart', '13.0',
             'cudaLaunchCooperativeKernel, once per device'),
 
