@@ -86,9 +86,15 @@ def results(sparse):
     B, bvalues, brows, bcols = _csr(k, n, g)
     out = [torch.empty(0, device='cuda'), torch.empty(0, device='cuda', dtype=torch.int32),
            torch.empty(0, device='cuda', dtype=torch.int32)]
-    nnz = sparse.sparse_csrgemm_cuda(values, rows, cols, k, bvalues, brows, bcols, n, *out)
+    nnz = sparse.sparse_csrgemm_cuda(0, m, n, k, values, rows, cols, bvalues, brows, bcols,
+                                     *out)
     ok['XcsrgemmNnz, Scsrgemm'] = (nnz == out[0].numel()
                                    and _close(_dense(out[0], out[1], out[2], (m, n)), A @ B))
+    At, tvalues, trows, tcols = _csr(k, m, g)  # op(A) = At^T, m x k
+    nnz = sparse.sparse_csrgemm_cuda(1, m, n, k, tvalues, trows, tcols, bvalues, brows, bcols,
+                                     *out)
+    ok['XcsrgemmNnz, Scsrgemm transposed'] = (
+        nnz == out[0].numel() and _close(_dense(out[0], out[1], out[2], (m, n)), At.t() @ B))
     A2, values2, rows2, cols2 = _csr(m, k, g)
     nnz = sparse.sparse_csrgeam_cuda(2.0, values, rows, cols, -0.5, values2, rows2, cols2, k,
                                      *out)

@@ -81,26 +81,29 @@ int sparse_csrmm2_cuda(THCudaTensor *values, THCudaIntTensor *rowPtr, THCudaIntT
   return 1;
 }
 
-/* C = A B (A m x k, B k x n): C's rowPtr, then its colInd and values; returns nnz(C) */
-int sparse_csrgemm_cuda(THCudaTensor *aValues, THCudaIntTensor *aRowPtr,
-                        THCudaIntTensor *aColInd, int k, THCudaTensor *bValues,
-                        THCudaIntTensor *bRowPtr, THCudaIntTensor *bColInd, int n,
-                        THCudaTensor *cValues, THCudaIntTensor *cRowPtr,
-                        THCudaIntTensor *cColInd)
+/* C = op(A) B (op(A) m x k: A, or A^T with transposeA; B k x n): C's rowPtr,
+   then its colInd and values; returns nnz(C) */
+int sparse_csrgemm_cuda(int transposeA, int m, int n, int k, THCudaTensor *aValues,
+                        THCudaIntTensor *aRowPtr, THCudaIntTensor *aColInd,
+                        THCudaTensor *bValues, THCudaIntTensor *bRowPtr,
+                        THCudaIntTensor *bColInd, THCudaTensor *cValues,
+                        THCudaIntTensor *cRowPtr, THCudaIntTensor *cColInd)
 {
   cusparseHandle_t handle = THCState_getCurrentSparseHandle(state);
   cusparseMatDescr_t descr = general();
-  int m = ROWS(aRowPtr), nnz = 0;
+  cusparseOperation_t opA = transposeA ? CUSPARSE_OPERATION_TRANSPOSE
+                                       : CUSPARSE_OPERATION_NON_TRANSPOSE;
+  int nnz = 0;
   THCudaIntTensor_resize1d(state, cRowPtr, m + 1);
-  THCusparseCheck(cusparseXcsrgemmNnz(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                      CUSPARSE_OPERATION_NON_TRANSPOSE, m, n, k, descr,
+  THCusparseCheck(cusparseXcsrgemmNnz(handle, opA, CUSPARSE_OPERATION_NON_TRANSPOSE, m, n, k,
+                                      descr,
                                       NNZ(aValues), I(aRowPtr), I(aColInd), descr,
                                       NNZ(bValues), I(bRowPtr), I(bColInd), descr, I(cRowPtr),
                                       &nnz));
   THCudaTensor_resize1d(state, cValues, nnz);
   THCudaIntTensor_resize1d(state, cColInd, nnz);
-  THCusparseCheck(cusparseScsrgemm(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                   CUSPARSE_OPERATION_NON_TRANSPOSE, m, n, k, descr,
+  THCusparseCheck(cusparseScsrgemm(handle, opA, CUSPARSE_OPERATION_NON_TRANSPOSE, m, n, k,
+                                   descr,
                                    NNZ(aValues), F(aValues), I(aRowPtr), I(aColInd), descr,
                                    NNZ(bValues), F(bValues), I(bRowPtr), I(bColInd), descr,
                                    F(cValues), I(cRowPtr), I(cColInd)));

@@ -9,11 +9,11 @@ int sparse_csrmm_cuda(THCudaTensor *values, THCudaIntTensor *rowPtr, THCudaIntTe
                       THCudaTensor *B, THCudaTensor *C);
 int sparse_csrmm2_cuda(THCudaTensor *values, THCudaIntTensor *rowPtr, THCudaIntTensor *colInd,
                        THCudaTensor *B, THCudaTensor *C);
-int sparse_csrgemm_cuda(THCudaTensor *aValues, THCudaIntTensor *aRowPtr,
-                        THCudaIntTensor *aColInd, int k, THCudaTensor *bValues,
-                        THCudaIntTensor *bRowPtr, THCudaIntTensor *bColInd, int n,
-                        THCudaTensor *cValues, THCudaIntTensor *cRowPtr,
-                        THCudaIntTensor *cColInd);
+int sparse_csrgemm_cuda(int transposeA, int m, int n, int k, THCudaTensor *aValues,
+                        THCudaIntTensor *aRowPtr, THCudaIntTensor *aColInd,
+                        THCudaTensor *bValues, THCudaIntTensor *bRowPtr,
+                        THCudaIntTensor *bColInd, THCudaTensor *cValues,
+                        THCudaIntTensor *cRowPtr, THCudaIntTensor *cColInd);
 int sparse_csrgeam_cuda(float alpha, THCudaTensor *aValues, THCudaIntTensor *aRowPtr,
                         THCudaIntTensor *aColInd, float beta, THCudaTensor *bValues,
                         THCudaIntTensor *bRowPtr, THCudaIntTensor *bColInd, int n,

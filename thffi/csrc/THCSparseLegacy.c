@@ -200,19 +200,30 @@ done:
 /* -- XcsrgemmNnz, csrgemm: cusparseSpGEMMreuse_* ----------------------------
  * The reuse API splits the product as the legacy one did: the structure of
  * C (workEstimation, nnz, copy), then its values (compute).  The legacy
- * routines run it up to the step each needs. */
+ * routines run it up to the step each needs.  SpGEMM multiplies
+ * non-transposed operands only: a transposed one is transposed first
+ * (csr2csc, below). */
+
+static cusparseStatus_t csr2csc(cusparseHandle_t handle, int m, int n, int nnz,
+                                const void *val, const int *rowPtr, const int *colInd,
+                                void *cscVal, int *cscRowInd, int *cscColPtr,
+                                cusparseAction_t copyValues, cusparseIndexBase_t base,
+                                cudaDataType type);
 
 typedef struct {
   cusparseSpMatDescr_t A, B, C;
   cusparseSpGEMMDescr_t spgemm;
   Workspace buffers[5];
-  Workspace scratch; /* XcsrgemmNnz's: C's column indices, unasked for */
+  Workspace scratch;       /* XcsrgemmNnz's: C's column indices, unasked for */
+  Workspace transposed[6]; /* op(A) and op(B) when transposed: pointers, indices, values */
 } Gemm;
 
 static void gemm_free(Gemm *g) {
   int i;
   for (i = 0; i < 5; i++)
     workspace_free(&g->buffers[i]);
+  for (i = 0; i < 6; i++)
+    workspace_free(&g->transposed[i]);
   workspace_free(&g->scratch);
   if (g->A) cusparseDestroySpMat(g->A);
   if (g->B) cusparseDestroySpMat(g->B);
@@ -221,6 +232,33 @@ static void gemm_free(Gemm *g) {
 }
 
 #define NT CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE
+
+/* op(X) as a CSR matrix of its own: X, stored rows x cols, or its
+ * transpose, into mem (the conjugate transpose of complex values is not
+ * provided). */
+static cusparseStatus_t operand(cusparseHandle_t handle, cusparseOperation_t op, int rows,
+                                int cols, int nnz, const void **val, const int **rowPtr,
+                                const int **colInd, cusparseIndexBase_t base, cudaDataType type,
+                                Workspace mem[3]) {
+  size_t entries = (size_t)(nnz > 0 ? nnz : 1);
+  cusparseStatus_t status;
+  if (op == CUSPARSE_OPERATION_NON_TRANSPOSE)
+    return OK;
+  if (op != CUSPARSE_OPERATION_TRANSPOSE && (type == CUDA_C_32F || type == CUDA_C_64F))
+    return CUSPARSE_STATUS_NOT_SUPPORTED;
+  if ((status = workspace_alloc(handle, (size_t)(cols + 1) * sizeof(int), &mem[0])) != OK ||
+      (status = workspace_alloc(handle, entries * sizeof(int), &mem[1])) != OK ||
+      (status = workspace_alloc(handle, entries * size_of(type), &mem[2])) != OK ||
+      (status = csr2csc(handle, rows, cols, nnz, *val, *rowPtr, *colInd, mem[2].ptr,
+                        (int *)mem[1].ptr, (int *)mem[0].ptr, CUSPARSE_ACTION_NUMERIC, base,
+                        type)) != OK)
+    return status;
+  /* the CSC of X is the CSR of its transpose */
+  *rowPtr = (const int *)mem[0].ptr;
+  *colInd = (const int *)mem[1].ptr;
+  *val = mem[2].ptr;
+  return OK;
+}
 
 /* Sets up g and computes C's structure: its nnz in *nnzC, its row pointers
  * in rowPtrC and its column indices in colIndC (valC, of type `type`,
@@ -236,12 +274,16 @@ static cusparseStatus_t gemm_structure(
   size_t sizes[5] = {0, 0, 0, 0, 0};
   int64_t rows, cols;
   cusparseStatus_t status;
-  /* SpGEMM multiplies non-transposed operands only */
-  if (transA != CUSPARSE_OPERATION_NON_TRANSPOSE || transB != CUSPARSE_OPERATION_NON_TRANSPOSE)
-    return CUSPARSE_STATUS_NOT_SUPPORTED;
+  int plainA = transA == CUSPARSE_OPERATION_NON_TRANSPOSE;
+  int plainB = transB == CUSPARSE_OPERATION_NON_TRANSPOSE;
   if ((status = general(descrA)) != OK || (status = general(descrB)) != OK ||
       (status = general(descrC)) != OK)
     return status;
+  /* op(A) is m x k, op(B) k x n */
+  STEP(operand(handle, transA, plainA ? m : k, plainA ? k : m, nnzA, &valA, &rowPtrA, &colIndA,
+               cusparseGetMatIndexBase(descrA), type, g->transposed));
+  STEP(operand(handle, transB, plainB ? k : n, plainB ? n : k, nnzB, &valB, &rowPtrB, &colIndB,
+               cusparseGetMatIndexBase(descrB), type, g->transposed + 3));
   STEP(csr(&g->A, m, k, nnzA, rowPtrA, colIndA, valA, descrA, type));
   STEP(csr(&g->B, k, n, nnzB, rowPtrB, colIndB, valB, descrB, type));
   STEP(csr(&g->C, m, n, 0, rowPtrC, NULL, NULL, descrC, type));

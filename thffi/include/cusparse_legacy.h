@@ -10,8 +10,10 @@
  *
  *   csrmv, csrmv_mp           cusparseSpMV
  *   csrmm, csrmm2             cusparseSpMM (dense matrices column-major)
- *   XcsrgemmNnz, csrgemm      cusparseSpGEMMreuse_* (non-transposed operands
- *                             only: CUSPARSE_STATUS_NOT_SUPPORTED otherwise)
+ *   XcsrgemmNnz, csrgemm      cusparseSpGEMMreuse_* (a transposed operand
+ *                             transposed first by cusparseCsr2cscEx2; the
+ *                             conjugate transpose of complex values:
+ *                             CUSPARSE_STATUS_NOT_SUPPORTED)
  *   XcsrgeamNnz, csrgeam      cusparseXcsrgeam2Nnz, cusparse<t>csrgeam2
  *   csr2csc                   cusparseCsr2cscEx2
  *   gthr, gthrz, sctr         cusparseGather, cusparseScatter
