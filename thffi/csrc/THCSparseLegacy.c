@@ -17,8 +17,12 @@
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #endif
+/* A toolkit with cuSPARSE's library and not its header gets nothing: the
+ * link check then names the legacy calls nothing defines. */
+#if __has_include(<cusparse.h>)
 #include <cusparse.h>
 #include "../include/cusparse_legacy.h"
+#endif
 
 #ifdef THFFI_CUSPARSE_LEGACY
 
