@@ -110,13 +110,14 @@ class Compiled(Configured):
                          or ('c++' if cxx else 'cc'))
         if not cxx and os.path.basename(cc[0]).endswith('++'):
             cc = cc + ['-x', 'c']
-        # THCSparseLegacy.c also needs cusparse.h, which may be in pip's
-        # wheels alone (the others do without: their cached objects stay
-        # the same whatever wheels are installed)
-        includes = [INCLUDE_DIR, CSRC] + python_includes() + (
-            [] if not self.with_cuda else header_dirs(self.cuda_home)
-            if os.path.basename(source) == CUSPARSE_LEGACY[0]
-            else [os.path.join(self.cuda_home, 'include')])
+        includes = [INCLUDE_DIR, CSRC] + python_includes()
+        if self.with_cuda and os.path.basename(source) == CUSPARSE_LEGACY[0]:
+            # cusparse.h, which may be in pip's wheels alone (the other
+            # files do without it: their cached objects stay the same
+            # whatever wheels are installed)
+            includes += header_dirs(self.cuda_home)
+        elif self.with_cuda:
+            includes.append(os.path.join(self.cuda_home, 'include'))
         return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
                 + ['-std=c++11' if cxx else '-std=c99', '-fPIC']
                 + (['-fvisibility=hidden'] if hidden else []) + ['-Wall', OWN_FILE_NAMES]
