@@ -40,6 +40,31 @@ def _build(folder, **kwargs):
 
 # -- the table ------------------------------------------------------------------
 
+# What a name thffi provides is said to be, after its replacement.
+PROVIDED_CUSPARSE = ("; thffi provides it over that with with_cuda=True and "
+                     "libraries=['cusparse'] (declared by <THC/THC.h>, <cusparse_legacy.h>)")
+PROVIDED_THC_H = "; thffi's <THC/THC.h> defines it so, for code that includes it"
+
+
+def test_thffi_provides_the_legacy_cusparse_families_and_cuda_thread_calls():
+    """Those its headers declare, each with the release's row."""
+    with open(os.path.join(include_dirs()[0], 'cusparse_legacy.h')) as f:
+        declared = {re.sub(r'^X', '', name)
+                    for name in re.findall(r'cusparse(?:##t##)?(\w+)\(', f.read())}
+    provided = {name for row in cuda_api.REMOVED if row.thffi == 'cusparse' for name in row.names}
+    stems = {re.sub(r'^cusparse[SDCZX]', '', name) for name in provided}
+    assert stems == declared == {
+        'csrmv', 'csrmv_mp', 'csrmm', 'csrmm2', 'csrgemm', 'csrgemmNnz', 'csrgeam', 'csrgeamNnz',
+        'csr2csc', 'gthr', 'gthrz', 'sctr', 'axpyi', 'doti', 'dotci'}
+    with open(os.path.join(include_dirs()[0], 'cuda_runtime_legacy.h')) as f:
+        inline = set(re.findall(r'cudaError_t (cuda\w+)\(', f.read()))
+    assert inline == {name for row in cuda_api.REMOVED if row.thffi == 'THC.h'
+                      for name in row.names} == {
+        'cudaThreadSynchronize', 'cudaThreadExit', 'cudaThreadSetLimit', 'cudaThreadGetLimit',
+        'cudaThreadSetCacheConfig', 'cudaThreadGetCacheConfig', 'cudaSetDoubleForDevice',
+        'cudaSetDoubleForHost'}
+
+
 @pytest.mark.parametrize('name, release', [
     ('cusparseScsrmv', '11.0'), ('cusparseScsrmm', '11.0'), ('cusparseScsrgemm', '11.0'),
     ('cusparseXcsrgemmNnz', '11.0'), ('cusparseScsrgeam', '11.0'),
@@ -61,13 +86,16 @@ def test_cusparse_families_hold_every_type_letter():
     assert cuda_api.lookup('cusparseDroti') and not cuda_api.lookup('cusparseCroti')
 
 
-def test_each_removed_name_says_what_replaces_it():
+def test_each_removed_name_says_what_replaces_it_and_whether_thffi_provides_it():
     assert cuda_api.describe_all(['cusparseScsrmv', 'cusparseDcsrmv']) == [
         'cusparseScsrmv, cusparseDcsrmv: removed from cuSPARSE in CUDA 11.0; use cusparseSpMV, '
-        'with cusparseCreateCsr and cusparseCreateDnVec']
+        'with cusparseCreateCsr and cusparseCreateDnVec' + PROVIDED_CUSPARSE]
+    assert cuda_api.describe_all(['cusparseShybmv']) == [
+        'cusparseShybmv: removed from cuSPARSE in CUDA 11.0; use cusparseSpMV, with '
+        'cusparseCreateCsr and cusparseCreateDnVec']  # thffi has no HYB format
     assert cuda_api.describe_all(['cudaThreadSynchronize']) == [
         'cudaThreadSynchronize: removed from the CUDA runtime in CUDA 13.0; use '
-        'cudaDeviceSynchronize']
+        'cudaDeviceSynchronize' + PROVIDED_THC_H]
     # Not removed for a toolkit older than the release that removed it.
     assert cuda_api.describe_all(['cudaThreadSynchronize'], (12, 8)) == []
     assert cuda_api.describe_all(['cusparseScsrmv'], (10, 2)) == []
@@ -206,26 +234,40 @@ def test_texture_references_and_cuda_thread_calls_in_a_cu_file(tmp_path):
                 'cudaDeviceSynchronize') in message
 
 
+CUDA_THREAD_C = '''\
+    #include <THC/THC.h>
+    int ops_sync(void)
+    {
+        size_t heap = 0;
+        double scale = 2.0;
+        cudaSetDoubleForDevice(&scale);
+        cudaThreadSetLimit(cudaLimitMallocHeapSize, 1 << 20);
+        cudaThreadGetLimit(&heap, cudaLimitMallocHeapSize);
+        return cudaThreadSynchronize() == cudaSuccess && heap > 0;
+    }
+    '''
+
+
 @needs_toolkit
-def test_cuda_thread_calls_in_c_fail_the_link_check_by_name(tmp_path):
+def test_cuda_thread_calls_build_through_thc_h_and_fail_by_name_without_it(tmp_path):
     if TOOLKIT < (13, 0):
         pytest.skip('CUDA %d.%d still has cudaThreadSynchronize' % TOOLKIT)
-    _write(tmp_path, {
-        'src/ops.h': 'int ops_sync(void);\n',
-        'src/ops.c': '''\
-            #include <THC/THC.h>
-            int ops_sync(void)
-            {
-                cudaThreadSetLimit(cudaLimitMallocHeapSize, 1 << 20);
-                return cudaThreadSynchronize() == cudaSuccess;
-            }
-            '''})
-    message = _build(tmp_path, with_cuda=True)
+    _write(tmp_path, {'src/ops.h': 'int ops_sync(void);\n', 'src/ops.c': CUDA_THREAD_C})
+    ffi = create_extension('_ext.ops', headers=['src/ops.h'], sources=['src/ops.c'],
+                           with_cuda=True, relative_to=str(tmp_path / 'build.py'), verbose=False)
+    ffi.build()
+    undefined = subprocess.run(['nm', '-u', ffi.library_path()], capture_output=True, text=True,
+                               check=True).stdout
+    assert 'cudaThread' not in undefined and 'cudaDeviceSetLimit' in undefined
+    # C that includes the runtime's header alone: named, with THC.h's way
+    bare = tmp_path / 'bare'
+    _write(bare, {'src/ops.h': 'int ops_sync(void);\n',
+                  'src/ops.c': CUDA_THREAD_C.replace('THC/THC.h', 'cuda_runtime.h')})
+    message = _build(bare, with_cuda=True)
     assert ('  cudaThreadSetLimit, used in src/ops.c: removed from the CUDA runtime in CUDA 13.0; '
-            'use cudaDeviceSetLimit\n'
-            '  cudaThreadSynchronize, used in src/ops.c: removed from the CUDA runtime in CUDA '
-            '13.0; use cudaDeviceSynchronize\n') in message, message
-    assert 'build with with_cuda=True' not in message
+            'use cudaDeviceSetLimit' + PROVIDED_THC_H + '\n') in message, message
+    assert ('  cudaThreadSynchronize, used in src/ops.c: removed from the CUDA runtime in CUDA '
+            '13.0; use cudaDeviceSynchronize' + PROVIDED_THC_H + '\n') in message, message
 
 
 # cuSPARSE 9's declarations, as legacy code met them in cusparse.h.
@@ -288,13 +330,15 @@ def _todays_cusparse(folder):
     return str(folder)
 
 
-def test_cusparse_legacy_calls_in_c_fail_the_link_check_by_name(tmp_path):
-    """The library is linked: the message is not "add 'cusparse' to libraries"."""
+def test_cusparse_legacy_calls_without_cuda_fail_the_link_check_by_name(tmp_path):
+    """The library is linked: the message is not "add 'cusparse' to libraries",
+    but how thffi provides them (with CUDA: tests/test_cusparse_legacy.py)."""
     _write(tmp_path, {'src/ops.h': SPMV_H, 'src/ops.c': SPMV_C, 'src/cusparse9.h': CUSPARSE9_H})
     message = _build(tmp_path, libraries=['cusparse'],
                      library_dirs=[_todays_cusparse(tmp_path / 'lib')])
     assert ('  cusparseScsrmv, used in src/ops.c: removed from cuSPARSE in CUDA 11.0; use '
-            'cusparseSpMV, with cusparseCreateCsr and cusparseCreateDnVec\n') in message, message
+            'cusparseSpMV, with cusparseCreateCsr and cusparseCreateDnVec' + PROVIDED_CUSPARSE
+            + '\n') in message, message
     assert ('  cusparseXcsrgemmNnz, used in src/ops.c: removed from cuSPARSE in CUDA 11.0; use '
             'cusparseSpGEMM (cusparseSpGEMM_workEstimation') in message
     assert "add 'cusparse' to libraries" not in message
@@ -311,10 +355,10 @@ def test_cusparse_legacy_calls_in_an_extra_object_are_named_before_linking(tmp_p
     assert message == (
         "create_extension('_ext.ops'): src/spmv.o calls names CUDA removed:\n"
         "  cusparseScsrmv: removed from cuSPARSE in CUDA 11.0; use cusparseSpMV, with "
-        "cusparseCreateCsr and cusparseCreateDnVec\n"
+        "cusparseCreateCsr and cusparseCreateDnVec" + PROVIDED_CUSPARSE + "\n"
         "  cusparseXcsrgemmNnz: removed from cuSPARSE in CUDA 11.0; use cusparseSpGEMM "
         "(cusparseSpGEMM_workEstimation, cusparseSpGEMM_compute, cusparseSpGEMM_copy), with "
-        "cusparseCreateCsr")
+        "cusparseCreateCsr" + PROVIDED_CUSPARSE)
 
 
 @needs_toolkit

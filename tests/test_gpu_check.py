@@ -26,7 +26,8 @@ def test_without_a_gpu_each_step_says_it_is_skipped(tmp_path):
     summary = (out / 'summary.txt').read_text()
     assert ran.stdout == summary
     lines = summary.splitlines()
-    for step in ['step 1 build and test.py', 'step 2 torchvision comparisons',
+    for step in ['step 1 build and test.py', 'step 1c legacy cuSPARSE',
+                 'step 2 torchvision comparisons',
                  'step 3 compute-sanitizer', 'step 4 benchmark GPU rows', 'step 1 test suite']:
         (line,) = [x for x in lines if x.startswith(step + ':')]
         assert line.startswith(step + ': skipped (no CUDA GPU visible to torch'), line

@@ -37,6 +37,11 @@ TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenm
 # 13, the default five architectures: 15 CPU seconds; all of TH's C 5-7).
 THC_SOURCES = [('THCTensor.cu', None), ('THC.c', '-O2'), ('THCBlas.c', '-O2'),
                ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1'), ('THCSparse.c', '-O2')]
+# cuSPARSE's legacy routines over today's API (include/cusparse_legacy.h),
+# for an extension built with_cuda that links cuSPARSE: it calls cuSPARSE,
+# so it is compiled into that extension alone (never into thffi's shared
+# library, which would then need cuSPARSE everywhere).
+CUSPARSE_LEGACY = (_jobs.CUSPARSE_LEGACY_SOURCE, '-O2')
 # Extensions with C++ code: catches C++ exceptions leaving a wrapped function.
 CXX_GUARD = [('THCxx.cpp', '-O2')]
 # Functions the extension's own objects call through thffi (-Wl,--wrap):
@@ -224,12 +229,15 @@ def removed_calls(obj, toolkit, compiled=False):
     """'it calls cudaConfigureCall, ..., which CUDA 10.1 removed' when the
     object calls functions the toolkit release `toolkit` ((major, minor);
     None: today's) lacks (toolchain/cuda_api.py): it was built by an older
-    one (compiled: only names nvcc wrote into it).  None when it calls none."""
+    one (compiled: only names nvcc wrote into it).  None when it calls none.
+    cuSPARSE's legacy routines are not counted: compiled again, the object
+    would call them the same, and thffi defines them (THCSparseLegacy.c)."""
     undefined, _ = _link.symbols([obj])
     gone = {}  # {release: [name]}
     for name in sorted(undefined):
         row = cuda_api.lookup(name)
-        if row and cuda_api.removed_by(row, toolkit) and (row.compiled or not compiled):
+        if (row and cuda_api.removed_by(row, toolkit) and (row.compiled or not compiled)
+                and row.thffi != 'cusparse'):
             gone.setdefault(row.removed, []).append(name)
     if not gone:
         return None
@@ -328,8 +336,8 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
     # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
     # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
     # make.sh, as legacy build.py files did).
-    cxx_code = (cxx or bool(cuda_sources) or _link.CXX_RUNTIME in _link.runtime_needs(
-        [o for o in user_objects if os.path.isfile(o)]))
+    needs = _link.runtime_needs([o for o in user_objects if os.path.isfile(o)])
+    cxx_code = cxx or bool(cuda_sources) or _link.CXX_RUNTIME in needs
     # thffi's own C, (path, gcc optimisation or None for nvcc), and the
     # user's .cu files: compiled before cffi links (_compile.py).
     shared_library, linked_libraries, linking = _shared_library(name, base, with_cuda,
@@ -339,9 +347,14 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
     toolkit, nvcc = (_toolkit(name) if with_cuda or rescued else
                      (None, {'nvcc': None, 'arch_spec': None, 'arch_source': None,
                              'arch_flags': []}))
+    # cuSPARSE: named in `libraries` (by -l name or file), or called by
+    # prebuilt objects.
+    linked = {re.sub(r'^:lib|\.so[\d.]*$', '', n) for n in kw['libraries']}
+    cusparse_legacy = with_cuda and ('cusparse' in linked or 'cusparse' in needs)
     if with_cuda:
         kw.update(_cuda_runtime(name, toolkit.home, kw))
-        own = ([] if shared_library else THC_SOURCES) + own
+        own = (([] if shared_library else THC_SOURCES) + own
+               + ([CUSPARSE_LEGACY] if cusparse_legacy else []))
     for fn in functions:
         if _codegen.uses_cuda(fn) and not with_cuda:
             raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
@@ -362,6 +375,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         sources=sources, cuda_sources=cuda_sources, user_objects=user_objects,
         rescued=rescued, rescue_reasons=rescue_reasons, meant=meant,
         linked_libraries=linked_libraries, with_cuda=with_cuda, cxx_code=cxx_code,
+        cusparse_legacy=cusparse_legacy,
         sanitize=sanitize, sanitize_flags=sanitize_flags, shared_library=shared_library,
         kwargs=kw, nvcc_args=nvcc_args, cuda_toolkit=toolkit,
         cuda_home=toolkit and toolkit.home, **nvcc,

@@ -22,6 +22,9 @@ CSRC = os.path.join(HERE, 'csrc')
 # __FILE__ is relative to csrc/, and their messages name the file in the
 # thffi that built the extension (csrc/thffi_private.h).
 OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % CSRC
+# thffi's cuSPARSE legacy routines (configure decides when they are compiled
+# in): the one file of thffi's that includes cusparse.h.
+CUSPARSE_LEGACY_SOURCE = 'THCSparseLegacy.c'
 
 
 def python_includes():
@@ -96,8 +99,14 @@ def cc_command(plan, source, obj, flags, hidden=True):
                      or ('c++' if cxx else 'cc'))
     if not cxx and os.path.basename(cc[0]).endswith('++'):
         cc = cc + ['-x', 'c']
-    includes = [INCLUDE_DIR, CSRC] + python_includes() + (
-        [os.path.join(plan.cuda_home, 'include')] if plan.with_cuda else [])
+    includes = [INCLUDE_DIR, CSRC] + python_includes()
+    if plan.with_cuda and os.path.basename(source) == CUSPARSE_LEGACY_SOURCE:
+        # cusparse.h, which may be in pip's wheels alone (the other files do
+        # without it: their cached objects stay the same whatever wheels are
+        # installed)
+        includes += header_dirs(plan.cuda_home)
+    elif plan.with_cuda:
+        includes.append(os.path.join(plan.cuda_home, 'include'))
     return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
             + ['-std=c++11' if cxx else '-std=c99', '-fPIC']
             + (['-fvisibility=hidden'] if hidden else []) + ['-Wall', OWN_FILE_NAMES]

@@ -76,9 +76,13 @@ def _check_removed_calls(plan):
                          'beside it, as %s or %s)'
                          % ((plan.display(obj), old) + _source_names(obj)))
         undefined, _ = _link.symbols([obj])
+        # (cuSPARSE's legacy routines are defined here when the extension
+        # links cuSPARSE with_cuda: THCSparseLegacy.c)
         removed = cuda_api.describe_all(
             [n for n in sorted(undefined) if cuda_api.lookup(n)
-             and not cuda_api.lookup(n).compiled], toolkit)
+             and not cuda_api.lookup(n).compiled
+             and not (plan.cusparse_legacy and cuda_api.lookup(n).thffi == 'cusparse')],
+            toolkit)
         if removed:
             lines.append('%s calls names CUDA removed:\n  %s'
                          % (plan.display(obj), '\n  '.join(removed)))

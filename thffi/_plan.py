@@ -40,6 +40,7 @@ class Plan:
     # -- the decisions ------------------------------------------------------
     with_cuda: bool       # THC, the CUDA runtime, nvcc for the .cu sources
     cxx_code: bool        # code that can throw C++ exceptions: THCxx.cpp, libstdc++
+    cusparse_legacy: bool  # with_cuda and linking cuSPARSE: THCSparseLegacy.c compiled in
     sanitize: typing.Optional[str]  # THFFI_SANITIZE's mode, or None
     sanitize_flags: list  # its flags for every compile of gcc
     shared_library: typing.Optional[str]  # libthffi-<version>.so when a linked library uses it

@@ -6,10 +6,13 @@
 #   1. builds the demo and thffi's kernels for the visible GPUs' architectures,
 #      and the examples (their make.sh); runs `python test.py`; runs the whole
 #      test suite, GPU tests included (last: it gets the time left);
+#      builds tests/thc_sparse (2018 THC code calling cuSPARSE's legacy API,
+#      which thffi provides over today's) and checks each call against
+#      PyTorch's dense result (tests/thc_sparse/check_sparse.py);
 #   2. runs tests/test_examples_torchvision.py: the examples' RoI pooling and
 #      NMS against torchvision.ops on the CPU and on CUDA;
-#   3. runs tools/gpu_calls.py (every CUDA call of the demo and the examples)
-#      under compute-sanitizer memcheck, then racecheck;
+#   3. runs tools/gpu_calls.py (every CUDA call of the demo, the examples and
+#      tests/thc_sparse) under compute-sanitizer memcheck, then racecheck;
 #   4. runs the benchmark's GPU rows (python bench/bench.py --gpu);
 #   5. writes OUTDIR/summary.txt with every figure.
 # Without one (or without a toolkit, torchvision, compute-sanitizer, the
@@ -248,6 +251,45 @@ step_build() {
   fi
 }
 
+# Step 1c. tests/thc_sparse, built as 2018's README ran build.py (through
+# `python -m thffi`, which provides torch.utils.ffi), then each of its
+# legacy cuSPARSE calls against PyTorch's dense result.  Needs cuSPARSE: the
+# toolkit's, or pip's wheel (a CUDA build of PyTorch brings it).
+step_cusparse() {
+  local reason=${1:-} t results
+  if [ -n "$reason" ]; then
+    say "step 1c legacy cuSPARSE: skipped ($reason)"
+    return
+  fi
+  if ! python -c 'import sys; from thffi import cuda
+sys.exit(cuda.find_library("cusparse", cuda.find_cuda_home()) is None)' 2>/dev/null; then
+    say "step 1c legacy cuSPARSE: skipped (no cuSPARSE in the toolkit or pip's wheels)"
+    return
+  fi
+  t=$SECONDS
+  if ! run_logged build.log "$(limit 120 "$SUITE_RESERVE")" python -m thffi \
+    tests/thc_sparse/build.py; then
+    say "step 1c legacy cuSPARSE: build FAILED (see build.log.gz)"
+    FAILED=1
+    return
+  fi
+  results=$(timeout "$(limit 60 "$SUITE_RESERVE")" python - 2>>"$OUTDIR/build.log" <<'PY'
+import sys
+sys.path.insert(0, 'tests/thc_sparse')
+import check_sparse
+results = check_sparse.results(check_sparse.load())
+print(' '.join('%s:%s' % (call.split()[0], 'ok' if ok else 'MISMATCH')
+               for call, ok in results.items()))
+PY
+  )
+  if [ -n "$results" ] && ! grep -q MISMATCH <<<"$results"; then
+    say "step 1c legacy cuSPARSE: ok (built in $((SECONDS - t)) s; $results)"
+  else
+    say "step 1c legacy cuSPARSE: FAILED (${results:-no result; see build.log.gz})"
+    FAILED=1
+  fi
+}
+
 # Step 2. The torchvision comparisons (CPU and CUDA) as pytest tests.
 step_torchvision() {
   local reason=${1:-} status counts
@@ -396,6 +438,7 @@ main() {
   step_build
   local reason
   reason=$(why_not)
+  step_cusparse "$reason"
   [ -z "$reason" ] && [ "$BUILT" != 1 ] && reason="the build failed"
   step_torchvision "$reason"
   step_sanitizer "$reason"

@@ -16,6 +16,14 @@ rebuilt from its .cu (_configure.py); a name nothing defines at the link
 check (_linking.py), and a compiler's error output (explain()), are
 answered with the name, the release and the replacement.
 
+Where the replacement does the same work, thffi provides the removed name
+over it, as it provides TH and THC over today's PyTorch (a row's `thffi`):
+'THC.h' (an inline function of include/cuda_runtime_legacy.h, which
+<THC/THC.h> includes: for code compiled against it) or 'cusparse' (declared
+by include/cusparse_legacy.h, which <THC/THC.h> includes, and defined by
+csrc/THCSparseLegacy.c in an extension built with_cuda that links
+cuSPARSE: for prebuilt objects too).
+
 cuBLAS's v1 API (cublas.h: cublasInit, cublasSgemm without a handle...) is
 not removed: CUDA 13.0's cublas.h declares it and libcublas.so.13 exports
 it.  What a 2018 build meets is cublas_v2.h, which <THC/THC.h> includes (as
@@ -28,8 +36,16 @@ import re
 
 # compiled: nvcc wrote the calls, not the code's author (an object calling
 # them was built by an old toolkit, and compiling its .cu again mends it).
-Removed = collections.namedtuple('Removed', 'names library removed replacement compiled',
-                                 defaults=(False,))
+# thffi: how thffi provides the names (None, 'THC.h' or 'cusparse').
+Removed = collections.namedtuple('Removed', 'names library removed replacement compiled thffi',
+                                 defaults=(False, None))
+
+# What a row's `thffi` says of its names, after the replacement.
+PROVIDED = {
+    'THC.h': "thffi's <THC/THC.h> defines it so, for code that includes it",
+    'cusparse': ("thffi provides it over that with with_cuda=True and libraries=['cusparse'] "
+                 "(declared by <THC/THC.h>, <cusparse_legacy.h>)"),
+}
 
 TYPES = 'SDCZ'
 
@@ -64,25 +80,29 @@ REMOVED = [
     Removed(('cudaProfilerInitialize',), 'cudart', '12.0',
             'Nsight Systems (nsys) to profile, and no call'),
 ] + [
-    Removed(('cudaThread' + what,), 'cudart', '13.0', 'cudaDevice' + what)
+    Removed(('cudaThread' + what,), 'cudart', '13.0', 'cudaDevice' + what, thffi='THC.h')
     for what in ('Synchronize', 'SetLimit', 'GetLimit', 'SetCacheConfig', 'GetCacheConfig')
 ] + [
-    Removed(('cudaThreadExit',), 'cudart', '13.0', 'cudaDeviceReset'),
+    Removed(('cudaThreadExit',), 'cudart', '13.0', 'cudaDeviceReset', thffi='THC.h'),
     Removed(('cudaSetDoubleForDevice', 'cudaSetDoubleForHost'), 'cudart', '13.0',
-            'no call: doubles need no conversion for today\'s GPUs'),
+            'no call: doubles need no conversion for today\'s GPUs', thffi='THC.h'),
     Removed(('cudaLaunchCooperativeKernelMultiDevice',), 'cudart', '13.0',
             'cudaLaunchCooperativeKernel, once per device'),
 
     # -- cuSPARSE's legacy API: removed in CUDA 11.0 ---------------------------
-    Removed(_typed('cusparse{t}csrmv', 'cusparse{t}csrmv_mp', 'cusparse{t}hybmv'),
-            'cusparse', '11.0', _SPMV),
-    Removed(_typed('cusparse{t}csrmm', 'cusparse{t}csrmm2'), 'cusparse', '11.0', _SPMM),
+    Removed(_typed('cusparse{t}csrmv', 'cusparse{t}csrmv_mp'), 'cusparse', '11.0', _SPMV,
+            thffi='cusparse'),
+    Removed(_typed('cusparse{t}hybmv'), 'cusparse', '11.0', _SPMV),
+    Removed(_typed('cusparse{t}csrmm', 'cusparse{t}csrmm2'), 'cusparse', '11.0', _SPMM,
+            thffi='cusparse'),
     Removed(_typed('cusparse{t}csrgemm') + ('cusparseXcsrgemmNnz',), 'cusparse', '11.0',
-            _SPGEMM),
+            _SPGEMM, thffi='cusparse'),
     Removed(_typed('cusparse{t}csrgeam') + ('cusparseXcsrgeamNnz',), 'cusparse', '11.0',
             'cusparse<t>csrgeam2, with cusparse<t>csrgeam2_bufferSizeExt and '
-            'cusparseXcsrgeam2Nnz'),
-    Removed(_typed('cusparse{t}csr2csc') + ('cusparseCsr2cscEx',), 'cusparse', '11.0',
+            'cusparseXcsrgeam2Nnz', thffi='cusparse'),
+    Removed(_typed('cusparse{t}csr2csc'), 'cusparse', '11.0',
+            'cusparseCsr2cscEx2, with cusparseCsr2cscEx2_bufferSize', thffi='cusparse'),
+    Removed(('cusparseCsr2cscEx',), 'cusparse', '11.0',
             'cusparseCsr2cscEx2, with cusparseCsr2cscEx2_bufferSize'),
     Removed(_typed('cusparse{t}csrsv_analysis', 'cusparse{t}csrsv_solve')
             + ('cusparseCsrsv_analysisEx', 'cusparseCsrsv_solveEx', 'cusparseGetLevelInfo',
@@ -105,16 +125,18 @@ REMOVED = [
             + ('cusparseCreateHybMat', 'cusparseDestroyHybMat', 'cusparseHybMat',
                'cusparseHybMat_t', 'cusparseHybPartition_t'), 'cusparse', '11.0', _NO_HYB),
     Removed(_typed('cusparse{t}doti') + _typed('cusparse{t}dotci', types='CZ'), 'cusparse',
-            '11.0', 'cusparseSpVV, with cusparseCreateSpVec and cusparseCreateDnVec'),
+            '11.0', 'cusparseSpVV, with cusparseCreateSpVec and cusparseCreateDnVec',
+            thffi='cusparse'),
 
     # -- cuSPARSE's legacy API: removed in CUDA 12.0 ---------------------------
     Removed(_typed('cusparse{t}axpyi'), 'cusparse', '12.0',
-            'cusparseAxpby, with cusparseCreateSpVec and cusparseCreateDnVec'),
+            'cusparseAxpby, with cusparseCreateSpVec and cusparseCreateDnVec', thffi='cusparse'),
     Removed(_typed('cusparse{t}gthr', 'cusparse{t}gthrz'), 'cusparse', '12.0',
             'cusparseGather, with cusparseCreateSpVec and cusparseCreateDnVec (gthrz: then '
-            'zero those entries of the dense vector)'),
+            'zero those entries of the dense vector)', thffi='cusparse'),
     Removed(_typed('cusparse{t}sctr'), 'cusparse', '12.0',
-            'cusparseScatter, with cusparseCreateSpVec and cusparseCreateDnVec'),
+            'cusparseScatter, with cusparseCreateSpVec and cusparseCreateDnVec',
+            thffi='cusparse'),
     Removed(_typed('cusparse{t}roti', types='SD'), 'cusparse', '12.0',
             'cusparseRot, with cusparseCreateSpVec and cusparseCreateDnVec'),
     Removed(_typed('cusparse{t}csr2dense', 'cusparse{t}csc2dense'), 'cusparse', '12.0',
@@ -198,8 +220,9 @@ def describe(names, row):
     if row.removed is None:
         return ('%s: cuBLAS\'s v1 API (cublas.h, still in CUDA 13), which cannot be used '
                 'beside cublas_v2.h (<THC/THC.h> includes it): use %s' % (names, row.replacement))
-    return '%s: removed from %s in CUDA %s; use %s' % (names, LIBRARIES[row.library][0],
-                                                      row.removed, row.replacement)
+    return '%s: removed from %s in CUDA %s; use %s%s' % (
+        names, LIBRARIES[row.library][0], row.removed, row.replacement,
+        '; ' + PROVIDED[row.thffi] if row.thffi else '')
 
 
 def describe_all(names, toolkit=None, kept=False):

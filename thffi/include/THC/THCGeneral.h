@@ -11,9 +11,13 @@
  * types: 204 -Wdeprecated-declarations warnings in every file including
  * THC.h, which are not the user's.  They are silenced for the header's own
  * text alone: a call of a deprecated routine in the user's code still
- * warns (DISABLE_CUSPARSE_DEPRECATED would hide that too). */
+ * warns (DISABLE_CUSPARSE_DEPRECATED would hide that too).
+ * The runtime's calls and cuSPARSE's routines that CUDA removed since come
+ * with them, as thffi provides them over today's (cuda_runtime_legacy.h,
+ * cusparse_legacy.h). */
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include "../cuda_runtime_legacy.h"
 #if defined(__has_include)
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -24,6 +28,7 @@
 #endif
 #if __has_include(<cusparse.h>)
 #include <cusparse.h>
+#include "../cusparse_legacy.h"
 #endif
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
