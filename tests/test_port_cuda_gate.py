@@ -226,6 +226,13 @@ TAIL = '''\
          sources += glob.glob('src/cuda/*.c')
          headers.append(os.path.join(this_file, 'src', 'a_cuda.h'))
      ''', "src/cuda/*.c (line 8), %s (line 9)"),
+    # str.format and %; an object whose .cu lies beside it (thffi's build
+    # compiles it)
+    ("""\
+     if torch.cuda.is_available():
+         sources += ['src/{}.c'.format(f) for f in ('a', 'b')]
+         extra_objects += ['src/cuda/%s_kernel.cu.o' % 'c']
+     """, 'src/b.c (line 8)'),
     # the branch of `if not`, and the files of an assert's block
     ('''\
      if not torch.cuda.is_available():
@@ -241,7 +248,7 @@ TAIL = '''\
 ])
 def test_the_files_a_branch_names_are_read_as_python_reads_them(tmp_path, branch, missing):
     (tmp_path / 'src' / 'cuda').mkdir(parents=True)
-    for name in ('a.c', 'a.h', 'cuda/a_kernel.cu.o'):
+    for name in ('a.c', 'a.h', 'cuda/a_kernel.cu.o', 'cuda/c_kernel.cu'):
         (tmp_path / 'src' / name).write_text('')
     missing = missing.replace('%s', os.path.join(os.path.realpath(tmp_path), 'src',
                                                   'a_cuda.h'))

@@ -18,12 +18,14 @@ of create_extension: assignments (=, +=, .append, .extend) in the branch to
 the names the script's create_extension calls pass for those, and those
 arguments of a create_extension call in the branch.  Their values are read
 as Python evaluates them, as far as the script says: string literals, lists
-and tuples, +, os.path's join, dirname, abspath, realpath, basename and
-normpath, __file__, glob.glob, sorted/list/tuple, a list comprehension over
-a known list, and the names the script assigned such values before (in
-order, as it runs).  Paths are relative to the build script's folder; a
-glob pattern exists when it matches; an object the repository's build
-files make with nvcc (Repository.built_by_nvcc) exists once they ran.  A
+and tuples, +, str.format and %, os.path's join, dirname, abspath, realpath,
+basename and normpath, __file__, glob.glob, sorted/list/tuple, a list
+comprehension over a known list, and the names the script assigned such
+values before (in order, as it runs).  Paths are relative to the build
+script's folder; a glob pattern exists when it matches; an object the
+repository's build files make with nvcc (Repository.built_by_nvcc) exists
+once they ran, and one whose .cu lies beside it is compiled by thffi's
+build (docs/porting/rebuilt_objects.md).  A
 value that cannot be read so keeps the gates too, reported as such: what
 it names cannot be shown to exist."""
 
@@ -240,7 +242,8 @@ class _Checker:
         resolved = os.path.join(self.folder, written)
         if isinstance(written, _Glob):
             return bool(glob.glob(resolved, recursive=True))
-        return os.path.exists(resolved) or os.path.basename(written) in self.built_by_nvcc
+        return (os.path.exists(resolved) or os.path.basename(written) in self.built_by_nvcc
+                or _compiled_by_the_build(resolved))
 
     # -- values --------------------------------------------------------------
 
@@ -269,13 +272,25 @@ class _Checker:
                 else:
                     items.append(self.value(element.value, env))
             return items if isinstance(node, cst.List) else tuple(items)
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator,
+                                                                (cst.Add, cst.Modulo)):
+            left, right = self.value(node.left, env), self.value(node.right, env)
+            if isinstance(node.operator, cst.Modulo) and not isinstance(left, str):
+                raise _Unknown
             try:
-                return self.value(node.left, env) + self.value(node.right, env)
-            except TypeError:
+                return left + right if isinstance(node.operator, cst.Add) else left % right
+            except (TypeError, ValueError):
                 raise _Unknown
         if isinstance(node, cst.ListComp):
             return self._comprehension(node, env)
+        if isinstance(node, cst.Call) and not any(a.keyword or a.star for a in node.args) and \
+                isinstance(node.func, cst.Attribute) and node.func.attr.value == 'format':
+            template = self.value(node.func.value, env)
+            if isinstance(template, str):
+                try:
+                    return template.format(*[self.value(a.value, env) for a in node.args])
+                except (IndexError, KeyError, ValueError):
+                    raise _Unknown
         if isinstance(node, cst.Call) and not any(a.keyword or a.star for a in node.args):
             names = self.qualified(node.func)
             args = [self.value(a.value, env) for a in node.args]
@@ -378,6 +393,18 @@ def _bodies(statement):
     for handler in getattr(statement, 'handlers', ()):
         blocks.append(_statements(handler.body))
     return blocks
+
+
+def _compiled_by_the_build(obj):
+    """Whether thffi's build compiles a missing object of extra_objects
+    itself: when its .cu lies beside it, x.cu for x.cu.o or x.o, else the
+    one x_*.cu (the builder's rule: docs/porting/rebuilt_objects.md)."""
+    for suffix in ('.cu.o', '.o'):
+        if obj.endswith(suffix):
+            stem = obj[:-len(suffix)]
+            return os.path.isfile(stem + '.cu') or len(glob.glob(glob.escape(stem) +
+                                                                 '_*.cu')) == 1
+    return False
 
 
 def _files(value):
