@@ -75,6 +75,9 @@ def fixed(findings):
      pyversion.PYTHON3, 0, ''),
     ('try:\n    long\nexcept NameError:\n    long = int\n', pyversion.PYTHON3, 0, ''),
     ('try:\n    unicode\nexcept:\n    unicode = str\n', pyversion.PYTHON3, 0, ''),
+    # A bare except guards nothing: Python 3 would swallow the AttributeError.
+    ('d = {}\ntry:\n    items = d.iteritems()\nexcept:\n    items = []\n', pyversion.PYTHON2, 3,
+     '`.iteritems()`'),
     # Python 3 that Python 2 could not run is Python 3 (nothing to decide).
     ('def f(*, a):\n    print(a, end="")\n', pyversion.PYTHON3, 0, ''),
     # Neither.

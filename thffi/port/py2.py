@@ -237,8 +237,8 @@ class FixOperator(fix_operator.FixOperator):
 
 def _in_guard(node, guard_names):
     """Whether node is inside code written for both Pythons (see
-    pyversion.py): a try catching ImportError, NameError, AttributeError
-    (or anything), an if or a conditional expression testing the version."""
+    pyversion.py): a try catching ImportError, NameError, AttributeError,
+    an if or a conditional expression testing the version."""
     while node.parent is not None:
         parent = node.parent
         if parent.type == syms.try_stmt:

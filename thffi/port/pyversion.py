@@ -18,7 +18,8 @@ others).
 
 A guard is code written for both Pythons, which stays as it is: what a
 `try:` with an `except` of ImportError, ModuleNotFoundError, NameError or
-AttributeError (or a bare `except:`) holds, and an `if` (or `x if c else
+AttributeError holds (not a bare `except:`, which swallows the
+AttributeError of a Python 2 method as well), and an `if` (or `x if c else
 y`) whose test reads sys.version_info, sys.version, six.PY2/PY3,
 hasattr(...), or a name the file assigns from those (PY2 = sys.version_info
 [0] == 2)."""
@@ -76,7 +77,7 @@ def is_guard_test(text, guard_names=frozenset()):
 def is_guard_handler(names):
     """Whether a try's except clauses (the exception names each catches;
     None for a bare `except:`) make it a try written for both Pythons."""
-    return any(n is None or n in _GUARD_EXCEPTIONS for n in names)
+    return any(n in _GUARD_EXCEPTIONS for n in names)
 
 
 def decide(source):

@@ -13,9 +13,9 @@ script or Makefile runs Python in: `python src/main.py`, `cd src && python
 main.py`, `cd src; python -m train`.  A module of a run folder is
 imported as a top-level module when a file of that folder other than its
 `__init__.py` (which runs only as its package's) imports it by its name:
-`import datasets`, `from datasets import x`.  Imports are read from each line's `import`/`from` statement, in
-Python 2's files too: one counted too many only keeps an import as it is
-(reported)."""
+`import datasets`, `from datasets import x`.  Imports are read from each
+line's `import`/`from` statement, in Python 2's files too: one counted too
+many only keeps an import as it is (reported)."""
 
 import os
 import re
