@@ -18,12 +18,11 @@ from conftest import ROOT, copy_legacy_shift, hooked_env, write_files as _write
 from thffi import cuda
 from thffi.port import port
 from thffi.port.cmake import rewrite_cmake
-from thffi.port.commands import command_building
+from thffi.port import readers
 from thffi.port.docs import report_commands
-from thffi.port.make import nvcc_commands as make_commands, rewrite_make
+from thffi.port.make import rewrite_make
 from thffi.port.pynvcc import rewrite_nvcc_calls
-from thffi.port.pyscript import nvcc_commands as python_commands
-from thffi.port.shell import nvcc_commands as shell_commands, rewrite_shell
+from thffi.port.shell import rewrite_shell
 
 NVCC13 = {75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121}
 CUDA_HOME = cuda.find_cuda_home()
@@ -328,18 +327,21 @@ def test_the_nvcc_commands_of_a_makefile():
         %.cu.o: %.cu
         \tcd kernels && $(NVCC) -c $(notdir $<) -o $(notdir $@) $(FLAGS) $(shell echo -DX)
         ''')
-    roi = make_commands(source, 'kernels/roi.cu.o')
-    assert roi == [(['nvcc', '-c', 'roi.cu', '-o', 'roi.cu.o', '-O2', '-Iinclude', '-DN=4',
+    def make_commands(target=None):
+        return readers.commands('Makefile', source, target)
+
+    roi = make_commands('kernels/roi.cu.o')
+    assert [(c.args, c.cwd, c.line) for c in roi] == [(['nvcc', '-c', 'roi.cu', '-o', 'roi.cu.o', '-O2', '-Iinclude', '-DN=4',
                      '$(shell echo -DX)'], 'kernels', 13)]
     # The explicit rule, as make chooses.
-    assert [c.args[-1] for c in make_commands(source, 'kernels/nms.cu.o')] == ['-DNMS']
-    assert make_commands(source, 'other.o') == []
-    assert sorted(c.args[4] for c in make_commands(source)) == [
+    assert [c.args[-1] for c in make_commands('kernels/nms.cu.o')] == ['-DNMS']
+    assert make_commands('other.o') == []
+    assert sorted(c.args[4] for c in make_commands()) == [
         'kernels/nms.cu.o', 'nms.cu.o', 'roi.cu.o']
 
 
 def test_the_nvcc_commands_of_a_shell_script():
-    commands = shell_commands(textwrap.dedent('''\
+    commands = readers.commands('make.sh', textwrap.dedent('''\
         #!/bin/bash
         ARCH="-gencode arch=compute_52,code=sm_52"
         FLAGS="-x cu -Xcompiler -fPIC"
@@ -350,7 +352,7 @@ def test_the_nvcc_commands_of_a_shell_script():
         $CUDA_PATH/bin/nvcc -c b.cu -o b.o
         popd
         '''))
-    assert commands == [
+    assert [(c.args, c.cwd, c.line) for c in commands] == [
         (['nvcc', '-c', '-o', 'a.cu.o', 'a.cu', '-x', 'cu', '-Xcompiler', '-fPIC', '-gencode',
           'arch=compute_52,code=sm_52', '-I', '$TORCH/include', '-I', '../include'],
          'src/cuda', 5),
@@ -448,8 +450,8 @@ def test_nvcc_run_from_python_is_rewritten():
 
 
 def test_the_nvcc_commands_of_a_python_script():
-    commands = python_commands(textwrap.dedent(BUILD_PY_NVCC))
-    assert commands == [
+    commands = readers.commands('build.py', textwrap.dedent(BUILD_PY_NVCC))
+    assert [(c.args, c.cwd, c.line) for c in commands] == [
         (['nvcc', '-c', './src/cuda/scale_kernel.cu', '-o', './src/cuda/scale_kernel.cu.o',
           '-x', 'cu', '-Xcompiler', '-fPIC', '-arch=sm_50', '-std=c++11',
           '--expt-extended-lambda', '-I./include', '-DSCALE_FACTOR=2'], '', 15),
@@ -462,15 +464,18 @@ def test_the_command_that_was_to_build_an_object(tmp_path):
     _write(tmp_path, {'make.sh': MAKE_SH, 'Makefile': MAKEFILE,
                       'build.py': BUILD_PY_NVCC, 'src/cuda/scale_kernel.cu': ''})
     obj = str(tmp_path / 'src/cuda/scale_kernel.cu.o')
-    path, command, cwd = command_building(obj, str(tmp_path))
-    assert (os.path.basename(path), command.line, cwd) == ('Makefile', 15, str(tmp_path))
+    command = readers.command_building(obj, str(tmp_path))
+    assert (os.path.basename(command.file), command.line, command.folder) == (
+        'Makefile', 15, str(tmp_path))
     os.remove(tmp_path / 'Makefile')
-    path, command, cwd = command_building(obj, str(tmp_path))
-    assert (os.path.basename(path), command.line) == ('build.py', 15)
+    command = readers.command_building(obj, str(tmp_path))
+    assert (os.path.basename(command.file), command.line) == ('build.py', 15)
     os.remove(tmp_path / 'build.py')
-    path, command, cwd = command_building(obj, str(tmp_path))
-    assert (os.path.basename(path), cwd) == ('make.sh', str(tmp_path / 'src/cuda'))
-    assert command_building(str(tmp_path / 'src/cuda/other.cu.o'), str(tmp_path)) is None
+    command = readers.command_building(obj, str(tmp_path))
+    assert (os.path.basename(command.file), command.folder) == (
+        'make.sh', str(tmp_path / 'src/cuda'))
+    assert command.sources == ['scale_kernel.cu'] and command.output == 'scale_kernel.cu.o'
+    assert readers.command_building(str(tmp_path / 'src/cuda/other.cu.o'), str(tmp_path)) is None
 
 
 @needs_nvcc

@@ -267,19 +267,24 @@ def old_device_code(obj):
 
 
 def meant_command(obj, base):
-    """(build file, NvccCommand, folder it ran in) of the nvcc command of the
-    build files (make.sh, Makefiles, build.py: port/commands.py, imported
+    """(build file, Command, folder it ran in) of the nvcc command of the
+    build files (make.sh, Makefiles, build.py: port/readers/, imported
     only for an object that is missing or stale) that writes `obj`, an
     extra object, or None: under base, else in each of the three folders
     above it (make.sh files often sit above the build.py that links)."""
-    from .port.commands import command_building
-    found = command_building(obj, base)
+    from .port.readers import command_building
+
+    def found_in(folder, recursive=True):
+        command = command_building(obj, folder, recursive)
+        return command and (command.file, command, command.folder)
+
+    found = found_in(base)
     folder = os.path.abspath(base)
     for _ in range(3):
         if found or os.path.dirname(folder) == folder:
             break
         folder = os.path.dirname(folder)
-        found = command_building(obj, folder, recursive=False)
+        found = found_in(folder, recursive=False)
     return found
 
 
