@@ -483,16 +483,19 @@ def test_the_command_that_was_to_build_an_object(tmp_path):
 def test_a_makefile_project_builds_with_the_hook_and_after_port(tmp_path):
     _scale_repository(tmp_path, {'make.sh': None, 'Makefile': MAKEFILE})
     # The hook alone: make stops at nvcc; build.py compiles the kernel with
-    # the Makefile rule's flags (its $(TORCH_INC) left: thffi's come anyway).
+    # the Makefile rule's flags, as make expands them: its $(TORCH_INC) asks
+    # torch.utils.ffi, which is thffi's under the hook.
     out = _run(tmp_path, 'make')
     assert out.returncode != 0 and 'Unsupported gpu architecture' in out.stderr, out.stderr
     out = _run(tmp_path, sys.executable, 'build.py')
     assert out.returncode == 0, out.stdout + out.stderr
     assert 'does not exist: Makefile:15 (`nvcc' in out.stdout, out.stdout
-    assert ('was to build it: compiling src/cuda/scale_kernel.cu '
-            'with nvcc for architectures 7.5 instead, with its flags: -x cu -gencode=arch=compute_75,code=sm_75 -std=c++17 '
-            '--extended-lambda -Xcompiler -fPIC -I include -DSCALE_FACTOR=2') in out.stdout, \
-        out.stdout
+    torch_inc = ' '.join('-I' + os.path.join(ROOT, 'thffi', 'include', *sub)
+                         for sub in ((), ('TH',), ('THC',)))
+    assert ('was to build it: compiling src/cuda/scale_kernel.cu with nvcc for architectures '
+            '7.5 instead, with its flags: -x cu -gencode=arch=compute_75,code=sm_75 -std=c++17 '
+            '--extended-lambda -Xcompiler -fPIC -I include %s -I%s/include -DSCALE_FACTOR=2'
+            % (torch_inc, os.path.realpath(cuda.find_cuda_home()))) in out.stdout, out.stdout
     _lambda_object_symbols(tmp_path)
     _cpu_op_runs(tmp_path)
 

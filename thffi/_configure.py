@@ -291,10 +291,13 @@ def meant_command(obj, base):
 def show_step(meant, base):
     """How a message names a build step (meant_command()): `make.sh:5 (nvcc
     ... -arch=sm_52; today's nvcc rejects sm_52)`, with why today's nvcc
-    refuses the command, when the toolchain's rules know."""
+    refuses the command, when the toolchain's rules know, and why a
+    Makefile's command was read from its text where make could not say."""
     path, command, _ = meant
     _, changes = toolchain_nvcc.modernize(command.args, ['<arch flags>'])
     why = ''.join('; %s' % c.why for c in changes if 'rejects' in c.why)
+    if command.read_as_text:  # make could not say: its text, as far as it says
+        why += '; read from its text (%s)' % command.read_as_text
     return '%s:%d (`%s`%s)' % (os.path.relpath(path, base), command.line,
                                shlex.join(command.args), why)
 

@@ -179,11 +179,13 @@ def port(root, write=False, version=None):
     for path, rel, kind, text in entries:
         if kind in ('sh', 'make', 'py'):
             built_by_nvcc |= {os.path.basename(c.output) for c in
-                              readers.commands(path, text) if c.output}
+                              readers.commands(path, text, ask_make=False)
+                              if c.output}
         elif kind in _C_KINDS:
             for name, checks in layouts(text).items():
                 c_layouts.setdefault(name, (rel, checks))
     extensions, built = _extensions(entries)
+    makefiles = {rel: text for _, rel, kind, text in entries if kind == 'make'}
     python2 = sum(1 for _, _, kind, text in entries if kind == 'py' and python2_reason(text))
     python3 = sum(1 for _, _, kind, text in entries if kind == 'py' and python3_only(text))
     if python2:
@@ -215,7 +217,7 @@ def port(root, write=False, version=None):
         if kind == 'sh':
             new, found = rewrite_shell(text, rel, accepted())
         elif kind == 'make':
-            new, found = rewrite_make(text, rel, accepted())
+            new, found = rewrite_make(text, rel, accepted(), makefiles)
         elif kind == 'cmake':
             new, found = rewrite_cmake(text, rel, accepted(), sys.executable)
             if found:  # a file of the torch build: the sources it names are compiled

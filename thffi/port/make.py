@@ -82,12 +82,29 @@ def _arch_flags(text, words):
     return flags, numbers
 
 
-def rewrite_make(text, path, accepted):
+def _together(path, text, makefiles):
+    """The text of the makefile with those of makefiles ({path: text}, paths
+    as port names them) that include it or that it includes, directly or
+    not: what make reads as one."""
+    edges = {p: set(_read.includes(p, t)) & set(makefiles) for p, t in makefiles.items()}
+    edges[path] = set(_read.includes(path, text)) & set(makefiles)
+    group, todo = {path}, [path]
+    while todo:
+        current = todo.pop()
+        near = edges.get(current, set()) | {p for p, e in edges.items() if current in e}
+        todo += near - group
+        group |= near
+    return '\n'.join([text] + [makefiles[p] for p in sorted(group - {path})])
+
+
+def rewrite_make(text, path, accepted, makefiles=None):
     """(new text, [Finding]) for one makefile.  accepted: the compute
     capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()),
-    or None."""
+    or None.  makefiles: {path: text} of the repository's makefiles, for
+    the variables nvcc commands use across `include`s."""
     lines = _read.parse_lines(text)
-    nvcc_names, nvcc_variables = _read.nvcc_variables(text, lines)
+    together = _together(path, text, makefiles or {})
+    nvcc_names, nvcc_variables = _read.nvcc_variables(together, _read.parse_lines(together))
     python = _python(text)
     findings, edits, arch_done = [], [], set()
 

@@ -83,17 +83,20 @@ def kind(path):
     return None
 
 
-def commands(path, text, target=None):
+def commands(path, text, target=None, ask_make=True):
     """[Command] of the nvcc commands of one build file (path: its name
-    decides the kind; a Makefile is read by make in its folder).  target: a
-    Makefile's target, relative to its folder, to read the commands make
-    runs for (None: its default goal's)."""
+    decides the kind).  A Makefile is read by make in its folder (target:
+    relative to it, the target to read the commands of; None: the default
+    goal's), or with ask_make=False as text: port, which rewrites the text
+    and needs only what the commands write, does not run the $(shell ...)
+    lookups of the makefiles it reads (make -n runs them: a Python that
+    imports torch, seconds each)."""
     found = kind(path)
     if found == 'sh':
         from .shell import commands as read
     elif found == 'make':
         from .make import commands as read
-        return read(path, text, target)
+        return read(path, text, target, ask_make)
     elif found == 'py':
         from .python import commands as read
     else:

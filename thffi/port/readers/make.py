@@ -12,6 +12,7 @@ rule that was to make it."""
 
 import os
 import re
+import subprocess
 
 from . import Command
 
@@ -24,10 +25,10 @@ _DIRECTIVES = ('ifeq', 'ifneq', 'ifdef', 'ifndef', 'else', 'endif', 'include', '
 _OPENS = re.compile(r'[ \t]*(?:ifeq|ifneq|ifdef|ifndef)\b')
 _CLOSES = re.compile(r'[ \t]*endif\b')
 _REFERENCE = re.compile(r'\$(?:\(([\w.-]+)\)|\{([\w.-]+)\}|([A-Za-z_]))')
+_INCLUDE = re.compile(r'[ \t]*(?:-include|sinclude|include)[ \t]+([^#]*)')
 _NVCC_WORD = re.compile(r'(?:^|/)nvcc(?:\.exe)?$')
 # $(NVCC), ${CUDA_NVCC}: nvcc from the environment.
 _NVCC_VARIABLE = re.compile(r'\$[({](?:\w*_)?NVCC[)}]')
-_SEPARATORS = (';', '&&', '||', '|')
 
 
 def logical_lines(text):
@@ -178,8 +179,10 @@ def is_nvcc_word(word, nvcc_names):
 
 def nvcc_start(text, line, nvcc_names):
     """Where an nvcc command starts in a recipe (or a rule's inline recipe),
-    or None."""
-    if line.value_start is None or line.kind not in ('recipe', 'rule'):
+    or in the value of a variable holding it with its flags (`NVCC = nvcc
+    -std=c++11`), or None."""
+    if line.value_start is None or line.kind not in ('recipe', 'rule') and not (
+            line.kind == 'assign' and line.name in nvcc_names):
         return None
     for start, end in words(text, line.value_start, line.end, comments=False):
         if is_nvcc_word(text[start:end], nvcc_names):
@@ -296,20 +299,6 @@ def _expand(value, variables, automatic, depth=0):
     return out
 
 
-def _shell_commands(text):
-    """The commands of a recipe line's shell text: lists of words (quotes
-    taken off), split at ; && || |."""
-    commands, current = [], []
-    for start, end in words(text, 0, len(text), comments=False):
-        word = text[start:end]
-        if word in _SEPARATORS:
-            commands.append(current)
-            current = []
-        else:
-            current.append(unquoted(word))
-    return commands + [current]
-
-
 def _targets(text, lines, variables):
     """[(targets, target pattern or None, prerequisites, [recipe lines])] of
     the rules, expanded."""
@@ -335,6 +324,56 @@ def _targets(text, lines, variables):
     return rules
 
 
+def _value(text, line):
+    """An assignment's value as make keeps it: from an unescaped # on a
+    comment (`ARCH = -arch=sm_61  # GTX 1080`), a backslash-newline a blank."""
+    value = re.sub(r'(?<!\\)#.*', '', text[line.value_start:line.end], flags=re.S)
+    return value.replace('\\\n', ' ').replace('\\#', '#').strip()
+
+
+def _variables(path, text, lines, variables, depth=0, included=None, read=True):
+    """variables with the makefile's assignments made, in order, and those
+    of the makefiles it includes (found from its folder, where make runs;
+    their paths appended to included; read=False: not read)."""
+    for line in lines:
+        if line.kind == 'other' and depth < 10:
+            directive = _INCLUDE.match(text, line.start, line.end)
+            for name in _expand(directive.group(1), variables, {}).split() if directive else ():
+                name = os.path.normpath(os.path.join(os.path.dirname(path), name))
+                if included is not None:
+                    included.append(name)
+                if not read:
+                    continue
+                try:
+                    with open(name, encoding='utf-8', errors='replace') as f:
+                        more = f.read()
+                except OSError:
+                    continue
+                _variables(name, more, parse_lines(more), variables, depth + 1, included, read)
+        if line.kind != 'assign':
+            continue
+        value = _value(text, line)
+        if line.op == '+=' and line.name in variables:
+            value = variables[line.name] + ' ' + value
+        elif line.op == '?=' and line.name in variables:
+            continue
+        elif line.op in (':=', '::=', ':::='):
+            value = _expand(value, variables, {})
+        elif line.op == '!=':  # the output of a shell command: not known here
+            value = '$(shell %s)' % value
+        variables[line.name] = value
+    return variables
+
+
+def includes(path, text):
+    """The paths of the makefiles a makefile's text includes (its folder
+    joined to each name, the name's variables expanded as far as the text
+    says)."""
+    found = []
+    _variables(path, text, parse_lines(text), {'CURDIR': '.'}, included=found, read=False)
+    return found
+
+
 def _stem(pattern, name):
     head, _, tail = pattern.partition('%')
     if name.startswith(head) and name.endswith(tail) and len(name) >= len(head) + len(tail):
@@ -349,20 +388,7 @@ def _text_commands(path, text, target=None):
     the pattern matches).  cwd: '' (make runs recipes in the makefile's
     folder), or the folder a `cd` before nvcc on the line went to."""
     lines = parse_lines(text)
-    variables = {'CURDIR': '.'}
-    for line in lines:
-        if line.kind != 'assign':
-            continue
-        value = text[line.value_start:line.end].replace('\\\n', ' ').strip()
-        if line.op == '+=' and line.name in variables:
-            value = variables[line.name] + ' ' + value
-        elif line.op == '?=' and line.name in variables:
-            continue
-        elif line.op in (':=', '::=', ':::='):
-            value = _expand(value, variables, {})
-        elif line.op == '!=':  # the output of a shell command: not known here
-            value = '$(shell %s)' % value
-        variables[line.name] = value
+    variables = _variables(path, text, lines, {'CURDIR': '.'})
     nvcc_names = {n for n, v in variables.items() if _NVCC_WORD.search(v.split()[0] if
                                                                          v.split() else '')}
     rules = _targets(text, lines, variables)
@@ -387,29 +413,126 @@ def _text_commands(path, text, target=None):
                              '+': ' '.join(inputs), '*': stem or ''}
                 for line in runs:
                     (patterns if pattern else explicit).extend(
-                        _recipe_commands(path, text, line, variables, automatic,
-                                         nvcc_names))
+                        _recipe_commands(path, text, line, variables, automatic))
     # make builds a target by its explicit rule when it has one.
     return explicit if target and explicit else explicit + patterns
 
 
-def _recipe_commands(path, text, line, variables, automatic, nvcc_names):
-    """[Command] of one recipe line, expanded."""
-    shell = _expand(text[line.value_start:line.end].replace('\\\n', ' '), variables, automatic)
-    cwd, found = '', []
-    for words in _shell_commands(shell.replace('$$', '$')):
-        if words[:1] == ['cd'] and len(words) > 1 and '$' not in words[1]:
-            cwd = os.path.normpath(os.path.join(cwd, words[1]))
-        elif words and is_nvcc_word(words[0], nvcc_names):
-            found.append(Command(path, text.count('\n', 0, line.start) + 1,
-                                 ['nvcc'] + words[1:], cwd))
+def _recipe_commands(path, text, line, variables, automatic):
+    """[Command] of one recipe line, expanded as far as the text says."""
+    shell = _expand(text[line.value_start:line.end], variables, automatic)
+    return _shell_commands(path, text.count('\n', 0, line.start) + 1, shell.replace('$$', '$'))
+
+
+def _shell_commands(path, line, shell, cwd=''):
+    """[Command] of the nvcc commands of a recipe line's shell text, read
+    as the shell reads it (readers/shell.py: quotes, backticks, cd); cwd:
+    the folder make ran it in, relative to the makefile's."""
+    from .shell import commands
+    found = commands(path, shell)
+    for command in found:
+        folder = os.path.normpath(os.path.join(cwd, command.cwd))
+        command.line, command.cwd = line, '' if folder == '.' else folder
     return found
 
 
+# make's --trace line before a target's recipe: `Makefile:7: update target
+# 'x.o' due to: x.cu` (make 4.3), `Makefile:7: target 'x.o' does not exist`.
+_TRACE = re.compile(r"(.+?):(\d+): (?:update )?target '(.*)' ")
+_DIRECTORY = re.compile(r"\S*make(?:\[\d+\])?: (Entering|Leaving) directory '(.*)'")
+# What make inherits from a make that runs the build (its jobserver...).
+_MAKE_ENVIRONMENT = ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEFILES', 'GNUMAKEFLAGS')
 
-def commands(path, text, target=None):
-    """[Command] of the nvcc commands of a makefile: those of the rules
-    that make target (a path relative to the makefile's folder), or of
-    every rule (None).  cwd: '' (make runs recipes in the makefile's
+
+def _asked(path, target):
+    """(make's output, None) of `make -n -B --trace -f NAME TARGET` run in
+    the makefile's folder: each recipe line of target and of what it
+    needs, expanded, after the makefile and line of its rule; or (None, why
+    make could not answer).  make -n still runs what make runs to read a
+    makefile ($(shell ...)), and recursive $(MAKE) lines, with -n."""
+    folder, name = os.path.split(os.path.abspath(path))
+    env = {k: v for k, v in os.environ.items() if k not in _MAKE_ENVIRONMENT}
+    env['LC_ALL'] = 'C'
+    try:
+        out = subprocess.run(['make', '-n', '-B', '--trace', '-f', name, target], cwd=folder,
+                             env=env, capture_output=True, text=True, timeout=60)
+    except FileNotFoundError:
+        return None, 'make is not installed'
+    except subprocess.TimeoutExpired:
+        return None, 'make -n took over 60 s'
+    if out.returncode:
+        why = [line for line in out.stderr.splitlines() if line.strip()]
+        return None, 'make -n failed%s' % (': ' + why[-1].strip() if why else '')
+    return out.stdout, None
+
+
+def _recipe_line(path, line, index, texts):
+    """The line of the index-th recipe line of the rule make traced at
+    path:line (the recipe's first line)."""
+    if path not in texts:
+        try:
+            with open(path, encoding='utf-8', errors='replace') as f:
+                text = f.read()
+        except OSError:
+            text = None
+        texts[path] = text and [text.count('\n', 0, l.start) + 1 for l in parse_lines(text)
+                                if l.kind == 'recipe' or l.kind == 'rule' and l.value_start]
+    starts = texts[path] or []
+    first = starts.index(line) if line in starts else None
+    return starts[first + index] if first is not None and first + index < len(starts) else line
+
+
+def _made(path, output, target):
+    """[Command] of the nvcc commands make's output (_asked()) runs for
+    target.  (-B remakes what target needs too, even its sources through
+    make's built-in chains: x.cu from x.cu.o by `%: %.o`.)"""
+    folders, found, texts = [os.path.dirname(os.path.abspath(path))], [], {}
+    rule, index = None, 0
+    lines = output.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        body = lines[i]
+        i += 1
+        while body.rstrip('\n').endswith('\\') and i < len(lines):  # a recipe line goes on
+            body += lines[i]
+            i += 1
+        directory = _DIRECTORY.match(body)
+        trace = _TRACE.match(body)
+        if directory:
+            if directory.group(1) == 'Entering':
+                folders.append(directory.group(2))
+            elif len(folders) > 1:
+                folders.pop()
+        elif trace:
+            rule, index = (os.path.join(folders[-1], trace.group(1)), int(trace.group(2))), 0
+            if os.path.join(folders[-1], trace.group(3)) != os.path.join(folders[0], target):
+                rule = None
+        elif rule:
+            line = _recipe_line(rule[0], rule[1], index, texts)
+            index += 1
+            file = path if rule[0] == os.path.abspath(path) else rule[0]
+            found += _shell_commands(file, line, body, os.path.relpath(
+                folders[-1], os.path.dirname(os.path.abspath(file))))
+    return found
+
+
+def commands(path, text, target=None, ask_make=True):
+    """[Command] of the nvcc commands of a makefile that make target (a
+    path relative to the makefile's folder), asked of make itself (`make
+    -n -B`, _asked()): variables, functions, $(shell ...) and included
+    makefiles expanded as make does, comments gone.  Where make cannot
+    answer (no make, a prerequisite missing, an included makefile read
+    alone), and without a target (every rule's: port's question) or with
+    ask_make=False, the text is read instead, each Command saying why
+    (read_as_text): the rules' commands for each target they make (pattern
+    rules: for target, or else for each file named in the makefile that
+    the pattern matches).  cwd: '' (make runs recipes in the makefile's
     folder), or the folder a `cd` before nvcc on the line went to."""
-    return _text_commands(path, text, target)
+    output, why = (None, 'not asked') if not ask_make or target is None else \
+        _asked(path, target) if os.path.isfile(path) else (None, 'no such file to run make on')
+    if output is not None:
+        return _made(path, output, target)
+    found = _text_commands(path, text, target)
+    for command in found:
+        command.read_as_text = why
+    return found
