@@ -103,10 +103,10 @@ def _cd(cwd, target):
     return os.path.normpath(os.path.join(cwd, target))
 
 
-def commands(path, text):
-    """[Command] of a shell script, in order: each nvcc command's
-    arguments, the folder it ran in (relative to the script's, following
-    cd/pushd/popd), its line."""
+def runs(path, text):
+    """[Command] of every command a shell script runs, in order (its
+    arguments, the folder it ran in, relative to the script's, following
+    cd/pushd/popd; its line), its own variables expanded."""
     found, cwd, stack, variables = [], '', [], {}
     for start, end, nodes in parts(text):
         for words in simple_commands(nodes or ()):
@@ -117,13 +117,19 @@ def commands(path, text):
                 for r, w in zip(raw, words):
                     name, _, value = w[2].partition('=')
                     variables[name] = ' '.join(_expand(r, value, variables))
-            elif args[0] in ('cd', 'pushd'):
+                continue
+            if args[0] in ('cd', 'pushd'):
                 if args[0] == 'pushd':
                     stack.append(cwd)
                 cwd = _cd(cwd, args[1] if len(args) > 1 else '~')
             elif args[0] == 'popd' and stack:
                 cwd = stack.pop()
-            elif is_nvcc(words):
-                line = text.count('\n', 0, start + words[0][0]) + 1
-                found.append(Command(path, line, ['nvcc'] + args[1:], cwd))
+            if is_nvcc(words):  # nvcc, $NVCC, /usr/local/cuda/bin/nvcc: one name
+                args = ['nvcc'] + args[1:]
+            found.append(Command(path, text.count('\n', 0, start + words[0][0]) + 1, args, cwd))
     return found
+
+
+def commands(path, text):
+    """[Command] of the nvcc commands of a shell script, in order (runs())."""
+    return [c for c in runs(path, text) if c.args[0] == 'nvcc']
