@@ -603,3 +603,68 @@ def test_port_of_every_build_file_is_valid_and_idempotent(tmp_path):
         dry = _run(tmp_path, 'make', '-n')
         assert dry.returncode == 0, dry.stderr
     assert port(str(tmp_path)) [0] == ''
+
+
+def test_nvcc_command_strings_built_in_an_if_or_while_test_are_rewritten():
+    source = textwrap.dedent('''\
+        import os
+        import subprocess as sp
+
+        def compile_kernel(name):
+            a, b = name + '.cu.o', name + '.cu'
+            if sp.call(("nvcc -c -o %s %s -x cu -arch=sm_52" % (a, b)).split()) != 0:
+                raise RuntimeError('nvcc failed on ' + b)
+            if os.system('nvcc -c -o {} {} -std=c++11'.format(a, b)):
+                raise RuntimeError('nvcc failed')
+            elif os.system(f'nvcc -c -o {a} {b} --expt-extended-lambda'):
+                raise RuntimeError('nvcc failed')
+            while os.system('nvcc -c ' + b + ' -gencode arch=compute_30,code=sm_30'):
+                break
+        ''')
+    new, findings = rewrite_nvcc_calls(source, 'build.py', NVCC13)
+    assert new == textwrap.dedent('''\
+        import os
+        import subprocess as sp
+        from thffi import nvcc_arch_flags
+
+        def compile_kernel(name):
+            a, b = name + '.cu.o', name + '.cu'
+            if sp.call((("nvcc -c -o %s %s -x cu " + " ".join(nvcc_arch_flags())) % (a, b)).split()) != 0:
+                raise RuntimeError('nvcc failed on ' + b)
+            if os.system('nvcc -c -o {} {} -std=c++17'.format(a, b)):
+                raise RuntimeError('nvcc failed')
+            elif os.system(f'nvcc -c -o {a} {b} --extended-lambda'):
+                raise RuntimeError('nvcc failed')
+            while os.system('nvcc -c ' + b + ' ' + ' '.join(nvcc_arch_flags())):
+                break
+        ''')
+    assert [f.line for f in findings] == [6, 8, 10, 12]
+    assert rewrite_nvcc_calls(new, 'build.py', NVCC13)[0] == new
+    # The builder reads the command the test runs, as the script builds it.
+    [first, *_] = readers.commands('build.py', source)
+    assert (first.line, first.args[-1]) == (6, '-arch=sm_52')
+
+
+def test_shell_variables_over_several_lines_are_rewritten_whole():
+    source = textwrap.dedent('''\
+        #!/usr/bin/env bash
+        CUDA_ARCH="-gencode arch=compute_30,code=sm_30 \\
+                   -gencode arch=compute_35,code=sm_35 \\
+                   -gencode arch=compute_61,code=sm_61"
+        NVCC_FLAGS="-x cu -Xcompiler -fPIC
+                    -std=c++11"
+        cd src
+        nvcc -c -o k.cu.o k.cu $NVCC_FLAGS $CUDA_ARCH
+        ''')
+    new, findings = rewrite_shell(source, 'make.sh', NVCC13)
+    assert new == textwrap.dedent('''\
+        #!/usr/bin/env bash
+        CUDA_ARCH="$(python -m thffi --arch-flags)"
+        NVCC_FLAGS="-x cu -Xcompiler -fPIC
+                    -std=c++17"
+        cd src
+        nvcc -c -o k.cu.o k.cu $NVCC_FLAGS $CUDA_ARCH
+        ''')
+    assert rewrite_shell(new, 'make.sh', NVCC13)[0] == new
+    assert subprocess.run(['bash', '-n'], input=new, text=True).returncode == 0
+

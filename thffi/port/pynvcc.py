@@ -113,6 +113,20 @@ class _Units(cst.CSTVisitor):
     def leave_SimpleStatementLine(self, node):
         self.stack.pop()
 
+    # `if sp.call(("nvcc ..." % (a, b)).split()) != 0:`: the test is a unit
+    # of its own (the body's statements are theirs).
+    def visit_If_test(self, node):
+        self._open(node.test)
+
+    def leave_If_test(self, node):
+        self.stack.pop()
+
+    def visit_While_test(self, node):
+        self._open(node.test)
+
+    def leave_While_test(self, node):
+        self.stack.pop()
+
     def visit_Name(self, node):
         if self.stack:
             self.stack[-1].reads.add(node.value)
