@@ -668,3 +668,39 @@ def test_shell_variables_over_several_lines_are_rewritten_whole():
     assert rewrite_shell(new, 'make.sh', NVCC13)[0] == new
     assert subprocess.run(['bash', '-n'], input=new, text=True).returncode == 0
 
+
+@pytest.mark.parametrize('runs', ['python3', '$PYTHON', '${PYTHON:-python3}'])
+def test_thffi_is_asked_with_the_interpreter_the_script_runs(tmp_path, runs):
+    _write(tmp_path, {'make.sh': '''\
+        #!/usr/bin/env bash
+        set -e
+        cd src
+        nvcc -c -o k.cu.o k.cu -x cu -arch=sm_52
+        cd ..
+        %s build.py
+        ''' % runs, 'build.py': 'print("build.py ran")\n', 'src/k.cu': ''})
+    _, findings, _, changed = port(str(tmp_path), write=True)
+    script = (tmp_path / 'make.sh').read_text()
+    assert 'nvcc -c -o k.cu.o k.cu -x cu $(%s -m thffi --arch-flags)\n' % runs in script
+    # Where only python3 is on PATH (no `python`), the step runs: nvcc is
+    # echoed here, with the flags thffi gives.
+    (tmp_path / 'make.sh').write_text(script.replace('nvcc -c', 'echo nvcc -c'))
+    (tmp_path / 'bin').mkdir()
+    os.symlink(sys.executable, tmp_path / 'bin' / 'python3')
+    out = subprocess.run(['bash', 'make.sh'], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300, env=dict(os.environ, PYTHON='python3', PYTHONPATH=ROOT,
+                                               PATH='%s:/usr/bin:/bin' % (tmp_path / 'bin')))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith('nvcc -c -o k.cu.o k.cu -x cu -gencode=arch=compute_'), out.stdout
+    assert out.stdout.endswith('build.py ran\n')
+
+
+def test_a_makefile_asks_thffi_with_the_python_its_recipes_run():
+    new, _ = rewrite_make(textwrap.dedent('''\
+        all: k.cu.o
+        \tpython3 build.py
+
+        k.cu.o: k.cu
+        \tnvcc -c -o $@ $< -arch=sm_52
+        '''), 'Makefile', NVCC13)
+    assert '\tnvcc -c -o $@ $< $(shell python3 -m thffi --arch-flags)\n' in new

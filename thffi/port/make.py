@@ -20,7 +20,10 @@ word by word as make.sh is (shell.py):
 - `-I$(TORCH)/lib/include`, `-I ${TORCH}/lib/include/TH`, `.../THC` (any
   variable) become `$(shell python -m thffi --includes)`, bare folders the
   patsubst form; `-lATen`, `-lTH`, `-lTHC`, `$(TORCH)/lib/libTH.so`...
-  become `$(shell python -m thffi --libs)`: thffi's TH/THC as a shared library."""
+  become `$(shell python -m thffi --libs)`: thffi's TH/THC as a shared library.
+
+`python` in these is the interpreter the makefile itself runs (its torch
+lookups', else its recipes': `python3 build.py`, `$(PYTHON) setup.py`)."""
 
 import re
 
@@ -41,13 +44,14 @@ _TORCH_INCLUDE = re.compile(r'-I(?:%s)' % _TORCH_PATH)
 _TORCH_DIR = re.compile(_TORCH_PATH)
 _TORCH_LIB = re.compile(r'-l(?:ATen|THC?|THC?NN|THCUNN)|(?:\S*/)?lib(?:ATen|THC?|THC?NN)'
                         r'\.(?:so|a|dylib)(?:\.[\d.]+)?')
+_RUNS_PYTHON = re.compile(r'^\t[ \t@+-]*(\S*python[\d.]*|\$[({]\w*PYTHON\w*[)}])[ \t]', re.M)
 _LOOKUP = re.compile(r'\$\(shell[ \t]+(\S*python[\d.]*|\$[({]\w+[)}])[ \t]+(?:-\w+[ \t]+)*-c\b')
 
 
 def _python(text):
-    """The interpreter the makefile's own torch lookups run (python3,
-    $(PYTHON)...), else python."""
-    found = _LOOKUP.search(text)
+    """The interpreter the makefile runs: its own torch lookups' (python3,
+    $(PYTHON)...), else its recipes' (`\tpython3 build.py`), else python."""
+    found = _LOOKUP.search(text) or _RUNS_PYTHON.search(text)
     return found.group(1) if found else PYTHON
 
 

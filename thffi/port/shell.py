@@ -16,7 +16,9 @@ by word.
   such a script, a compile (`-c`) without thffi's include flags gets
   `$(python -m thffi --cuda-includes)`, for the libraries' headers.
 
-The first flag's word(s) become the command substitution, unquoted, so that
+`python` in these is the interpreter the script itself runs (`python3
+build.py`, `$PYTHON setup.py`): where no `python` is on PATH, a bare one
+would fail the step.  The first flag's word(s) become the command substitution, unquoted, so that
 the shell splits it into one argument per flag; the other flags' words go
 with the blanks before them (no empty argument is left).  Flags inside one
 quoted word with blanks (`FLAGS="-gencode ... -I$TORCH/lib/include"`, used
@@ -43,11 +45,14 @@ from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
 from .edits import apply_edits, replace_flags
 from .readers.shell import VARIABLE as _VARIABLE, command_words as _command, \
-    is_nvcc as _is_nvcc, parts as _parts, simple_commands as _simple_commands
+    interpreter as _interpreter, is_nvcc as _is_nvcc, parts as _parts, \
+    simple_commands as _simple_commands
 from .report import Finding
 
-ARCH_FLAGS = '$(python -m thffi --arch-flags)'
-INCLUDES = '$(python -m thffi --includes)'
+# The interpreter: the one the script runs (readers/shell.py's
+# interpreter()), else python.
+ARCH_FLAGS = '$(%s -m thffi --arch-flags)'
+INCLUDES = '$(%s -m thffi --includes)'
 # Inside a word with blanks: a flag and its value.
 _ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+|\\\n[ \t]*)([^\s"\']+)'
                         % '|'.join(_ARCH_NAMES))
@@ -56,7 +61,8 @@ _TORCH_INCLUDE_WORD = re.compile(r'-I(?:%s)$' % _TORCH_PATH)
 _TORCH_PATH_WORD = re.compile(_TORCH_PATH + '$')
 _TORCH_INCLUDE = re.compile(r'(?<![\w-])-I[ \t]*(?:%s)(?=[\s;"\']|$)' % _TORCH_PATH)
 _SET_E = re.compile(r'^\s*set\s+-\w*e|^#!.*\s-\w*e\b|set\s+-o\s+errexit', re.M)
-_RUNS_BUILD = re.compile(r'\bnvcc\b|\bpython[\d.]*\s+\S*build\w*\.py\b|\bsetup\.py\b')
+_RUNS_BUILD = re.compile(r'\bnvcc\b|(?:\bpython[\d.]*|\$\{?PYTHON\}?)\s+\S*build\w*\.py\b'
+                         r'|\bsetup\.py\b')
 
 
 def _used_by_nvcc(commands):
@@ -82,10 +88,13 @@ def _flag_edits(text, words, nvcc_variables, path, line_of, findings):
     return [edit[:3] for edit in found]
 
 
-def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
-    """(start, end, replacement) edits of one command's words.  links_cuda:
-    the script links CUDA's libraries, whose headers its compiles may
+def _edits(text, words, accepted, path, line_of, findings, python, links_cuda=False):
+    """(start, end, replacement) edits of one command's words.  python: the
+    interpreter the commands written run thffi with.  links_cuda: the
+    script links CUDA's libraries, whose headers its compiles may
     include."""
+    arch_flags, includes_flags = ARCH_FLAGS % python, INCLUDES % python
+    cuda_includes = _libraries.CUDA_INCLUDES.replace('$(python ', '$(%s ' % python)
     arch, includes, numbers, libs, names = [], [], [], [], []
     i = 0
     while i < len(words):
@@ -103,7 +112,7 @@ def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
             if (found or inside) and "'" in source and '"' not in source:
                 findings.append(Finding(path, line_of(start), 'nvcc flags in single quotes '
                                         'not changed: write %s and %s in double quotes or '
-                                        'none' % (ARCH_FLAGS, INCLUDES), False))
+                                        'none' % (arch_flags, includes_flags), False))
             else:
                 arch += [[(start + s, start + e)] for s, e, _ in found]
                 numbers += [n for *_, ns in found for n in ns]
@@ -134,14 +143,14 @@ def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
                                     ', '.join('sm_%d' % n for n in rejected),
                                     'rejected by the installed nvcc' if accepted else
                                     'older than sm_%d (no nvcc found to ask)'
-                                    % OLDEST_WITHOUT_NVCC, ARCH_FLAGS), True))
-        edits += replace_flags(arch, ARCH_FLAGS)
+                                    % OLDEST_WITHOUT_NVCC, arch_flags), True))
+        edits += replace_flags(arch, arch_flags)
     if includes:
         findings.append(Finding(path, line_of(includes[0][0][0]), '-I $TORCH/lib/include/TH(C): '
-                                'gone from PyTorch; now %s' % INCLUDES, True))
-        edits += replace_flags(includes, INCLUDES)
+                                'gone from PyTorch; now %s' % includes_flags, True))
+        edits += replace_flags(includes, includes_flags)
     if libs:
-        command = _libraries.cuda_libs_command(names)
+        command = _libraries.cuda_libs_command(names).replace('$(python ', '$(%s ' % python)
         findings.append(Finding(path, line_of(libs[0][0][0]), '%s: CUDA\'s libraries, which '
                                 'pip\'s wheels ship as lib<name>.so.<N> in their own folder; '
                                 'now %s (the toolkit\'s or the wheels\', with the rpath)'
@@ -155,8 +164,8 @@ def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
         findings.append(Finding(path, line_of(words[0][0]), 'a compile in a script that links '
                                 'CUDA\'s libraries: their headers (curand.h, cusparse.h...) may '
                                 'lie in pip\'s wheels, not in the toolkit; now with %s'
-                                % _libraries.CUDA_INCLUDES, True))
-        edits.append((words[-1][1], words[-1][1], ' ' + _libraries.CUDA_INCLUDES))
+                                % cuda_includes, True))
+        edits.append((words[-1][1], words[-1][1], ' ' + cuda_includes))
     return edits
 
 
@@ -167,6 +176,7 @@ def rewrite_shell(text, path, accepted):
     parts = [(start, end, nodes, _simple_commands(nodes) if nodes else None)
              for start, end, nodes in _parts(text)]
     nvcc_variables = _used_by_nvcc([w for *_, commands in parts for w in commands or ()])
+    python = _interpreter(text) or 'python'
     links_cuda = bool(_libraries.link_flags_in(text)) or 'thffi --cuda-libs' in text
     for start, end, nodes, commands in parts:
         chunk = text[start:end]
@@ -179,11 +189,11 @@ def rewrite_shell(text, path, accepted):
                 findings.append(Finding(path, line_of(0), 'not changed: bashlex cannot parse '
                                         'this command; write %s for its nvcc architecture '
                                         'flags and %s for -I $TORCH/lib/include...'
-                                        % (ARCH_FLAGS, INCLUDES), False))
+                                        % (ARCH_FLAGS % python, INCLUDES % python), False))
             continue
         edits = []
         for words in commands:
-            edits += _edits(chunk, words, accepted, path, line_of, findings, links_cuda)
+            edits += _edits(chunk, words, accepted, path, line_of, findings, python, links_cuda)
             edits += _flag_edits(chunk, words, nvcc_variables, path, line_of, findings)
         out.append(text[done:start])
         out.append(apply_edits(chunk, edits))

@@ -14,6 +14,9 @@ from . import Command
 # A command's first word running nvcc: nvcc, /usr/local/cuda/bin/nvcc,
 # $NVCC, ${CUDA_PATH}/bin/nvcc, $(which nvcc).
 NVCC = re.compile(r'nvcc\}?\)?$', re.I)
+# A command's first word running Python: python3, /usr/bin/python2.7,
+# $PYTHON, ${PYTHON_BIN}, ${PYTHON:-python3}.
+PYTHON = re.compile(r'(?:\S*/)?python[\d.]*$|\$\{?\w*PYTHON\w*(?::-[^}\s]*)?\}?$', re.I)
 VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
 
 
@@ -83,6 +86,17 @@ def command_words(words):
 def is_nvcc(words):
     command = command_words(words)
     return bool(command) and bool(NVCC.search(command[0][2]))
+
+
+def interpreter(text):
+    """The Python a script runs (its first command's word as written:
+    python3, $PYTHON, ${PYTHON:-python3}), or None."""
+    for _, _, nodes in parts(text):
+        for words in simple_commands(nodes or ()):
+            command = command_words(words)
+            if command and PYTHON.match(command[0][2]):
+                return command[0][2]
+    return None
 
 
 def _expand(raw, value, variables):
