@@ -1,11 +1,12 @@
 """The one reader of the commands a repository's build files run: make.sh
 and other shell scripts (shell.py, with bashlex), Makefiles (make.py, by
-asking make), Python build scripts (python.py, with Python's ast).  Each
-yields Command records.  `port` asks which files nvcc builds; its writers
-(port/shell.py, make.py, pynvcc.py) import the parsing they share from
-here, never the reverse.  The builder asks which command was to build an
-object (command_building()), to compile that command's source with its
-flags.
+asking make), Python build scripts (python.py, with Python's ast); CMake
+files' commands (cmake.py, with pygments' lexer); the build files a README
+runs (route.py).  The first three yield Command records.  `port` asks
+which files nvcc builds; its writers (port/shell.py, make.py, cmake.py)
+import the parsing they share from here, never the reverse.  The builder
+asks which command was to build an object (command_building()), to
+compile that command's source with its flags.
 
 The readers import no more than the builder needs: bashlex for shell
 (0.1 s), Python's own ast for Python (libcst, which port rewrites Python

@@ -32,31 +32,39 @@ def readmes(folders):
     return found
 
 
-def _typed(text):
-    """The commands a README types, in order: each line of code (a `$ `
-    prompt taken off, backslash continuations joined) or `inline code`
-    span, split at ; && ||, as word lists."""
+def typed(text):
+    """(line number, command) of what a README types, in order: each line
+    (a `$ ` or `> ` prompt taken off, backslash continuations joined), then
+    each `inline code` span in it."""
     lines, i = text.splitlines(), 0
     while i < len(lines):
-        line = lines[i]
+        number, line = i + 1, lines[i]
         i += 1
-        spans = _INLINE.findall(line) or [_PROMPT.sub('', line, count=1)]
-        while spans[-1].endswith('\\') and i < len(lines):
-            spans[-1] = spans[-1][:-1] + ' ' + _PROMPT.sub('', lines[i], count=1)
+        body = _PROMPT.sub('', line, count=1)
+        while body.endswith('\\') and i < len(lines):
+            body = body[:-1].rstrip() + ' ' + _PROMPT.sub('', lines[i], count=1).strip()
             i += 1
-        for span in spans:
-            try:
-                words = shlex.split(span, comments=True)
-            except ValueError:
-                words = span.split()
-            command = []
-            for word in words + [';']:
-                if word in (';', '&&', '||'):
-                    if command:
-                        yield command
-                    command = []
-                else:
-                    command.append(word)
+        yield number, body.strip()
+        for inline in _INLINE.finditer(body):
+            yield number, inline.group(1).strip()
+
+
+def _typed(text):
+    """The commands a README types (typed()), split at ; && ||, as word
+    lists."""
+    for _, span in typed(text):
+        try:
+            words = shlex.split(span, comments=True)
+        except ValueError:
+            words = span.split()
+        command = []
+        for word in words + [';']:
+            if word in (';', '&&', '||'):
+                if command:
+                    yield command
+                command = []
+            else:
+                command.append(word)
 
 
 def _runs(args, cwd):
