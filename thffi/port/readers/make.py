@@ -331,15 +331,17 @@ def _value(text, line):
     return value.replace('\\\n', ' ').replace('\\#', '#').strip()
 
 
-def _variables(path, text, lines, variables, depth=0, included=None, read=True):
+def _variables(path, text, lines, variables, depth=0, included=None, read=True, folder=None):
     """variables with the makefile's assignments made, in order, and those
-    of the makefiles it includes (found from its folder, where make runs;
-    their paths appended to included; read=False: not read)."""
+    of the makefiles it includes (found from the top makefile's folder,
+    folder, where make runs; their paths appended to included; read=False:
+    not read)."""
+    folder = os.path.dirname(path) if folder is None else folder
     for line in lines:
         if line.kind == 'other' and depth < 10:
             directive = _INCLUDE.match(text, line.start, line.end)
             for name in _expand(directive.group(1), variables, {}).split() if directive else ():
-                name = os.path.normpath(os.path.join(os.path.dirname(path), name))
+                name = os.path.normpath(os.path.join(folder, name))
                 if included is not None:
                     included.append(name)
                 if not read:
@@ -349,7 +351,8 @@ def _variables(path, text, lines, variables, depth=0, included=None, read=True):
                         more = f.read()
                 except OSError:
                     continue
-                _variables(name, more, parse_lines(more), variables, depth + 1, included, read)
+                _variables(name, more, parse_lines(more), variables, depth + 1, included, read,
+                           folder)
         if line.kind != 'assign':
             continue
         value = _value(text, line)
