@@ -452,7 +452,8 @@ def _asked(path, target):
     the makefile's folder: each recipe line of target and of what it
     needs, expanded, after the makefile and line of its rule; or (None, why
     make could not answer).  make -n still runs what make runs to read a
-    makefile ($(shell ...)), and recursive $(MAKE) lines, with -n."""
+    makefile ($(shell ...)), and recipe lines that run $(MAKE) (with -n)
+    or start with +."""
     folder, name = os.path.split(os.path.abspath(path))
     env = {k: v for k, v in os.environ.items() if k not in _MAKE_ENVIRONMENT}
     env['LC_ALL'] = 'C'
@@ -508,7 +509,8 @@ def _made(path, output, target):
                 folders.pop()
         elif trace:
             rule, index = (os.path.join(folders[-1], trace.group(1)), int(trace.group(2))), 0
-            if os.path.join(folders[-1], trace.group(3)) != os.path.join(folders[0], target):
+            if os.path.normpath(os.path.join(folders[-1], trace.group(3))) != \
+                    os.path.normpath(os.path.join(folders[0], target)):
                 rule = None
         elif rule:
             line = _recipe_line(rule[0], rule[1], index, texts)
