@@ -27,7 +27,8 @@ class BuildPy(build_py):
 setup(
     packages=['extension_ffi', 'extension_ffi.functions', 'extension_ffi.modules',
               'extension_ffi._ext', 'extension_ffi._ext.my_lib', 'extension_ffi.thffi',
-              'extension_ffi.thffi.port', 'extension_ffi.thffi.toolchain'],
+              'extension_ffi.thffi.port', 'extension_ffi.thffi.port.readers',
+              'extension_ffi.thffi.toolchain'],
     package_dir={'extension_ffi': '.'},
     cmdclass={'build_py': BuildPy},
     ext_package='',

@@ -279,8 +279,7 @@ def test_shell_scripts():
     new, findings = sh(MAKE_SH)
     assert new == textwrap.dedent('''\
         #!/usr/bin/env bash
-        CUDA_ARCH="$(python -m thffi --arch-flags) \\
-                   "
+        CUDA_ARCH="$(python -m thffi --arch-flags)"
         nvcc -c -o a.cu.o a.cu -x cu -Xcompiler -fPIC $CUDA_ARCH -I $CUDA_PATH/include
         nvcc -c -o b.cu.o b.cu -x cu -Xcompiler -fPIC $(python -m thffi --arch-flags) $(python -m thffi --includes)
         nvcc -c -o c.cu.o c.cu -arch=sm_80 -Xcompiler -march=native

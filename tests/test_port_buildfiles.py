@@ -18,12 +18,11 @@ from conftest import ROOT, copy_legacy_shift, hooked_env, write_files as _write
 from thffi import cuda
 from thffi.port import port
 from thffi.port.cmake import rewrite_cmake
-from thffi.port.commands import command_building
+from thffi.port import readers
 from thffi.port.docs import report_commands
-from thffi.port.make import nvcc_commands as make_commands, rewrite_make
+from thffi.port.make import rewrite_make
 from thffi.port.pynvcc import rewrite_nvcc_calls
-from thffi.port.pyscript import nvcc_commands as python_commands
-from thffi.port.shell import nvcc_commands as shell_commands, rewrite_shell
+from thffi.port.shell import rewrite_shell
 
 NVCC13 = {75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121}
 CUDA_HOME = cuda.find_cuda_home()
@@ -328,18 +327,21 @@ def test_the_nvcc_commands_of_a_makefile():
         %.cu.o: %.cu
         \tcd kernels && $(NVCC) -c $(notdir $<) -o $(notdir $@) $(FLAGS) $(shell echo -DX)
         ''')
-    roi = make_commands(source, 'kernels/roi.cu.o')
-    assert roi == [(['nvcc', '-c', 'roi.cu', '-o', 'roi.cu.o', '-O2', '-Iinclude', '-DN=4',
+    def make_commands(target=None):
+        return readers.commands('Makefile', source, target)
+
+    roi = make_commands('kernels/roi.cu.o')
+    assert [(c.args, c.cwd, c.line) for c in roi] == [(['nvcc', '-c', 'roi.cu', '-o', 'roi.cu.o', '-O2', '-Iinclude', '-DN=4',
                      '$(shell echo -DX)'], 'kernels', 13)]
     # The explicit rule, as make chooses.
-    assert [c.args[-1] for c in make_commands(source, 'kernels/nms.cu.o')] == ['-DNMS']
-    assert make_commands(source, 'other.o') == []
-    assert sorted(c.args[4] for c in make_commands(source)) == [
+    assert [c.args[-1] for c in make_commands('kernels/nms.cu.o')] == ['-DNMS']
+    assert make_commands('other.o') == []
+    assert sorted(c.args[4] for c in make_commands()) == [
         'kernels/nms.cu.o', 'nms.cu.o', 'roi.cu.o']
 
 
 def test_the_nvcc_commands_of_a_shell_script():
-    commands = shell_commands(textwrap.dedent('''\
+    commands = readers.commands('make.sh', textwrap.dedent('''\
         #!/bin/bash
         ARCH="-gencode arch=compute_52,code=sm_52"
         FLAGS="-x cu -Xcompiler -fPIC"
@@ -350,7 +352,7 @@ def test_the_nvcc_commands_of_a_shell_script():
         $CUDA_PATH/bin/nvcc -c b.cu -o b.o
         popd
         '''))
-    assert commands == [
+    assert [(c.args, c.cwd, c.line) for c in commands] == [
         (['nvcc', '-c', '-o', 'a.cu.o', 'a.cu', '-x', 'cu', '-Xcompiler', '-fPIC', '-gencode',
           'arch=compute_52,code=sm_52', '-I', '$TORCH/include', '-I', '../include'],
          'src/cuda', 5),
@@ -448,8 +450,8 @@ def test_nvcc_run_from_python_is_rewritten():
 
 
 def test_the_nvcc_commands_of_a_python_script():
-    commands = python_commands(textwrap.dedent(BUILD_PY_NVCC))
-    assert commands == [
+    commands = readers.commands('build.py', textwrap.dedent(BUILD_PY_NVCC))
+    assert [(c.args, c.cwd, c.line) for c in commands] == [
         (['nvcc', '-c', './src/cuda/scale_kernel.cu', '-o', './src/cuda/scale_kernel.cu.o',
           '-x', 'cu', '-Xcompiler', '-fPIC', '-arch=sm_50', '-std=c++11',
           '--expt-extended-lambda', '-I./include', '-DSCALE_FACTOR=2'], '', 15),
@@ -462,15 +464,18 @@ def test_the_command_that_was_to_build_an_object(tmp_path):
     _write(tmp_path, {'make.sh': MAKE_SH, 'Makefile': MAKEFILE,
                       'build.py': BUILD_PY_NVCC, 'src/cuda/scale_kernel.cu': ''})
     obj = str(tmp_path / 'src/cuda/scale_kernel.cu.o')
-    path, command, cwd = command_building(obj, str(tmp_path))
-    assert (os.path.basename(path), command.line, cwd) == ('Makefile', 15, str(tmp_path))
+    command = readers.command_building(obj, str(tmp_path))
+    assert (os.path.basename(command.file), command.line, command.folder) == (
+        'Makefile', 15, str(tmp_path))
     os.remove(tmp_path / 'Makefile')
-    path, command, cwd = command_building(obj, str(tmp_path))
-    assert (os.path.basename(path), command.line) == ('build.py', 15)
+    command = readers.command_building(obj, str(tmp_path))
+    assert (os.path.basename(command.file), command.line) == ('build.py', 15)
     os.remove(tmp_path / 'build.py')
-    path, command, cwd = command_building(obj, str(tmp_path))
-    assert (os.path.basename(path), cwd) == ('make.sh', str(tmp_path / 'src/cuda'))
-    assert command_building(str(tmp_path / 'src/cuda/other.cu.o'), str(tmp_path)) is None
+    command = readers.command_building(obj, str(tmp_path))
+    assert (os.path.basename(command.file), command.folder) == (
+        'make.sh', str(tmp_path / 'src/cuda'))
+    assert command.sources == ['scale_kernel.cu'] and command.output == 'scale_kernel.cu.o'
+    assert readers.command_building(str(tmp_path / 'src/cuda/other.cu.o'), str(tmp_path)) is None
 
 
 @needs_nvcc
@@ -478,16 +483,19 @@ def test_the_command_that_was_to_build_an_object(tmp_path):
 def test_a_makefile_project_builds_with_the_hook_and_after_port(tmp_path):
     _scale_repository(tmp_path, {'make.sh': None, 'Makefile': MAKEFILE})
     # The hook alone: make stops at nvcc; build.py compiles the kernel with
-    # the Makefile rule's flags (its $(TORCH_INC) left: thffi's come anyway).
+    # the Makefile rule's flags, as make expands them: its $(TORCH_INC) asks
+    # torch.utils.ffi, which is thffi's under the hook.
     out = _run(tmp_path, 'make')
     assert out.returncode != 0 and 'Unsupported gpu architecture' in out.stderr, out.stderr
     out = _run(tmp_path, sys.executable, 'build.py')
     assert out.returncode == 0, out.stdout + out.stderr
     assert 'does not exist: Makefile:15 (`nvcc' in out.stdout, out.stdout
-    assert ('was to build it: compiling src/cuda/scale_kernel.cu '
-            'with nvcc for architectures 7.5 instead, with its flags: -x cu -gencode=arch=compute_75,code=sm_75 -std=c++17 '
-            '--extended-lambda -Xcompiler -fPIC -I include -DSCALE_FACTOR=2') in out.stdout, \
-        out.stdout
+    torch_inc = ' '.join('-I' + os.path.join(ROOT, 'thffi', 'include', *sub)
+                         for sub in ((), ('TH',), ('THC',)))
+    assert ('was to build it: compiling src/cuda/scale_kernel.cu with nvcc for architectures '
+            '7.5 instead, with its flags: -x cu -gencode=arch=compute_75,code=sm_75 -std=c++17 '
+            '--extended-lambda -Xcompiler -fPIC -I include %s -I%s/include -DSCALE_FACTOR=2'
+            % (torch_inc, os.path.realpath(cuda.find_cuda_home()))) in out.stdout, out.stdout
     _lambda_object_symbols(tmp_path)
     _cpu_op_runs(tmp_path)
 
@@ -595,3 +603,104 @@ def test_port_of_every_build_file_is_valid_and_idempotent(tmp_path):
         dry = _run(tmp_path, 'make', '-n')
         assert dry.returncode == 0, dry.stderr
     assert port(str(tmp_path)) [0] == ''
+
+
+def test_nvcc_command_strings_built_in_an_if_or_while_test_are_rewritten():
+    source = textwrap.dedent('''\
+        import os
+        import subprocess as sp
+
+        def compile_kernel(name):
+            a, b = name + '.cu.o', name + '.cu'
+            if sp.call(("nvcc -c -o %s %s -x cu -arch=sm_52" % (a, b)).split()) != 0:
+                raise RuntimeError('nvcc failed on ' + b)
+            if os.system('nvcc -c -o {} {} -std=c++11'.format(a, b)):
+                raise RuntimeError('nvcc failed')
+            elif os.system(f'nvcc -c -o {a} {b} --expt-extended-lambda'):
+                raise RuntimeError('nvcc failed')
+            while os.system('nvcc -c ' + b + ' -gencode arch=compute_30,code=sm_30'):
+                break
+        ''')
+    new, findings = rewrite_nvcc_calls(source, 'build.py', NVCC13)
+    assert new == textwrap.dedent('''\
+        import os
+        import subprocess as sp
+        from thffi import nvcc_arch_flags
+
+        def compile_kernel(name):
+            a, b = name + '.cu.o', name + '.cu'
+            if sp.call((("nvcc -c -o %s %s -x cu " + " ".join(nvcc_arch_flags())) % (a, b)).split()) != 0:
+                raise RuntimeError('nvcc failed on ' + b)
+            if os.system('nvcc -c -o {} {} -std=c++17'.format(a, b)):
+                raise RuntimeError('nvcc failed')
+            elif os.system(f'nvcc -c -o {a} {b} --extended-lambda'):
+                raise RuntimeError('nvcc failed')
+            while os.system('nvcc -c ' + b + ' ' + ' '.join(nvcc_arch_flags())):
+                break
+        ''')
+    assert [f.line for f in findings] == [6, 8, 10, 12]
+    assert rewrite_nvcc_calls(new, 'build.py', NVCC13)[0] == new
+    # The builder reads the command the test runs, as the script builds it.
+    [first, *_] = readers.commands('build.py', source)
+    assert (first.line, first.args[-1]) == (6, '-arch=sm_52')
+
+
+def test_shell_variables_over_several_lines_are_rewritten_whole():
+    source = textwrap.dedent('''\
+        #!/usr/bin/env bash
+        CUDA_ARCH="-gencode arch=compute_30,code=sm_30 \\
+                   -gencode arch=compute_35,code=sm_35 \\
+                   -gencode arch=compute_61,code=sm_61"
+        NVCC_FLAGS="-x cu -Xcompiler -fPIC
+                    -std=c++11"
+        cd src
+        nvcc -c -o k.cu.o k.cu $NVCC_FLAGS $CUDA_ARCH
+        ''')
+    new, findings = rewrite_shell(source, 'make.sh', NVCC13)
+    assert new == textwrap.dedent('''\
+        #!/usr/bin/env bash
+        CUDA_ARCH="$(python -m thffi --arch-flags)"
+        NVCC_FLAGS="-x cu -Xcompiler -fPIC
+                    -std=c++17"
+        cd src
+        nvcc -c -o k.cu.o k.cu $NVCC_FLAGS $CUDA_ARCH
+        ''')
+    assert rewrite_shell(new, 'make.sh', NVCC13)[0] == new
+    assert subprocess.run(['bash', '-n'], input=new, text=True).returncode == 0
+
+
+@pytest.mark.parametrize('runs', ['python3', '$PYTHON', '${PYTHON:-python3}'])
+def test_thffi_is_asked_with_the_interpreter_the_script_runs(tmp_path, runs):
+    _write(tmp_path, {'make.sh': '''\
+        #!/usr/bin/env bash
+        set -e
+        cd src
+        nvcc -c -o k.cu.o k.cu -x cu -arch=sm_52
+        cd ..
+        %s build.py
+        ''' % runs, 'build.py': 'print("build.py ran")\n', 'src/k.cu': ''})
+    _, findings, _, changed = port(str(tmp_path), write=True)
+    script = (tmp_path / 'make.sh').read_text()
+    assert 'nvcc -c -o k.cu.o k.cu -x cu $(%s -m thffi --arch-flags)\n' % runs in script
+    # Where only python3 is on PATH (no `python`), the step runs: nvcc is
+    # echoed here, with the flags thffi gives.
+    (tmp_path / 'make.sh').write_text(script.replace('nvcc -c', 'echo nvcc -c'))
+    (tmp_path / 'bin').mkdir()
+    os.symlink(sys.executable, tmp_path / 'bin' / 'python3')
+    out = subprocess.run(['bash', 'make.sh'], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300, env=dict(os.environ, PYTHON='python3', PYTHONPATH=ROOT,
+                                               PATH='%s:/usr/bin:/bin' % (tmp_path / 'bin')))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith('nvcc -c -o k.cu.o k.cu -x cu -gencode=arch=compute_'), out.stdout
+    assert out.stdout.endswith('build.py ran\n')
+
+
+def test_a_makefile_asks_thffi_with_the_python_its_recipes_run():
+    new, _ = rewrite_make(textwrap.dedent('''\
+        all: k.cu.o
+        \tpython3 build.py
+
+        k.cu.o: k.cu
+        \tnvcc -c -o $@ $< -arch=sm_52
+        '''), 'Makefile', NVCC13)
+    assert '\tnvcc -c -o $@ $< $(shell python3 -m thffi --arch-flags)\n' in new

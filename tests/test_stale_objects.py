@@ -315,3 +315,79 @@ def test_the_build_step_that_writes_an_object_is_found_in_make_sh_or_a_makefile(
     assert found[0] == str(roi / 'Makefile') and found[1].line == 6
     assert found[1].args[-1] == '-arch=sm_61'
     assert meant_command(str(roi / 'src' / 'other.cu.o'), str(roi)) is None
+
+
+@needs_toolkit
+def test_a_committed_object_whose_source_has_another_name_is_compiled_again_from_it(tmp_path):
+    """make.sh names the source: interpolation_cuda_kernel.cu makes
+    interpolate_cuda_kernel.o, which no name beside it says."""
+    obj = _committed_2018_object(tmp_path)
+    os.rename(obj, tmp_path / 'src/cuda/interpolate_cuda_kernel.o')
+    os.rename(tmp_path / 'src/cuda/scale_kernel.cu',
+              tmp_path / 'src/cuda/interpolation_cuda_kernel.cu')
+    for name, old, new in (
+            ('make.sh', '-o scale_kernel.cu.o scale_kernel.cu',
+             '-o interpolate_cuda_kernel.o interpolation_cuda_kernel.cu'),
+            ('build.py', 'src/cuda/scale_kernel.cu.o', 'src/cuda/interpolate_cuda_kernel.o')):
+        text = (tmp_path / name).read_text()
+        assert old in text
+        (tmp_path / name).write_text(text.replace(old, new))
+    made = _run([sys.executable, 'build.py'], tmp_path)
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert ('thffi: src/cuda/interpolate_cuda_kernel.o (extra_objects) was built by an old CUDA '
+            'toolkit: it calls cudaConfigureCall, cudaLaunch, cudaSetupArgument, which CUDA 10.1 '
+            'removed (the toolkit here is CUDA %s); make.sh:4 (`nvcc -c -o '
+            'interpolate_cuda_kernel.o interpolation_cuda_kernel.cu -x cu -Xcompiler -fPIC '
+            '-arch=sm_52`; today\'s nvcc rejects sm_52) was to build it again: compiling '
+            'src/cuda/interpolation_cuda_kernel.cu with nvcc' % _toolkit_release()) in made.stdout, \
+        made.stdout
+    library = next((tmp_path / '_ext' / 'scale').glob('_scale*.so'))
+    symbols = subprocess.run(['nm', str(library)], capture_output=True, text=True).stdout
+    assert 'cudaConfigureCall' not in symbols and 'cudaLaunchKernel' in symbols
+
+
+def test_the_command_quoted_is_the_one_the_readme_runs(tmp_path):
+    """lib/make.sh, which the README runs, builds every extension's kernel;
+    the nms extension's own make.sh, from before, is run by nobody."""
+    _write(tmp_path, {
+        'README.md': '''\
+            # Faster R-CNN
+
+            Compile the CUDA code:
+
+            ```
+            cd lib
+            sh make.sh
+            ```
+            ''',
+        'lib/make.sh': '''\
+            #!/usr/bin/env bash
+            CUDA_ARCH="-gencode arch=compute_30,code=sm_30 \\
+                       -gencode arch=compute_35,code=sm_35 \\
+                       -gencode arch=compute_50,code=sm_50 \\
+                       -gencode arch=compute_52,code=sm_52 \\
+                       -gencode arch=compute_60,code=sm_60 \\
+                       -gencode arch=compute_61,code=sm_61"
+            cd model/nms/src
+            nvcc -c -o nms_cuda_kernel.cu.o nms_cuda_kernel.cu \\
+                 -D GOOGLE_CUDA=1 -x cu -Xcompiler -fPIC $CUDA_ARCH
+            ''',
+        'lib/model/nms/make.sh': '''\
+            #!/usr/bin/env bash
+            cd src
+            nvcc -c -o nms_cuda_kernel.cu.o nms_cuda_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52
+            ''',
+        'lib/model/nms/src/nms_cuda_kernel.cu': ''})
+    base = tmp_path / 'lib/model/nms'
+    obj = str(base / 'src/nms_cuda_kernel.cu.o')
+    path, command, folder = meant_command(obj, str(base))
+    assert (path, command.line, folder) == (str(tmp_path / 'lib/make.sh'), 9,
+                                            str(base / 'src'))
+    assert command.args.count('-gencode') == 6 and 'GOOGLE_CUDA=1' in command.args
+    # Run through a script the README runs, the same; run by nobody, the
+    # nearest.
+    _write(tmp_path, {'README.md': 'Run `./install.sh`.\n',
+                      'install.sh': 'set -e\ncd lib && bash make.sh\npython setup.py install\n'})
+    assert meant_command(obj, str(base))[0] == str(tmp_path / 'lib/make.sh')
+    (tmp_path / 'README.md').write_text('Run setup.py.\n')
+    assert meant_command(obj, str(base))[0] == str(base / 'make.sh')

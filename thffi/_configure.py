@@ -173,10 +173,17 @@ def _linker_finds(filename):
     return os.path.isabs(out) and os.path.isfile(out)
 
 
-def _object_source(obj):
-    """The .cu file an object of extra_objects is compiled from, when it lies
-    beside it: x.cu for x.cu.o or x.o, else the one x_*.cu there (make.sh
-    files wrote roi_pooling.cu.o from roi_pooling_kernel.cu); or None."""
+def _object_source(obj, meant=None):
+    """The .cu file an object of extra_objects is compiled from: the one
+    meant, the build files' command that writes it (meant_command()),
+    compiles, when it exists; else, by names, when it lies beside it: x.cu
+    for x.cu.o or x.o, else the one x_*.cu there (make.sh files wrote
+    roi_pooling.cu.o from roi_pooling_kernel.cu); or None."""
+    if meant:
+        _, command, folder = meant
+        found = [os.path.join(folder, s) for s in command.sources if s.endswith('.cu')]
+        if len(found) == 1 and os.path.isfile(found[0]):
+            return os.path.normpath(found[0])
     for suffix in ('.cu.o', '.o'):
         if obj.endswith(suffix):
             stem = obj[:-len(suffix)]
@@ -263,29 +270,41 @@ def old_device_code(obj):
 
 
 def meant_command(obj, base):
-    """(build file, NvccCommand, folder it ran in) of the nvcc command of the
-    build files (make.sh, Makefiles, build.py: port/commands.py, imported
-    only for an object that is missing or stale) that writes `obj`, an
-    extra object, or None: under base, else in each of the three folders
-    above it (make.sh files often sit above the build.py that links)."""
-    from .port.commands import command_building
-    found = command_building(obj, base)
-    folder = os.path.abspath(base)
-    for _ in range(3):
-        if found or os.path.dirname(folder) == folder:
-            break
-        folder = os.path.dirname(folder)
-        found = command_building(obj, folder, recursive=False)
-    return found
+    """(build file, Command, folder it ran in) of the nvcc command of the
+    build files (make.sh, Makefiles as make expands them, build.py:
+    port/readers/, imported only for an object that is missing or stale)
+    that writes `obj`, an extra object, or None: under base and in each of
+    the three folders above it (make.sh files often sit above the build.py
+    that links).  Of several, one that a README there runs, directly or
+    through the scripts it runs (readers/route.py), as lib/make.sh beside
+    an extension's own make.sh that the README never runs; then the one
+    nearest base."""
+    from .port.readers import commands_building
+    from .port.readers.route import readmes, route
+    obj, base = os.path.realpath(obj), os.path.abspath(base)
+    folders = [base]
+    while len(folders) < 4 and os.path.dirname(folders[-1]) != folders[-1]:
+        folders.append(os.path.dirname(folders[-1]))
+    found = commands_building(obj, base) + [
+        c for folder in folders[1:] for c in commands_building(obj, folder, recursive=False)]
+    if not found:
+        return None
+    runs = route(readmes(folders))
+    # On the route first; of equals, min keeps the first (the nearest).
+    command = min(found, key=lambda c: os.path.realpath(c.file) not in runs)
+    return command.file, command, command.folder
 
 
 def show_step(meant, base):
     """How a message names a build step (meant_command()): `make.sh:5 (nvcc
     ... -arch=sm_52; today's nvcc rejects sm_52)`, with why today's nvcc
-    refuses the command, when the toolchain's rules know."""
+    refuses the command, when the toolchain's rules know, and why a
+    Makefile's command was read from its text where make could not say."""
     path, command, _ = meant
     _, changes = toolchain_nvcc.modernize(command.args, ['<arch flags>'])
     why = ''.join('; %s' % c.why for c in changes if 'rejects' in c.why)
+    if command.read_as_text:  # make could not say: its text, as far as it says
+        why += '; read from its text (%s)' % command.read_as_text
     return '%s:%d (`%s`%s)' % (os.path.relpath(path, base), command.line,
                                shlex.join(command.args), why)
 
@@ -392,8 +411,9 @@ def _sort_extra_objects(name, base, with_cuda, extra_objects):
     objects nvcc is to build again here (rescued) and the static CUDA
     runtime.
 
-    Objects a make.sh step was to compile from a .cu beside them (x.cu.o
-    or x.o from x.cu) and did not: 2018 make.sh files name GPU
+    Objects a make.sh step was to compile from a .cu (the one the build
+    files' command that writes them compiles, else one beside them by
+    name: x.cu.o or x.o from x.cu) and did not: 2018 make.sh files name GPU
     architectures nvcc 12 rejects, and most go on to build.py after a
     failed step.  Objects that are there but stale: committed in 2018,
     or left by an old toolkit, they call runtime functions the installed
@@ -410,11 +430,12 @@ def _sort_extra_objects(name, base, with_cuda, extra_objects):
     user_objects, rescued, rescue_reasons, meant = [], {}, {}, {}
     home = cuda.find_cuda_home()
     for obj in extra_objects:
-        source = _object_source(obj)
         missing = not os.path.exists(obj)
-        stale = not missing and source and home and _stale(obj, home)
-        if source and (missing or stale):
-            command = meant_command(obj, base)
+        compiled = obj.endswith('.o')  # not an archive (libcudart_static.a)
+        stale = compiled and not missing and home and _stale(obj, home)
+        command = compiled and (missing or stale) and meant_command(obj, base)
+        source = compiled and (missing or stale) and _object_source(obj, command)
+        if source:
             step = command and show_step(command, base)
             if missing:
                 why = 'does not exist' + (': %s was to build it' % step if step else

@@ -90,14 +90,14 @@ def _read(root, base):
     the relative paths of the .so files, and findings for files not read.
     Kinds: 'py', 'sh', 'make', 'cmake', 'doc' (README/INSTALL), 'c'; a C
     file not in UTF-8 has kind 'c-undecodable' (scanned, not changed)."""
-    from . import commands
+    from . import readers
     from .docs import is_doc
     entries, binaries, findings = [], [], []
     for path in _files(root):
         rel = os.path.relpath(path, base)
         kind = ('cmake' if os.path.basename(path) == 'CMakeLists.txt' or path.endswith('.cmake')
                 else 'c' if path.endswith(_C_SOURCES) else 'doc' if is_doc(path)
-                else commands.kind(path))
+                else readers.kind(path))
         if path.endswith('.so'):
             binaries.append(rel)
         if kind is None:
@@ -143,7 +143,7 @@ def port(root, write=False, version=None):
     Returns (diff text, [Finding], number of files read, [relative paths
     changed]); the first finding says which version was assumed and why.
     With write=True the changes are written."""
-    from . import commands, imports, vendored
+    from . import imports, readers, vendored
     from . import version as versions
     from .c import layouts, scan_c
     from .cmake import rewrite_cmake
@@ -180,12 +180,14 @@ def port(root, write=False, version=None):
     built_by_nvcc, c_layouts = set(), {}
     for path, rel, kind, text in entries:
         if kind in ('sh', 'make', 'py'):
-            built_by_nvcc |= {os.path.basename(commands.output(c)) for c in
-                              commands.nvcc_commands(path, text) if commands.output(c)}
+            built_by_nvcc |= {os.path.basename(c.output) for c in
+                              readers.commands(path, text, ask_make=False)
+                              if c.output}
         elif kind in _C_KINDS:
             for name, checks in layouts(text).items():
                 c_layouts.setdefault(name, (rel, checks))
     extensions, built = _extensions(entries)
+    makefiles = {rel: text for _, rel, kind, text in entries if kind == 'make'}
     repository = Repository(frozenset(built_by_nvcc), built, extensions, c_layouts,
                             top_level_modules(entries, base))
     for path, rel, kind, text in entries:
@@ -208,7 +210,7 @@ def port(root, write=False, version=None):
         if kind == 'sh':
             new, found = rewrite_shell(text, rel, accepted())
         elif kind == 'make':
-            new, found = rewrite_make(text, rel, accepted())
+            new, found = rewrite_make(text, rel, accepted(), makefiles)
         elif kind == 'cmake':
             new, found = rewrite_cmake(text, rel, accepted(), sys.executable)
             if found:  # a file of the torch build: the sources it names are compiled

@@ -1,6 +1,6 @@
 """The CMake side of `python -m thffi port`: CMakeLists.txt and *.cmake
 files, read by pygments' CMake lexer into commands and their arguments
-(an argument's span includes its quotes), rewritten argument by argument.
+(readers/cmake.py), rewritten argument by argument.
 
 - nvcc architecture flags (`-gencode arch=compute_30,code=sm_30`, as two
   arguments or inside a quoted string such as the 2018
@@ -44,12 +44,10 @@ in a file with any of the above.  A file lexed once more after port changes noth
 
 import re
 
-from pygments.lexers import CMakeLexer
-from pygments.token import Comment, Punctuation, Whitespace
-
 from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
+from .readers.cmake import commands as _commands
 from .report import Finding
 
 # The block's first line, by which a ported file is known.
@@ -75,8 +73,6 @@ _FINDS_TORCH = re.compile(r'^(?:find_library|find_path|find_file)$', re.I)
 _TORCH_NAME = re.compile(r'^"?(?:lib)?(?:ATen|THC?|THC?NN|THC?\.h|THC?/THC?\.h)(?:\.\d+)?"?$')
 _SELF_SET = re.compile(r'set\s*\(\s*(\w+)\s+"?\$\{\1\}"?\s*\)$', re.I)
 _BEFORE_3_5 = re.compile(r'(?:[0-2]\.[\d.]*|3\.[0-4](?:\.[\d.]*)?)$')
-_BLOCK_OPENS = ('if', 'foreach', 'while', 'function', 'macro')
-_BLOCK_CLOSES = ('endif', 'endforeach', 'endwhile', 'endfunction', 'endmacro')
 _HEAD = ('cmake_minimum_required', 'project', 'cmake_policy')
 # Where nvcc flags are: commands setting a variable named for nvcc, FindCUDA's
 # commands, and options for the CUDA language.
@@ -93,37 +89,6 @@ def _nvcc_flag_args(name, values, args):
     if name in _SETS and any(_NVCC_VARIABLE.match(v) for v in values[:3]):
         return args
     return [a for a, v in zip(args, values) if _CUDA_LANGUAGE.search(v)]
-
-
-def _commands(text):
-    """The commands of a CMake file, in order: (name, start, end, depth,
-    [(start, end) of each argument]); depth: how many if/foreach/function
-    blocks hold it."""
-    commands, depth = [], 0
-    tokens = iter(CMakeLexer().get_tokens_unprocessed(text))
-    for pos, kind, value in tokens:
-        if kind in Whitespace or kind in Comment or kind in Punctuation:
-            continue
-        name, start, args, arg, level = value, pos, [], None, 0
-        for pos, kind, value in tokens:
-            if kind in Punctuation and value in '()':
-                if arg:
-                    args.append(arg)
-                    arg = None
-                level += 1 if value == '(' else -1
-                if level == 0:
-                    break
-            elif kind in Whitespace or kind in Comment:
-                if arg:
-                    args.append(arg)
-                    arg = None
-            else:
-                arg = (arg[0] if arg else pos, pos + len(value))
-        lowered = name.lower()
-        depth -= lowered in _BLOCK_CLOSES
-        commands.append((lowered, start, pos + 1, depth, args))
-        depth += lowered in _BLOCK_OPENS
-    return commands
 
 
 def _arch_edits(text, args):

@@ -1,7 +1,8 @@
 """Commands typed from a README or INSTALL file (README, README.md,
 INSTALL.rst, install.txt...), the docs side of `python -m thffi port`: a
 line (or `inline code`) that starts with nvcc, gcc, g++, cc or runs make.sh
-(`$ ` and `> ` prompts, backslash continuations taken) is read as a shell
+(`$ ` and `> ` prompts, backslash continuations taken: readers/route.py's
+typed(), which also finds the build files a README runs) is read as a shell
 command and rewritten as make.sh would be (shell.py: architectures,
 $TORCH/lib/include, nvcc's flags).  Docs are not changed: each command that
 needs a change is reported with the line to type instead."""
@@ -9,6 +10,7 @@ needs a change is reported with the line to type instead."""
 import os
 import re
 
+from .readers.route import typed
 from .report import Finding
 from .shell import rewrite_shell
 
@@ -16,8 +18,6 @@ _NAMES = re.compile(r'(?:README|INSTALL)[\w.-]*$', re.I)
 _SUFFIXES = ('', '.md', '.markdown', '.rst', '.txt')
 _COMMAND = re.compile(r'(?:(?:\w+=\S*\s+)*)(?:\S*/)?(?:nvcc|gcc|g\+\+|cc|c\+\+)\s'
                       r'|(?:(?:\w+=\S*\s+)*)(?:sh\s+|bash\s+)?(?:\./)?\S*make\.sh\b')
-_PROMPT = re.compile(r'^\s*(?:[$>%#]\s+)?')
-_INLINE = re.compile(r'`([^`\n]+)`')
 
 
 def is_doc(path):
@@ -28,21 +28,9 @@ def is_doc(path):
 
 def _commands(text):
     """(line number, command) of each command line and inline command."""
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        number, line = i + 1, lines[i]
-        i += 1
-        body = _PROMPT.sub('', line, count=1)
-        if _COMMAND.match(body):
-            while body.endswith('\\') and i < len(lines):
-                body = body[:-1].rstrip() + ' ' + _PROMPT.sub('', lines[i], count=1).strip()
-                i += 1
-            yield number, body.strip()
-            continue
-        for inline in _INLINE.finditer(line):
-            if _COMMAND.match(inline.group(1) + ' '):
-                yield number, inline.group(1).strip()
+    for number, command in typed(text):
+        if _COMMAND.match(command + ' '):
+            yield number, command
 
 
 def report_commands(text, path, accepted):

@@ -14,7 +14,8 @@ def apply_edits(text, edits):
     """text with the edits made: a deleted word goes with the blanks before
     it (after it, when it starts its line); a line an edit leaves holding
     nothing (or only a continuation) goes, and the line before it stops
-    continuing when it ended the command."""
+    continuing when it ended the command; one left holding only a closing
+    quote joins the line before."""
     if not edits:
         return text
     lines_before = text.splitlines(keepends=True)
@@ -30,6 +31,13 @@ def apply_edits(text, edits):
     lines = text.splitlines(keepends=True)
     out = []
     for before, line in zip(lines_before, lines):
+        if line.strip() in ('"', "'") and before.strip() != line.strip() and out:
+            # A quoted value over several lines whose last flags went: its
+            # closing quote joins the line before (`X="$(...)"`), no line
+            # of blanks and a quote.
+            body = out[-1].rstrip('\n').rstrip()
+            out[-1] = (body[:-1].rstrip() if body.endswith('\\') else body) + line.strip() + '\n'
+            continue
         if line.strip() in ('', '\\') and before.strip() not in ('', '\\'):
             if not line.rstrip('\n').rstrip().endswith('\\') and out:
                 body = out[-1].rstrip('\n').rstrip()

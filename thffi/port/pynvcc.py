@@ -3,11 +3,10 @@
 -arch=sm_52".split())`, `['nvcc', '-c', src, '-o', obj, '-arch=sm_52']`, built
 by concatenation, % or .format, usually followed by sys.exit when it fails.
 
-nvcc_commands() reads those commands with Python's own ast, following the
-script's assignments (strings, lists, +, %, .format, ' '.join, .split(),
+readers/python.py reads those commands with Python's own ast, following
+the script's assignments (strings, lists, +, %, .format, ' '.join, .split(),
 os.path.join/dirname/abspath of __file__...): what the builder needs to
-rebuild an object with the flags of the command that was to write it
-(commands.py).
+rebuild an object with the flags of the command that was to write it.
 
 rewrite_nvcc_calls() rewrites them with libcst (imported there: the builder
 needs only the reading), in the statements that hold an nvcc command and
@@ -112,6 +111,20 @@ class _Units(cst.CSTVisitor):
         self._open(node)
 
     def leave_SimpleStatementLine(self, node):
+        self.stack.pop()
+
+    # `if sp.call(("nvcc ..." % (a, b)).split()) != 0:`: the test is a unit
+    # of its own (the body's statements are theirs).
+    def visit_If_test(self, node):
+        self._open(node.test)
+
+    def leave_If_test(self, node):
+        self.stack.pop()
+
+    def visit_While_test(self, node):
+        self._open(node.test)
+
+    def leave_While_test(self, node):
         self.stack.pop()
 
     def visit_Name(self, node):

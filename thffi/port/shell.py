@@ -1,6 +1,6 @@
 """The shell side of `python -m thffi port`: make.sh/build.sh files, parsed
-by bashlex into commands and their words (quoting kept: a word's span in
-the text includes its quotes), rewritten word by word.
+by bashlex into commands and their words (readers/shell.py), rewritten word
+by word.
 
 - nvcc architecture flags (-arch, -code, -gencode and their long forms,
   `-gencode X` or `-gencode=X`, quoted or not) of a command that names an
@@ -16,7 +16,9 @@ the text includes its quotes), rewritten word by word.
   such a script, a compile (`-c`) without thffi's include flags gets
   `$(python -m thffi --cuda-includes)`, for the libraries' headers.
 
-The first flag's word(s) become the command substitution, unquoted, so that
+`python` in these is the interpreter the script itself runs (`python3
+build.py`, `$PYTHON setup.py`): where no `python` is on PATH, a bare one
+would fail the step.  The first flag's word(s) become the command substitution, unquoted, so that
 the shell splits it into one argument per flag; the other flags' words go
 with the blanks before them (no empty argument is left).  Flags inside one
 quoted word with blanks (`FLAGS="-gencode ... -I$TORCH/lib/include"`, used
@@ -33,25 +35,24 @@ holds such flags is reported.
 
 A script without `set -e` is reported: it carries on after a failed command.
 
-nvcc_commands() reads the nvcc commands of a script, with the folder each
-ran in (following `cd`) and the script's own variables expanded: the
-builder rebuilds a missing object with the flags of the command that was to
-write it (commands.py)."""
+The parse is readers/shell.py's, which also reads the nvcc commands a
+script runs for the builder and for port."""
 
-import os
 import re
-
-import bashlex
 
 from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
-from .commands import NvccCommand
 from .edits import apply_edits, replace_flags
+from .readers.shell import VARIABLE as _VARIABLE, command_words as _command, \
+    interpreter as _interpreter, is_nvcc as _is_nvcc, parts as _parts, \
+    simple_commands as _simple_commands
 from .report import Finding
 
-ARCH_FLAGS = '$(python -m thffi --arch-flags)'
-INCLUDES = '$(python -m thffi --includes)'
+# The interpreter: the one the script runs (readers/shell.py's
+# interpreter()), else python.
+ARCH_FLAGS = '$(%s -m thffi --arch-flags)'
+INCLUDES = '$(%s -m thffi --includes)'
 # Inside a word with blanks: a flag and its value.
 _ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+|\\\n[ \t]*)([^\s"\']+)'
                         % '|'.join(_ARCH_NAMES))
@@ -60,69 +61,8 @@ _TORCH_INCLUDE_WORD = re.compile(r'-I(?:%s)$' % _TORCH_PATH)
 _TORCH_PATH_WORD = re.compile(_TORCH_PATH + '$')
 _TORCH_INCLUDE = re.compile(r'(?<![\w-])-I[ \t]*(?:%s)(?=[\s;"\']|$)' % _TORCH_PATH)
 _SET_E = re.compile(r'^\s*set\s+-\w*e|^#!.*\s-\w*e\b|set\s+-o\s+errexit', re.M)
-_RUNS_BUILD = re.compile(r'\bnvcc\b|\bpython[\d.]*\s+\S*build\w*\.py\b|\bsetup\.py\b')
-# A command's first word running nvcc: nvcc, /usr/local/cuda/bin/nvcc,
-# $NVCC, ${CUDA_PATH}/bin/nvcc, $(which nvcc).
-_NVCC = re.compile(r'nvcc\}?\)?$', re.I)
-_VARIABLE = re.compile(r'\$(?:\{(\w+)\}|(\w+))')
-
-
-def _commands(lines):
-    """Groups line indexes into commands: a line ending in an unescaped
-    backslash continues on the next."""
-    group = []
-    for i, line in enumerate(lines):
-        group.append(i)
-        body = line.rstrip('\n')
-        if (len(body) - len(body.rstrip('\\'))) % 2 == 0:
-            yield group
-            group = []
-    if group:
-        yield group
-
-
-def _parts(text):
-    """(start, end, bashlex nodes) of the parts of text bashlex parses: the
-    whole text, or where it cannot (bashlex has no arithmetic expansion, for
-    one) each command; (start, end, None) for a command it cannot parse."""
-    try:
-        return [(0, len(text), bashlex.parse(text))]
-    except Exception:  # bashlex raises several types (its own, NotImplementedError)
-        pass
-    parts, offset = [], 0
-    lines = text.splitlines(keepends=True)
-    for group in _commands(lines):
-        chunk = ''.join(lines[i] for i in group)
-        try:
-            nodes = bashlex.parse(chunk) if chunk.strip() else []
-        except Exception:
-            nodes = None
-        if nodes is None or nodes:
-            parts.append((offset, offset + len(chunk), nodes))
-        offset += len(chunk)
-    return parts
-
-
-class _Words(bashlex.ast.nodevisitor):
-    """The words of every simple command, command by command: lists of
-    (start, end, value) with start and end in the parsed text."""
-
-    def __init__(self):
-        self.commands = []
-
-    def visitcommand(self, node, parts):
-        self.commands.append([(p.pos[0], p.pos[1], p.word, p.kind) for p in parts
-                              if p.kind in ('word', 'assignment')])
-
-
-def _command(words):
-    """The words of a command after its leading assignments (A=1 nvcc ...)."""
-    return [w for w in words if w[3] == 'word']
-
-
-def _is_nvcc(words):
-    command = _command(words)
-    return bool(command) and bool(_NVCC.search(command[0][2]))
+_RUNS_BUILD = re.compile(r'\bnvcc\b|(?:\bpython[\d.]*|\$\{?PYTHON\}?)\s+\S*build\w*\.py\b'
+                         r'|\bsetup\.py\b')
 
 
 def _used_by_nvcc(commands):
@@ -148,10 +88,13 @@ def _flag_edits(text, words, nvcc_variables, path, line_of, findings):
     return [edit[:3] for edit in found]
 
 
-def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
-    """(start, end, replacement) edits of one command's words.  links_cuda:
-    the script links CUDA's libraries, whose headers its compiles may
+def _edits(text, words, accepted, path, line_of, findings, python, links_cuda=False):
+    """(start, end, replacement) edits of one command's words.  python: the
+    interpreter the commands written run thffi with.  links_cuda: the
+    script links CUDA's libraries, whose headers its compiles may
     include."""
+    arch_flags, includes_flags = ARCH_FLAGS % python, INCLUDES % python
+    cuda_includes = _libraries.CUDA_INCLUDES.replace('$(python ', '$(%s ' % python)
     arch, includes, numbers, libs, names = [], [], [], [], []
     i = 0
     while i < len(words):
@@ -169,7 +112,7 @@ def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
             if (found or inside) and "'" in source and '"' not in source:
                 findings.append(Finding(path, line_of(start), 'nvcc flags in single quotes '
                                         'not changed: write %s and %s in double quotes or '
-                                        'none' % (ARCH_FLAGS, INCLUDES), False))
+                                        'none' % (arch_flags, includes_flags), False))
             else:
                 arch += [[(start + s, start + e)] for s, e, _ in found]
                 numbers += [n for *_, ns in found for n in ns]
@@ -200,14 +143,14 @@ def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
                                     ', '.join('sm_%d' % n for n in rejected),
                                     'rejected by the installed nvcc' if accepted else
                                     'older than sm_%d (no nvcc found to ask)'
-                                    % OLDEST_WITHOUT_NVCC, ARCH_FLAGS), True))
-        edits += replace_flags(arch, ARCH_FLAGS)
+                                    % OLDEST_WITHOUT_NVCC, arch_flags), True))
+        edits += replace_flags(arch, arch_flags)
     if includes:
         findings.append(Finding(path, line_of(includes[0][0][0]), '-I $TORCH/lib/include/TH(C): '
-                                'gone from PyTorch; now %s' % INCLUDES, True))
-        edits += replace_flags(includes, INCLUDES)
+                                'gone from PyTorch; now %s' % includes_flags, True))
+        edits += replace_flags(includes, includes_flags)
     if libs:
-        command = _libraries.cuda_libs_command(names)
+        command = _libraries.cuda_libs_command(names).replace('$(python ', '$(%s ' % python)
         findings.append(Finding(path, line_of(libs[0][0][0]), '%s: CUDA\'s libraries, which '
                                 'pip\'s wheels ship as lib<name>.so.<N> in their own folder; '
                                 'now %s (the toolkit\'s or the wheels\', with the rpath)'
@@ -221,19 +164,9 @@ def _edits(text, words, accepted, path, line_of, findings, links_cuda=False):
         findings.append(Finding(path, line_of(words[0][0]), 'a compile in a script that links '
                                 'CUDA\'s libraries: their headers (curand.h, cusparse.h...) may '
                                 'lie in pip\'s wheels, not in the toolkit; now with %s'
-                                % _libraries.CUDA_INCLUDES, True))
-        edits.append((words[-1][1], words[-1][1], ' ' + _libraries.CUDA_INCLUDES))
+                                % cuda_includes, True))
+        edits.append((words[-1][1], words[-1][1], ' ' + cuda_includes))
     return edits
-
-
-def _simple_commands(nodes):
-    """The word lists of the simple commands under bashlex nodes, in order."""
-    commands = []
-    for node in nodes:
-        visitor = _Words()
-        visitor.visit(node)
-        commands += visitor.commands
-    return commands
 
 
 def rewrite_shell(text, path, accepted):
@@ -243,6 +176,7 @@ def rewrite_shell(text, path, accepted):
     parts = [(start, end, nodes, _simple_commands(nodes) if nodes else None)
              for start, end, nodes in _parts(text)]
     nvcc_variables = _used_by_nvcc([w for *_, commands in parts for w in commands or ()])
+    python = _interpreter(text) or 'python'
     links_cuda = bool(_libraries.link_flags_in(text)) or 'thffi --cuda-libs' in text
     for start, end, nodes, commands in parts:
         chunk = text[start:end]
@@ -255,11 +189,11 @@ def rewrite_shell(text, path, accepted):
                 findings.append(Finding(path, line_of(0), 'not changed: bashlex cannot parse '
                                         'this command; write %s for its nvcc architecture '
                                         'flags and %s for -I $TORCH/lib/include...'
-                                        % (ARCH_FLAGS, INCLUDES), False))
+                                        % (ARCH_FLAGS % python, INCLUDES % python), False))
             continue
         edits = []
         for words in commands:
-            edits += _edits(chunk, words, accepted, path, line_of, findings, links_cuda)
+            edits += _edits(chunk, words, accepted, path, line_of, findings, python, links_cuda)
             edits += _flag_edits(chunk, words, nvcc_variables, path, line_of, findings)
         out.append(text[done:start])
         out.append(apply_edits(chunk, edits))
@@ -270,48 +204,3 @@ def rewrite_shell(text, path, accepted):
                                 'fails (a failed nvcc, say) and later steps fail for it',
                                 False))
     return new, findings
-
-
-def _expand(raw, value, variables):
-    """The arguments a word gives: $NAME/${NAME} of the script's own
-    variables expanded (others kept as written); an unquoted word splits
-    where its expansion has blanks."""
-    expanded = _VARIABLE.sub(lambda m: variables.get(m.group(1) or m.group(2), m.group()),
-                             value)
-    return expanded.split() if expanded != value and not re.search('["\']', raw) else [expanded]
-
-
-def _cd(cwd, target):
-    """The folder after `cd target` from cwd ('' is the script's folder)."""
-    if re.search(r'dirname\s+"?\$\{?0', target):
-        return ''
-    if target == '-' or not target or re.search(r'[$`~]', target):
-        return cwd
-    return os.path.normpath(os.path.join(cwd, target))
-
-
-def nvcc_commands(text):
-    """[NvccCommand] of a shell script, in order: each nvcc command's
-    arguments, the folder it ran in (relative to the script's, following
-    cd/pushd/popd), its line."""
-    found, cwd, stack, variables = [], '', [], {}
-    for start, end, nodes in _parts(text):
-        for words in _simple_commands(nodes or ()):
-            raw = [text[start + s:start + e] for s, e, _, _ in words]
-            args = [a for r, w in zip(raw, words) if w[3] == 'word'
-                    for a in _expand(r, w[2], variables)]
-            if not args:
-                for r, w in zip(raw, words):
-                    name, _, value = w[2].partition('=')
-                    variables[name] = ' '.join(_expand(r, value, variables))
-            elif args[0] in ('cd', 'pushd'):
-                if args[0] == 'pushd':
-                    stack.append(cwd)
-                cwd = _cd(cwd, args[1] if len(args) > 1 else '~')
-            elif args[0] == 'popd' and stack:
-                cwd = stack.pop()
-            elif _is_nvcc(words):
-                line = text.count('\n', 0, start + words[0][0]) + 1
-                found.append(NvccCommand(['nvcc'] + args[1:], cwd, line))
-    return found
-

@@ -205,6 +205,21 @@ _INPUT = re.compile(r'[^-].*\.(?:cu|c|cc|cpp|cxx|o|a|so)$')
 _UNEXPANDED = re.compile(r'[$`]')
 
 
+def inputs(args):
+    """The input files of an nvcc (or cc) command, args[0] the compiler:
+    the words that are no option nor an option's value."""
+    found, i = [], 1
+    while i < len(args):
+        arg = args[i]
+        if arg in _WITH_VALUE:
+            i += 2
+            continue
+        if _INPUT.match(arg):
+            found.append(arg)
+        i += 1
+    return found
+
+
 def carried_flags(args, cwd):
     """The flags of an nvcc command (args[0] is nvcc) that compiling its
     source again takes: all but its inputs, its output, dependency, link and

@@ -1,5 +1,5 @@
 """The nvcc commands a Python build script (build.py, setup.py) runs, read
-with Python's own ast (the builder reads them; libcst, which pynvcc.py
+with Python's own ast (the builder reads them; libcst, which port/pynvcc.py
 rewrites them with, costs 0.35 s more to import): os.system, os.popen and
 subprocess.* calls whose command, a string or a list, starts with nvcc,
 following the script's assignments (strings, lists, +, %, .format,
@@ -11,7 +11,7 @@ import os
 import re
 import shlex
 
-from .commands import NvccCommand
+from . import Command
 
 _RUNS = {'system', 'popen', 'call', 'check_call', 'run', 'Popen', 'check_output',
          'getoutput', 'getstatusoutput', 'spawn'}
@@ -50,7 +50,8 @@ class _Script:
     """The values a script's names hold, statement after statement, and the
     nvcc commands it runs."""
 
-    def __init__(self):
+    def __init__(self, path):
+        self.path = path
         self.names = {'__file__': './__file__'}
         self.cwd = ''
         self.commands = []
@@ -186,18 +187,18 @@ class _Script:
             cwd = next((self.value(k.value) for k in node.keywords if k.arg == 'cwd'), None)
             folder = self.cwd if not isinstance(cwd, str) or isinstance(cwd, _Unknown) else \
                 os.path.normpath(os.path.join(self.cwd, cwd))
-            self.commands.append(NvccCommand(['nvcc'] + [str(a) for a in command[1:]], folder,
-                                             node.lineno))
+            self.commands.append(Command(self.path, node.lineno,
+                                         ['nvcc'] + [str(a) for a in command[1:]], folder))
 
 
-def nvcc_commands(text):
-    """[NvccCommand] of a Python script: the nvcc commands its os.system,
+def commands(path, text):
+    """[Command] of a Python script: the nvcc commands its os.system,
     subprocess.* and os.popen calls run, in order; paths relative to the
     script's folder ('.'), what it computes when it runs kept as $name."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
-    script = _Script()
+    script = _Script(path)
     script.statements(tree.body)
     return script.commands

@@ -1,0 +1,157 @@
+"""The one reader of the commands a repository's build files run: make.sh
+and other shell scripts (shell.py, with bashlex), Makefiles (make.py, by
+asking make), Python build scripts (python.py, with Python's ast); CMake
+files' commands (cmake.py, with pygments' lexer); the build files a README
+runs (route.py).  The first three yield Command records.  `port` asks
+which files nvcc builds; its writers (port/shell.py, make.py, cmake.py)
+import the parsing they share from here, never the reverse.  The builder
+asks which command was to build an object (command_building()), to
+compile that command's source with its flags.
+
+The readers import no more than the builder needs: bashlex for shell
+(0.1 s), Python's own ast for Python (libcst, which port rewrites Python
+with, costs 0.35 s more and is imported only to rewrite)."""
+
+import dataclasses
+import os
+import re
+
+from ...toolchain import nvcc as _nvcc
+
+_SKIPPED_DIRS = ('__pycache__', 'build', 'dist', 'node_modules', 'site-packages', '.git')
+# Files larger than this are not build files a person wrote.
+_LARGEST = 1 << 20
+
+
+@dataclasses.dataclass
+class Command:
+    """A command a build file runs.  file: the build file (as the reader was
+    given it); line: where the command is in it (1-based); args: its words
+    as the file's own tool expands them (args[0] the tool: 'nvcc'); cwd:
+    the folder it runs in, relative to the build file's folder (or
+    absolute); read_as_text: None when the tool itself expanded the command
+    (make -n; a shell script's and a Python script's own variables, which
+    their readers follow as they run), else why it could not and the text
+    was read instead (what that leaves unknown keeps its $)."""
+    file: str
+    line: int
+    args: list
+    cwd: str = ''
+    read_as_text: str = None
+
+    @property
+    def tool(self):
+        return os.path.basename(self.args[0]) if self.args else None
+
+    @property
+    def folder(self):
+        """The folder the command runs in."""
+        return os.path.normpath(os.path.join(os.path.dirname(self.file), self.cwd))
+
+    @property
+    def output(self):
+        """The file the command writes (-o X, -o=X, --output-file X), or None."""
+        args = self.args
+        for i, arg in enumerate(args):
+            if arg in ('-o', '--output-file') and i + 1 < len(args):
+                return args[i + 1]
+            if arg.startswith(('-o=', '--output-file=')):
+                return arg.split('=', 1)[1]
+        return None
+
+    @property
+    def sources(self):
+        """The files it compiles (its inputs: no option nor an option's value)."""
+        return _nvcc.inputs(self.args)
+
+    @property
+    def flags(self):
+        """The flags compiling its source again takes (toolchain/nvcc.py's
+        carried_flags: not its inputs, output, dependency or link options;
+        include folders made absolute against where it ran)."""
+        return _nvcc.carried_flags(self.args, self.folder)
+
+
+def kind(path):
+    """'sh', 'make', 'py' for a build file that may run nvcc, else None."""
+    name = os.path.basename(path)
+    if name.endswith('.sh'):
+        return 'sh'
+    if name in ('Makefile', 'makefile', 'GNUmakefile') or name.endswith('.mk'):
+        return 'make'
+    if name.endswith('.py'):
+        return 'py'
+    return None
+
+
+def commands(path, text, target=None, ask_make=True):
+    """[Command] of the nvcc commands of one build file (path: its name
+    decides the kind).  A Makefile is read by make in its folder (target:
+    relative to it, the target to read the commands of; None: the default
+    goal's), or with ask_make=False as text: port, which rewrites the text
+    and needs only what the commands write, does not run the $(shell ...)
+    lookups of the makefiles it reads (make -n runs them: a Python that
+    imports torch, seconds each)."""
+    found = kind(path)
+    if found == 'sh':
+        from .shell import commands as read
+    elif found == 'make':
+        from .make import commands as read
+        return read(path, text, target, ask_make)
+    elif found == 'py':
+        from .python import commands as read
+    else:
+        return []
+    return read(path, text)
+
+
+def _build_files(root, recursive=True):
+    for folder, dirs, files in os.walk(root):
+        if not recursive:
+            dirs[:] = []
+        dirs[:] = sorted(d for d in dirs if not d.startswith('.') and d not in _SKIPPED_DIRS
+                         and not d.endswith('.egg-info')
+                         and not os.path.isfile(os.path.join(folder, d, 'pyvenv.cfg')))
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if kind(path) and os.path.getsize(path) <= _LARGEST:
+                yield path
+
+
+def commands_building(obj, root, recursive=True):
+    """[Command] of the nvcc commands in the build files under root
+    (recursive=False: in root itself) that write obj (an absolute path),
+    in the order of the files; each Command's file absolute.  An output
+    the file leaves partly unknown ($OUT/x.cu.o) matches by its file name,
+    after the commands that name obj itself."""
+    obj = os.path.realpath(obj)
+    # A build file that writes it names it, or its stem (scale_kernel for
+    # scale_kernel.cu.o: `$(KERNEL).cu.o`, kernel + '.o'): the others are
+    # not parsed.
+    stem = os.path.basename(obj).split('.')[0]
+    exact, by_name = [], []
+    for path in _build_files(os.path.abspath(root), recursive):
+        try:
+            with open(path, encoding='utf-8', errors='replace') as f:
+                text = f.read()
+        except OSError:
+            continue
+        if 'nvcc' not in text.lower() or stem not in text:
+            continue
+        target = os.path.relpath(obj, os.path.dirname(path)) if kind(path) == 'make' else None
+        for command in commands(path, text, target):
+            written = command.output
+            if not written:
+                continue
+            if os.path.realpath(os.path.join(command.folder, written)) == obj:
+                exact.append(command)
+            elif (re.search(r'[$`{]', written + command.cwd)
+                  and os.path.basename(written) == os.path.basename(obj)):
+                by_name.append(command)
+    return exact + by_name
+
+
+def command_building(obj, root, recursive=True):
+    """The first of commands_building(), or None."""
+    found = commands_building(obj, root, recursive)
+    return found[0] if found else None
