@@ -175,8 +175,10 @@ def step_env(venv, repo):
 
 
 def has_run_command(python):
-    """Whether this thffi has `python -m thffi run` (by its usage text: decided by feature)."""
-    ran = subprocess.run([python, '-m', 'thffi', '--help'], capture_output=True, text=True)
+    """Whether this thffi has `python -m thffi run` (by its usage text: decided by feature);
+    asked from the environment's folder, where no thffi/ folder hides the installed one."""
+    ran = subprocess.run([python, '-m', 'thffi', '--help'], capture_output=True, text=True,
+                         cwd=os.path.dirname(os.path.dirname(python)))
     return 'thffi run' in ran.stdout + ran.stderr
 
 
