@@ -365,9 +365,10 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
         # (the record says so); one neither found nor importable was not built.
         built = is_built(ext, copy, venv, steps_ok)
         imported, correct, error = run_check(ext, copy, env, python, log)
+        # B lists the edits C makes (the table's "hand edits left" where C did not run).
         fields = {'built': built or imported, 'imported': imported, 'correct': correct,
                   'error': error, 'build_elapsed_s': elapsed,
-                  'hand_edits': mine if level == 'C' else []}
+                  'hand_edits': mine if level in ('B', 'C') else []}
         if imported and not built:
             fields['built_elsewhere'] = 'not at %s' % ', '.join(ext.get('built', []))
         if not built and not imported:
