@@ -203,6 +203,13 @@ def errors(text):
                 i += 1
             if i < len(lines):
                 found.append(lines[i].strip())
+        elif line.startswith('CMake Error'):
+            # CMake says what is wrong on the lines after its heading, up to a blank line.
+            said = [line.strip()]
+            while i + 1 < len(lines) and lines[i + 1].strip() and len(said) < 5:
+                i += 1
+                said.append(lines[i].strip())
+            found.append(' / '.join(said))
         elif ERROR.search(line) and not line.lstrip().startswith(('warning', '#')):
             found.append(line.strip())
         i += 1
