@@ -184,7 +184,7 @@ def has_run_command(python):
 
 # -- running and reading --------------------------------------------------------------------
 
-ERROR = re.compile(r'\berror\b|\bError\b|fatal|No such file|not found|\*\*\*', re.I)
+ERROR = re.compile(r'\berror\b|\bError\b|fatal|No such file|not found|Permission denied|\*\*\*', re.I)
 EXCEPTION = re.compile(r'^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b')
 TRACEBACK = 'Traceback (most recent call last)'
 
