@@ -184,6 +184,11 @@ def test_fetch_commands_name_the_pinned_commits():
      'ValueError: CUDA is not available\n', 'ValueError: CUDA is not available'),
     ("nvcc fatal   : Unsupported gpu architecture 'compute_30'\n",
      "nvcc fatal   : Unsupported gpu architecture 'compute_30'"),
+    ('bash: line 1: ./make.sh: Permission denied\n', 'bash: line 1: ./make.sh: Permission denied'),
+    ('CMake Error: The following variables are used in this project, but they are set to '
+     'NOTFOUND.\nCUDA_curand_LIBRARY (ADVANCED)\n    linked by target "ctc"\n\n-- Done\n',
+     'CMake Error: The following variables are used in this project, but they are set to '
+     'NOTFOUND. / CUDA_curand_LIBRARY (ADVANCED) / linked by target "ctc"'),
 ])
 def test_the_first_error_of_a_build_output(text, first):
     assert corpus_run.errors(text)[0] == first

@@ -175,14 +175,16 @@ def step_env(venv, repo):
 
 
 def has_run_command(python):
-    """Whether this thffi has `python -m thffi run` (by its usage text: decided by feature)."""
-    ran = subprocess.run([python, '-m', 'thffi', '--help'], capture_output=True, text=True)
+    """Whether this thffi has `python -m thffi run` (by its usage text: decided by feature);
+    asked from the environment's folder, where no thffi/ folder hides the installed one."""
+    ran = subprocess.run([python, '-m', 'thffi', '--help'], capture_output=True, text=True,
+                         cwd=os.path.dirname(os.path.dirname(python)))
     return 'thffi run' in ran.stdout + ran.stderr
 
 
 # -- running and reading --------------------------------------------------------------------
 
-ERROR = re.compile(r'\berror\b|\bError\b|fatal|No such file|not found|\*\*\*', re.I)
+ERROR = re.compile(r'\berror\b|\bError\b|fatal|No such file|not found|Permission denied|\*\*\*', re.I)
 EXCEPTION = re.compile(r'^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b')
 TRACEBACK = 'Traceback (most recent call last)'
 
@@ -201,6 +203,13 @@ def errors(text):
                 i += 1
             if i < len(lines):
                 found.append(lines[i].strip())
+        elif line.startswith('CMake Error'):
+            # CMake says what is wrong on the lines after its heading, up to a blank line.
+            said = [line.strip()]
+            while i + 1 < len(lines) and lines[i + 1].strip() and len(said) < 5:
+                i += 1
+                said.append(lines[i].strip())
+            found.append(' / '.join(said))
         elif ERROR.search(line) and not line.lstrip().startswith(('warning', '#')):
             found.append(line.strip())
         i += 1
@@ -363,9 +372,10 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
         # (the record says so); one neither found nor importable was not built.
         built = is_built(ext, copy, venv, steps_ok)
         imported, correct, error = run_check(ext, copy, env, python, log)
+        # B lists the edits C makes (the table's "hand edits left" where C did not run).
         fields = {'built': built or imported, 'imported': imported, 'correct': correct,
                   'error': error, 'build_elapsed_s': elapsed,
-                  'hand_edits': mine if level == 'C' else []}
+                  'hand_edits': mine if level in ('B', 'C') else []}
         if imported and not built:
             fields['built_elsewhere'] = 'not at %s' % ', '.join(ext.get('built', []))
         if not built and not imported:
