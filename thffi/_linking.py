@@ -12,6 +12,7 @@ import contextlib
 import logging
 import os
 import re
+import subprocess
 import sys
 import sysconfig
 import threading
@@ -21,8 +22,8 @@ import cffi
 
 from . import _link, cuda
 from ._compile import explained
-from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
-                         meant_command, removed_calls, show_step)
+from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, c_compiler,
+                         compile_by_language, meant_command, removed_calls, show_step)
 from .toolchain import cc, cuda_api
 
 
@@ -133,6 +134,11 @@ def check_symbols(plan, library, kwargs, compiled=None):
     for symbol, spelled in _link.demangled(defined).items():
         cxx.setdefault(spelled.split('(')[0], set()).update(
             source_of.get(o, o) for o in defined[symbol])
+    # Functions the user's C defines plain `inline`, as the compiler saw it.
+    inline = {}
+    for found in inline_definitions(plan, kwargs).values() if names else ():
+        for name, where in found.items():
+            inline.setdefault(name, where)
     spelled = _link.demangled(names)
     declared = {fn.name: fn.header for fn in plan.functions}
     lines = []
@@ -145,6 +151,11 @@ def check_symbols(plan, library, kwargs, compiled=None):
         if name in cxx:
             reason = ('%s defines it with C++ linkage: declare it extern "C"'
                       % ', '.join(sorted(map(plan.display, cxx[name]))))
+        elif name in inline:
+            reason = ('%s:%d defines it plain `inline`, which in C99 is no external '
+                      'definition, and thffi found no C source it could compile again with '
+                      'one: declare it `static inline`, or `extern` in one .c file'
+                      % (plan.display(inline[name][0]), inline[name][1]))
         else:
             reason = _unresolved_reason(plan, name, declared, kwargs.get('libraries', []))
         shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
@@ -210,8 +221,7 @@ def link(plan, objects):
     try:
         check_symbols(plan, built, kwargs)
     except BuildError:
-        sources = with_inline_definitions(plan, built, kwargs,
-                                          _cffi_objects(plan, plan.sources))
+        sources = with_inline_definitions(plan, built, kwargs)
         if sources is None:
             raise
         built = _cffi_compile(plan, module, kwargs, list(sources))
@@ -250,33 +260,26 @@ def _cffi_compile(plan, module, kwargs, sources):
         raise BuildError('building %s failed: %s' % (plan.name, exc)) from None
 
 
-def with_inline_definitions(plan, library, kwargs, compiled, folder=None):
+def with_inline_definitions(plan, library, kwargs):
     """The sources to compile instead of plan.sources, {source: the
     user's source}, when names `library` leaves unresolved are functions
     the user's C defines plain `inline` (C99 inline definitions: no
     object defines them; gcc 5 inlined every call, gcc 12 leaves calls
     to recursive and large ones out of line: toolchain/cc.py).  The
-    first C source that reads each such definition is compiled through
-    a file that includes it, then declares the functions `extern`, which
-    makes that object hold their one external definition.  Says so in
-    one line.  None when no unresolved name is such a function.
-    compiled: {object: source} of the compiles (gcc -MMD's .d files
-    beside the objects name the headers each read, relative to folder,
-    where the compiler ran: by default the build folder, cffi's)."""
+    definitions are read in each C source as the preprocessor gives it to
+    the compiler (inline_definitions()): `#define DEVICE_FUNC inline` in
+    front of one is seen.  The first C source that holds each such
+    definition is compiled through a file that includes it, then declares
+    the functions `extern`, which makes that object hold their one
+    external definition.  Says so in one line.  None when no unresolved
+    name is such a function."""
     names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
                                  plan.linked_libraries)[0])
-    reads = {}  # the user's C sources, in order: [files each read]
-    by_source = {src: obj for obj, src in compiled.items()}
-    for src in plan.sources:
-        if src in by_source and not src.endswith(_CXX_SUFFIXES):
-            read = _dependencies(by_source[src], folder or plan.build_dir)
-            reads[src] = [src] + [f for f in read if _users_file(plan, f)]
-    defined = {}  # name: (file, line, the first source reading it)
-    for src, files in reads.items():
-        for path in files:
-            for name, line in _c99_inline(path).items():
-                if name in names:
-                    defined.setdefault(name, (path, line, src))
+    defined = {}  # name: (file, line, the first source holding it)
+    for src, found in inline_definitions(plan, kwargs).items():
+        for name, (path, line) in found.items():
+            if name in names:
+                defined.setdefault(name, (path, line, src))
     if not defined:
         return None
     wrapped = {}
@@ -316,23 +319,49 @@ def _users_file(plan, path):
         plan.cuda_home))))
 
 
-def _dependencies(obj, folder):
-    """The files gcc -MMD says the compile of `obj` read (its .d file;
-    relative paths from `folder`, where cffi compiles); [] without one."""
-    try:
-        with open(obj[:-2] + '.d') as f:
-            text = f.read().replace('\\\n', ' ')
-    except OSError:
-        return []
-    return [os.path.normpath(os.path.join(folder, d)) for d in text.partition(':')[2].split()]
+def inline_definitions(plan, kwargs):
+    """{C source: {name: (file, line)}}: the functions each of the user's C
+    sources defines plain `inline` in its own files (toolchain/cc.py's
+    rule), read in the source as the preprocessor gives it to the compiler
+    (gcc -E with the compile's include folders, macros and language flags),
+    so that a macro standing for `inline` is seen; each at the file and
+    line of its definition (the preprocessor's line markers)."""
+    flags = ['-I' + d for d in kwargs.get('include_dirs', [])]
+    for macro in kwargs.get('define_macros', []):
+        name, value = (macro, None) if isinstance(macro, str) else macro
+        flags.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
+    flags += [a for a in cc.for_language(as_list(kwargs.get('extra_compile_args')), 'c')[0]
+              if re.match(r'-[DUI]|-std=|-include$|-isystem$', a)]
+    found = {}
+    for src in plan.sources:
+        if src.endswith(_CXX_SUFFIXES):
+            continue
+        try:
+            out = subprocess.run(c_compiler() + ['-E'] + flags + [src], capture_output=True,
+                                 text=True, timeout=300)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if out.returncode != 0:
+            continue
+        where = _line_origins(out.stdout)
+        found[src] = {name: where[line - 1]
+                      for name, line in cc.c99_inline_definitions(out.stdout).items()
+                      if _users_file(plan, where[line - 1][0])}
+    return found
 
 
-def _c99_inline(path):
-    try:
-        with open(path, errors='replace') as f:
-            return cc.c99_inline_definitions(f.read())
-    except OSError:
-        return {}
+def _line_origins(text):
+    """[(file, line)] of each line of preprocessed text: where it came from,
+    by the preprocessor's line markers (`# 12 "src/x.h" 2`)."""
+    origins, path, number = [], '', 1
+    for line in text.split('\n'):
+        marker = re.match(r'#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', line)
+        origins.append((path, number))
+        if marker:
+            number, path = int(marker.group(1)), os.path.abspath(marker.group(2))
+        else:
+            number += 1
+    return origins
 
 
 def _source_names(obj):
