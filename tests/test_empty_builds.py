@@ -123,7 +123,8 @@ def test_a_header_that_only_includes_others_builds_empty_and_says_so_at_build_an
     assert out.returncode == 0, out.stdout + out.stderr
     why = ('its headers declare none, and #include corr.h, corr_cuda.h, which thffi does not '
            'read (list them in headers; were they added behind a condition false on this '
-           'machine, such as `if torch.cuda.is_available():`?)')
+           'machine, such as `if torch.cuda.is_available():`? `python -m thffi port` rewrites '
+           'that gate to depend on the CUDA toolkit)')
     assert 'thffi: warning: _ext.corr has no functions: %s\n' % why in out.stderr, out.stderr
     assert "import: ['_ext.corr was built with no functions: %s']\n" % why in out.stdout
     assert ("use: module '_ext.corr' has no attribute 'corr_forward': _ext.corr was built with no "
@@ -153,7 +154,8 @@ def test_a_package_build_by_setuptools_with_every_header_gated_off_says_so(tmp_p
     assert out.returncode == 0, out.stdout + out.stderr
     assert ('thffi: warning: corr._ext.ffi has no functions: create_extension got no header (were '
             'they added behind a condition false on this machine, such as `if '
-            'torch.cuda.is_available():`?)\n') in out.stderr, out.stderr
+            'torch.cuda.is_available():`? `python -m thffi port` rewrites that gate to depend on '
+            'the CUDA toolkit)\n') in out.stderr, out.stderr
     found = _run(tmp_path, '''\
         import warnings
         warnings.simplefilter('error')

@@ -72,7 +72,8 @@ def is_up_to_date(plan):
 def empty_reason(plan):
     """Why the extension has no functions (when it has none)."""
     gated = ('were they added behind a condition false on this machine, such as `if '
-             'torch.cuda.is_available():`?')
+             'torch.cuda.is_available():`? `python -m thffi port` rewrites that gate to '
+             'depend on the CUDA toolkit')
     if not plan.headers:
         return 'create_extension got no header (%s)' % gated
     # thffi reads the headers it is given, as cffi's cdef did, not those

@@ -9,6 +9,7 @@ resolve a name the library uses, before anything is installed (package
 mode's setuptools build runs it too: _package.py)."""
 
 import contextlib
+import io
 import logging
 import os
 import re
@@ -20,7 +21,7 @@ import time
 
 import cffi
 
-from . import _link, cuda
+from . import _link, _log, cuda
 from ._compile import explained
 from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, c_compiler,
                          compile_by_language, meant_command, removed_calls, show_step)
@@ -246,7 +247,10 @@ def _cffi_compile(plan, module, kwargs, sources):
         ffi.cdef(plan.cdef_text)
         ffi.set_source(module, plan.source_text, source_extension=plan.source_extension,
                        sources=sources, **kwargs)
-        with _printing_compiler_commands(plan.verbose), _teeing_stderr(output):
+        # cffi's own lines ("generating ...") show with the whole commands.
+        quiet = contextlib.nullcontext() if plan.full_commands else contextlib.redirect_stdout(
+            io.StringIO())
+        with _printing_compiler_commands(plan), _teeing_stderr(output), quiet:
             return ffi.compile(tmpdir=plan.build_dir, verbose=plan.verbose,
                                target='%s%s' % (module.split('.')[-1],
                                                 sysconfig.get_config_var('EXT_SUFFIX')))
@@ -405,17 +409,24 @@ def _teeing_stderr(output):
 
 
 @contextlib.contextmanager
-def _printing_compiler_commands(enabled):
-    """Prints the compile and link commands cffi runs, as the legacy
-    verbose=True did.  cffi runs them through setuptools' distutils, which
+def _printing_compiler_commands(plan):
+    """Prints the compile and link commands cffi runs when plan.verbose: as
+    the legacy verbose=True did with plan.full_commands, else one short line
+    each (_log.py).  cffi runs them through setuptools' distutils, which
     logs each at INFO on the root logger (cffi lowers the threshold when
     verbose); without a handler there, as in a build script, nothing shows."""
-    if not enabled:
+    if not plan.verbose:
         yield
         return
+
+    class Lines(logging.Formatter):
+        def format(self, record):
+            return _log.compiler_line(plan, record.getMessage())
+
     handler = logging.StreamHandler(sys.stdout)
-    handler.setFormatter(logging.Formatter('%(message)s'))
+    handler.setFormatter(Lines())
     handler.setLevel(logging.INFO)
+    handler.addFilter(lambda record: _log.compiler_line(plan, record.getMessage()) is not None)
     root = logging.getLogger()
     root.addHandler(handler)
     try:
