@@ -131,6 +131,36 @@ def test_a_header_that_only_includes_others_builds_empty_and_says_so_at_build_an
             "functions: ") in out.stdout, out.stdout
 
 
+@pytest.mark.skipif(__import__('thffi').find_cuda_home() is None,
+                    reason='no CUDA toolkit: a missing object is left out without one')
+def test_a_kernel_make_sh_failed_to_build_is_not_compiled_for_an_empty_extension(tmp_path):
+    """A CUDA-only repository on a machine without a GPU: everything gated
+    off but the kernel object, which make.sh's nvcc step failed to build.
+    Nothing can call it: nvcc does not run (25 s for a 2018 kernel)."""
+    build = _build_py([], [], "headers += ['src/corr_cuda.h']\n"
+                      "        sources += ['src/corr_cuda.c']",
+                      extra=", extra_objects=[os.path.join(this_file, 'src/corr_kernel.cu.o')]")
+    build = build.replace('import torch\n', 'import os\nimport torch\n\n'
+                          'this_file = os.path.dirname(os.path.realpath(__file__))\n', 1)
+    _write(tmp_path, dict(CORR_FILES, **{
+        'build.py': build,
+        'src/corr_kernel.cu': '''\
+            __global__ void corr_kernel(const float *a, const float *b, float *out, int n)
+            {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n)
+                    out[i] = a[i] * b[i];
+            }
+            '''}))
+    out = _run(tmp_path, BUILD)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert ('thffi: src/corr_kernel.cu.o (extra_objects) does not exist, as a make.sh step that '
+            'failed would leave it: not compiled again, as _ext.corr has no functions\n'
+            ) in out.stderr, out.stderr
+    assert 'with nvcc' not in out.stdout and not list(tmp_path.glob('_ext/corr/*_corr_kernel*'))
+    assert 'thffi: warning: _ext.corr has no functions' in out.stderr
+
+
 SETUP = '''\
     from setuptools import setup, find_packages
 

@@ -326,6 +326,13 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         name, base, with_cuda, as_list(kw.get('extra_objects')))
     # The objects compile() makes join them at the link (link_kwargs).
     kw['extra_objects'] = user_objects
+    if rescued and not functions:
+        # Work only for what is linked: nothing calls into an extension
+        # without functions.
+        for source, obj in rescued.items():
+            sys.stderr.write('thffi: %s (extra_objects) %s: not compiled again, as %s has no '
+                             'functions\n' % (display(base, obj), rescue_reasons[source], name))
+        rescued, rescue_reasons, meant = {}, {}, {}
     cuda_sources += list(rescued)
     # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
     # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
