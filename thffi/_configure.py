@@ -371,7 +371,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         # package mode setuptools links later, so the objects must stay.
         build_dir=(os.path.join(base, 'build', 'thffi', name) if package
                    else os.path.join(target_dir, '.thffi-build')),
-        verbose=verbose is not False or _log.full(verbose), full_commands=_log.full(verbose),
+        verbose=_log.shown(verbose), full_commands=_log.full(verbose),
         user_words=user_words, headers=headers, functions=functions, constants=constants,
         sources=sources, cuda_sources=cuda_sources, user_objects=user_objects,
         rescued=rescued, rescue_reasons=rescue_reasons, meant=meant,

@@ -19,8 +19,14 @@ _COMPILER = re.compile(r'(^|[-/])(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|nvcc)(-[\d.
 
 
 def full(verbose):
-    """Whether commands print whole: verbose=True, or THFFI_VERBOSE=1."""
-    return verbose is True or os.environ.get('THFFI_VERBOSE') == '1'
+    """Whether commands print whole: verbose=True (or 1, as some build.py
+    files passed it), or THFFI_VERBOSE=1."""
+    return (verbose is not None and bool(verbose)) or os.environ.get('THFFI_VERBOSE') == '1'
+
+
+def shown(verbose):
+    """Whether the build prints what it runs: but for verbose=False (or 0)."""
+    return verbose is None or bool(verbose) or full(verbose)
 
 
 def user_words(kwargs, nvcc_args):

@@ -125,7 +125,7 @@ class Extension(cffi.FFI):
 
     @verbose.setter
     def verbose(self, value):
-        self.plan = dataclasses.replace(self.plan, verbose=value is not False or _log.full(value),
+        self.plan = dataclasses.replace(self.plan, verbose=_log.shown(value),
                                         full_commands=_log.full(value))
 
     @property
