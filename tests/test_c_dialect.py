@@ -152,6 +152,19 @@ def test_recursive_c99_inline_helper_builds_with_the_hook_and_runs(tmp_path):
     assert again.returncode == 0 and 'inline' not in again.stderr, again.stderr
 
 
+def test_inline_behind_a_macro_is_found_as_the_preprocessor_sees_it(tmp_path):
+    files = dict(INTERP)
+    files['src/lerp.h'] = files['src/lerp.h'].replace(
+        '        #define LERP_H\n', '        #define LERP_H\n        #define DEVICE_FUNC inline\n'
+    ).replace('inline float rec_nlinear_interp(', 'DEVICE_FUNC float rec_nlinear_interp(')
+    _write(tmp_path, files)
+    built = _run(tmp_path, BUILD_AND_RUN)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert 'rec_nlinear_interp (src/lerp.h:6)' in built.stderr, built.stderr
+    ran = _run(tmp_path, CHECK_INTERP)
+    assert ran.returncode == 0 and ran.stdout.strip() == 'ok', ran.stdout + ran.stderr
+
+
 def test_a_missing_function_that_is_not_inline_still_fails_by_name(tmp_path):
     files = dict(INTERP)
     files['src/origin.c'] = files['src/origin.c'].replace('rec_nlinear_interp(',

@@ -123,11 +123,42 @@ def test_a_header_that_only_includes_others_builds_empty_and_says_so_at_build_an
     assert out.returncode == 0, out.stdout + out.stderr
     why = ('its headers declare none, and #include corr.h, corr_cuda.h, which thffi does not '
            'read (list them in headers; were they added behind a condition false on this '
-           'machine, such as `if torch.cuda.is_available():`?)')
+           'machine, such as `if torch.cuda.is_available():`? `python -m thffi port` rewrites '
+           'that gate to depend on the CUDA toolkit)')
     assert 'thffi: warning: _ext.corr has no functions: %s\n' % why in out.stderr, out.stderr
     assert "import: ['_ext.corr was built with no functions: %s']\n" % why in out.stdout
     assert ("use: module '_ext.corr' has no attribute 'corr_forward': _ext.corr was built with no "
             "functions: ") in out.stdout, out.stdout
+
+
+@pytest.mark.skipif(__import__('thffi').find_cuda_home() is None,
+                    reason='no CUDA toolkit: a missing object is left out without one')
+def test_a_kernel_make_sh_failed_to_build_is_not_compiled_for_an_empty_extension(tmp_path):
+    """A CUDA-only repository on a machine without a GPU: everything gated
+    off but the kernel object, which make.sh's nvcc step failed to build.
+    Nothing can call it: nvcc does not run (25 s for a 2018 kernel)."""
+    build = _build_py([], [], "headers += ['src/corr_cuda.h']\n"
+                      "        sources += ['src/corr_cuda.c']",
+                      extra=", extra_objects=[os.path.join(this_file, 'src/corr_kernel.cu.o')]")
+    build = build.replace('import torch\n', 'import os\nimport torch\n\n'
+                          'this_file = os.path.dirname(os.path.realpath(__file__))\n', 1)
+    _write(tmp_path, dict(CORR_FILES, **{
+        'build.py': build,
+        'src/corr_kernel.cu': '''\
+            __global__ void corr_kernel(const float *a, const float *b, float *out, int n)
+            {
+                int i = blockIdx.x * blockDim.x + threadIdx.x;
+                if (i < n)
+                    out[i] = a[i] * b[i];
+            }
+            '''}))
+    out = _run(tmp_path, BUILD)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert ('thffi: src/corr_kernel.cu.o (extra_objects) does not exist, as a make.sh step that '
+            'failed would leave it: not compiled again, as _ext.corr has no functions\n'
+            ) in out.stderr, out.stderr
+    assert 'with nvcc' not in out.stdout and not list(tmp_path.glob('_ext/corr/*_corr_kernel*'))
+    assert 'thffi: warning: _ext.corr has no functions' in out.stderr
 
 
 SETUP = '''\
@@ -153,7 +184,8 @@ def test_a_package_build_by_setuptools_with_every_header_gated_off_says_so(tmp_p
     assert out.returncode == 0, out.stdout + out.stderr
     assert ('thffi: warning: corr._ext.ffi has no functions: create_extension got no header (were '
             'they added behind a condition false on this machine, such as `if '
-            'torch.cuda.is_available():`?)\n') in out.stderr, out.stderr
+            'torch.cuda.is_available():`? `python -m thffi port` rewrites that gate to depend on '
+            'the CUDA toolkit)\n') in out.stderr, out.stderr
     found = _run(tmp_path, '''\
         import warnings
         warnings.simplefilter('error')

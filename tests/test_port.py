@@ -711,11 +711,11 @@ def test_reports_a_user_can_act_on(tmp_path):
     assert left[0] == (os.path.join('_ext', 'beam', '_beam.so') + ': a Python 3 extension '
                        'module (it exports PyInit__beam) from an earlier build, committed with '
                        'the sources: built against the PyTorch of then; thffi\'s build writes '
-                       'its own and removes it: delete it from the repository (git rm)')
+                       'its own in its place: delete it from the repository (git rm)')
     assert left[1] == (os.path.join('_ext', 'decode', '_decode.so') + ': a Python 2 extension '
                        'module (it exports init_decode), committed with the sources: Python 3 '
-                       'cannot import it; delete it (git rm): the build writes '
-                       '_decode.cpython-3...so')
+                       'cannot import it; delete it (git rm): thffi\'s build writes its own in '
+                       'its place')
     assert left[2].startswith('build.py:7: the CUDA branch links what the scripts build apart '
                               '(lm_cpu): with cuda_enabled()')
     assert left[7] == (os.path.join('third_party', 'lm', 'util') + ': 3 more findings in 3 '

@@ -259,7 +259,7 @@ def module_source(functions, home, cxx=False, shared=False, constants=()):
 
 
 def python_module(name, module, functions, with_cuda, sanitize=None, constants=(),
-                  empty=None):
+                  empty=None, library=None):
     """Source of the extension package `name`'s __init__.py, which loads the
     cffi module `module` beside it and installs its C entry points, and
     provides the module torch.utils.ffi built, `_<name>`, with `lib` (the
@@ -267,7 +267,11 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
     THFFI_SANITIZE mode it was built with, or None.  constants: the
     headers' enum constants, module attributes as in cffi's lib.  empty:
     why there are no functions, when there are none: said at import, and
-    by the AttributeError of a name asked for."""
+    by the AttributeError of a name asked for.  library: the file of the
+    module, when it is not `module`'s own name (thffi's builds, but for
+    package mode): loaded from there, else from _<name>.so, where
+    torch.utils.ffi put the library (scripts move, copy and package that
+    file), under the module's name."""
     legacy = '_' + name
     dtypes = sorted({TENSOR_TYPES[p.ctype[:-2]][0] for fn in functions
                      for p in fn.params if p.kind == 'tensor'})
@@ -285,8 +289,25 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
         out += ['# Built with THFFI_SANITIZE=%s: its runtime must be loaded first.' % sanitize,
                 'from ._thffi_runtime import check_sanitizer',
                 'check_sanitizer(__name__, %r)' % sanitize, '']
-    out += ['from .%s import ffi as _ffi, lib as _lib' % module,
-            'from ._thffi_runtime import Param as _P, Runtime',
+    if library is None:
+        out += ['from .%s import ffi as _ffi, lib as _lib' % module]
+    else:
+        # The module's name carries its build (a process that loaded an
+        # earlier build loads this one too: the dynamic loader would give
+        # the earlier library again for a file name it loaded), and so
+        # does the file beside _<name>.so that the build links to it.
+        out += ['import importlib.util as _util',
+                'import os as _os',
+                '',
+                '_module = __name__ + %r' % ('.' + module),
+                '_path = _os.path.join(_os.path.dirname(__file__), %r)' % library,
+                'if not _os.path.isfile(_path):',
+                '    _path = _os.path.join(_os.path.dirname(__file__), %r)' % (legacy + '.so'),
+                '_spec = _util.spec_from_file_location(_module, _path)',
+                '_sys.modules[_module] = _util.module_from_spec(_spec)',
+                '_spec.loader.exec_module(_sys.modules[_module])',
+                '_ffi, _lib = _sys.modules[_module].ffi, _sys.modules[_module].lib']
+    out += ['from ._thffi_runtime import Param as _P, Runtime',
             '',
             '_rt = Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda]
     out += ['_%s = torch.%s' % (d, d) for d in dtypes]

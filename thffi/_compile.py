@@ -17,7 +17,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import cuda
+from . import _log, cuda
 from ._configure import BuildError
 from ._jobs import CSRC, HERE, meant_flags
 from .cuda import describe
@@ -28,9 +28,9 @@ def compile(plan):
     """Compiles thffi's own code and the .cu sources of plan.jobs, in
     parallel, in plan.build_dir; returns the objects made, in the jobs'
     order.  thffi's objects come from the cache when it has them.  Verbose,
-    it prints the commands of the user's sources, as legacy verbose=True
-    did, and one line for thffi's own objects (and one before they start,
-    when compiling them takes long)."""
+    it prints the commands of the user's sources (_log.py) and one line for
+    thffi's own objects (and one before they start, when compiling them
+    takes long)."""
     try:
         cache = {job.object: _cached_object(job.command, job.object)
                  for job in plan.jobs if job.own}
@@ -65,8 +65,9 @@ def compile(plan):
         results = list(pool.map(run, plan.jobs))
     for job, result in zip(plan.jobs, results):
         if plan.verbose and not job.own:
-            print(shlex.join(job.command))
-        sys.stderr.write(result.stderr if result.returncode else '')
+            print(_log.command(plan, job.command))
+        # The user's compiler warnings show; thffi's own objects' do not.
+        sys.stderr.write(result.stderr if result.returncode or not job.own else '')
         if plan.verbose:
             sys.stdout.write(result.stdout)
         if result.returncode != 0 and job.source in plan.rescued:

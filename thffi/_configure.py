@@ -14,11 +14,11 @@ import subprocess
 import sys
 import sysconfig
 
-from . import _codegen, _jobs, _link, cuda
+from . import _codegen, _jobs, _link, _log, cuda
 from ._jobs import CSRC, HERE, INCLUDE_DIR
 from ._parse import read_header
 from ._plan import Plan, display
-from .toolchain import cc, cuda_api, nvcc as toolchain_nvcc
+from .toolchain import cc, cuda_api, nvcc as toolchain_nvcc, warnings as toolchain_warnings
 
 # thffi's own C code, compiled apart from the user's (with its own flags, in
 # parallel, and cached: see _compile.py): (file, gcc optimisation).
@@ -311,7 +311,8 @@ def show_step(meant, base):
 
 def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs):
     """The Plan of one extension from create_extension's arguments (paths
-    already absolute; kwargs: setuptools Extension's, plus extra_nvcc_args).
+    already absolute; kwargs: setuptools Extension's, plus extra_nvcc_args;
+    verbose: True, False, or None for one short line a command).
     Raises BuildError for arguments that cannot build."""
     parts = name.split('.')
     target_dir = os.path.join(base, *parts)
@@ -323,6 +324,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
     with_cuda = bool(with_cuda)
     kw = dict(kwargs)
     nvcc_args = as_list(kw.pop('extra_nvcc_args', None))
+    user_words = _log.user_words(kw, nvcc_args)
     # thffi's folders first, as torch.utils.ffi put torch's.
     kw['include_dirs'] = include_dirs() + kw.get('include_dirs', [])
     # The generated entry points use CPython's full API (vectorcall), not
@@ -351,6 +353,13 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         name, base, with_cuda, as_list(kw.get('extra_objects')))
     # The objects compile() makes join them at the link (link_kwargs).
     kw['extra_objects'] = user_objects
+    if rescued and not functions:
+        # Work only for what is linked: nothing calls into an extension
+        # without functions.
+        for source, obj in rescued.items():
+            sys.stderr.write('thffi: %s (extra_objects) %s: not compiled again, as %s has no '
+                             'functions\n' % (display(base, obj), rescue_reasons[source], name))
+        rescued, rescue_reasons, meant = {}, {}, {}
     cuda_sources += list(rescued)
     # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
     # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
@@ -374,6 +383,10 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         kw.update(_cuda_runtime(name, toolkit.home, kw))
         own = (([] if shared_library else THC_SOURCES) + own
                + ([CUSPARSE_LEGACY] if cusparse_legacy else []))
+    if toolkit:
+        # What the toolkit's headers deprecate that 2018 code used, which
+        # is not the user's to fix (toolchain/warnings.py).
+        kw['define_macros'] = kw['define_macros'] + toolchain_warnings.QUIET_DEPRECATIONS
     for fn in functions:
         if _codegen.uses_cuda(fn) and not with_cuda:
             raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
@@ -390,7 +403,8 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         # package mode setuptools links later, so the objects must stay.
         build_dir=(os.path.join(base, 'build', 'thffi', name) if package
                    else os.path.join(target_dir, '.thffi-build')),
-        verbose=verbose, headers=headers, functions=functions, constants=constants,
+        verbose=_log.shown(verbose), full_commands=_log.full(verbose),
+        user_words=user_words, headers=headers, functions=functions, constants=constants,
         sources=sources, cuda_sources=cuda_sources, user_objects=user_objects,
         rescued=rescued, rescue_reasons=rescue_reasons, meant=meant,
         linked_libraries=linked_libraries, with_cuda=with_cuda, cxx_code=cxx_code,

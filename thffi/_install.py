@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sysconfig
 
 import cffi
@@ -62,7 +63,8 @@ def is_up_to_date(plan):
     manifest = _manifest(plan)
     if manifest.get('config') != config_key(plan) or not library_path(plan):
         return False
-    if not os.path.isfile(os.path.join(plan.target_dir, '__init__.py')):
+    if not all(os.path.isfile(os.path.join(plan.target_dir, f))
+               for f in ('__init__.py', legacy_library(plan))):
         return False
     return all(digest(p) == h for p, h in manifest['deps'].items())
 
@@ -70,7 +72,8 @@ def is_up_to_date(plan):
 def empty_reason(plan):
     """Why the extension has no functions (when it has none)."""
     gated = ('were they added behind a condition false on this machine, such as `if '
-             'torch.cuda.is_available():`?')
+             'torch.cuda.is_available():`? `python -m thffi port` rewrites that gate to '
+             'depend on the CUDA toolkit')
     if not plan.headers:
         return 'create_extension got no header (%s)' % gated
     # thffi reads the headers it is given, as cffi's cdef did, not those
@@ -87,30 +90,49 @@ def empty_reason(plan):
     return 'its headers declare none (%s)' % gated
 
 
-def write_python_files(plan, module):
+def legacy_library(plan):
+    """The library's file name where torch.utils.ffi put it: _<name>.so,
+    without a Python tag."""
+    return '_%s.so' % plan.name.split('.')[-1]
+
+
+def write_python_files(plan, module, library=None):
     """Writes the runtime, then __init__.py, which loads the cffi module
-    `module`: the last write is the switch to a new build."""
+    `module` (from the file `library` beside it, or _<name>.so; by its
+    name when None): the last write is the switch to a new build."""
     with open(os.path.join(HERE, 'runtime.py')) as f:
         write_atomic(os.path.join(plan.target_dir, '_thffi_runtime.py'), f.read())
     write_atomic(os.path.join(plan.target_dir, '__init__.py'),
                  _codegen.python_module(plan.name.split('.')[-1], module,
                                         plan.functions, plan.with_cuda, plan.sanitize,
                                         plan.constants,
-                                        None if plan.functions else empty_reason(plan)))
+                                        None if plan.functions else empty_reason(plan),
+                                        library))
 
 
 def install(plan, library):
-    """Puts `library` (link()'s, in the build folder) into the package
-    folder, then the Python files that load it and the manifest; removes
-    libraries no import can still want.  Returns the installed library."""
+    """Puts `library` (link()'s, in the build folder, named after its
+    module) into the package folder as _<name>.so, where torch.utils.ffi
+    put it (2018 scripts move or copy that file after the build, name it
+    as a Makefile target and in package_data), and under its own name,
+    the same file; then the Python files that load it and the manifest.
+    Removes libraries no import can still want.  Returns the library by
+    its own name."""
     last = plan.name.split('.')[-1]
     previous = _manifest(plan).get('library')
     # The prebuilt objects are dependencies too: a make.sh run that
     # rebuilt one means a relink.
     deps = _read_deps(plan.build_dir, plan.cuda_home) | set(plan.user_objects)
     final = os.path.join(plan.target_dir, os.path.basename(library))
+    legacy = os.path.join(plan.target_dir, legacy_library(plan))
     os.replace(library, final)
-    write_python_files(plan, os.path.basename(library).split('.')[0])
+    partial = '%s.tmp%d' % (legacy, os.getpid())
+    try:
+        os.link(final, partial)
+    except OSError:  # a file system without hard links
+        shutil.copyfile(final, partial)
+    os.replace(partial, legacy)
+    write_python_files(plan, os.path.basename(final).split('.')[0], os.path.basename(final))
     write_atomic(os.path.join(plan.target_dir, _MANIFEST), json.dumps({
         'config': config_key(plan),
         'library': os.path.basename(final),
@@ -119,7 +141,8 @@ def install(plan, library):
     # Libraries older than the previous build: no import can still want
     # them (one that started before the last switch loads the previous).
     for old in glob.glob(os.path.join(plan.target_dir, '_%s*.so' % last)):
-        if os.path.basename(old) not in (os.path.basename(final), previous):
+        if os.path.basename(old) not in (os.path.basename(final), previous,
+                                         legacy_library(plan)):
             os.remove(old)
     return final
 

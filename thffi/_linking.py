@@ -9,9 +9,11 @@ resolve a name the library uses, before anything is installed (package
 mode's setuptools build runs it too: _package.py)."""
 
 import contextlib
+import io
 import logging
 import os
 import re
+import subprocess
 import sys
 import sysconfig
 import threading
@@ -19,10 +21,10 @@ import time
 
 import cffi
 
-from . import _link, cuda
+from . import _link, _log, cuda
 from ._compile import explained
-from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
-                         meant_command, removed_calls, show_step)
+from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, c_compiler,
+                         compile_by_language, meant_command, removed_calls, show_step)
 from .toolchain import cc, cuda_api
 
 
@@ -137,6 +139,11 @@ def check_symbols(plan, library, kwargs, compiled=None):
     for symbol, spelled in _link.demangled(defined).items():
         cxx.setdefault(spelled.split('(')[0], set()).update(
             source_of.get(o, o) for o in defined[symbol])
+    # Functions the user's C defines plain `inline`, as the compiler saw it.
+    inline = {}
+    for found in inline_definitions(plan, kwargs).values() if names else ():
+        for name, where in found.items():
+            inline.setdefault(name, where)
     spelled = _link.demangled(names)
     declared = {fn.name: fn.header for fn in plan.functions}
     lines = []
@@ -149,6 +156,11 @@ def check_symbols(plan, library, kwargs, compiled=None):
         if name in cxx:
             reason = ('%s defines it with C++ linkage: declare it extern "C"'
                       % ', '.join(sorted(map(plan.display, cxx[name]))))
+        elif name in inline:
+            reason = ('%s:%d defines it plain `inline`, which in C99 is no external '
+                      'definition, and thffi found no C source it could compile again with '
+                      'one: declare it `static inline`, or `extern` in one .c file'
+                      % (plan.display(inline[name][0]), inline[name][1]))
         else:
             reason = _unresolved_reason(plan, name, declared, kwargs.get('libraries', []))
         shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
@@ -214,8 +226,7 @@ def link(plan, objects):
     try:
         check_symbols(plan, built, kwargs)
     except BuildError:
-        sources = with_inline_definitions(plan, built, kwargs,
-                                          _cffi_objects(plan, plan.sources))
+        sources = with_inline_definitions(plan, built, kwargs)
         if sources is None:
             raise
         built = _cffi_compile(plan, module, kwargs, list(sources))
@@ -240,7 +251,10 @@ def _cffi_compile(plan, module, kwargs, sources):
         ffi.cdef(plan.cdef_text)
         ffi.set_source(module, plan.source_text, source_extension=plan.source_extension,
                        sources=sources, **kwargs)
-        with _printing_compiler_commands(plan.verbose), _teeing_stderr(output):
+        # cffi's own lines ("generating ...") show with the whole commands.
+        quiet = contextlib.nullcontext() if plan.full_commands else contextlib.redirect_stdout(
+            io.StringIO())
+        with _printing_compiler_commands(plan), _teeing_stderr(output), quiet:
             return ffi.compile(tmpdir=plan.build_dir, verbose=plan.verbose,
                                target='%s%s' % (module.split('.')[-1],
                                                 sysconfig.get_config_var('EXT_SUFFIX')))
@@ -254,33 +268,26 @@ def _cffi_compile(plan, module, kwargs, sources):
         raise BuildError('building %s failed: %s' % (plan.name, exc)) from None
 
 
-def with_inline_definitions(plan, library, kwargs, compiled, folder=None):
+def with_inline_definitions(plan, library, kwargs):
     """The sources to compile instead of plan.sources, {source: the
     user's source}, when names `library` leaves unresolved are functions
     the user's C defines plain `inline` (C99 inline definitions: no
     object defines them; gcc 5 inlined every call, gcc 12 leaves calls
     to recursive and large ones out of line: toolchain/cc.py).  The
-    first C source that reads each such definition is compiled through
-    a file that includes it, then declares the functions `extern`, which
-    makes that object hold their one external definition.  Says so in
-    one line.  None when no unresolved name is such a function.
-    compiled: {object: source} of the compiles (gcc -MMD's .d files
-    beside the objects name the headers each read, relative to folder,
-    where the compiler ran: by default the build folder, cffi's)."""
+    definitions are read in each C source as the preprocessor gives it to
+    the compiler (inline_definitions()): `#define DEVICE_FUNC inline` in
+    front of one is seen.  The first C source that holds each such
+    definition is compiled through a file that includes it, then declares
+    the functions `extern`, which makes that object hold their one
+    external definition.  Says so in one line.  None when no unresolved
+    name is such a function."""
     names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
                                  plan.linked_libraries)[0])
-    reads = {}  # the user's C sources, in order: [files each read]
-    by_source = {src: obj for obj, src in compiled.items()}
-    for src in plan.sources:
-        if src in by_source and not src.endswith(_CXX_SUFFIXES):
-            read = _dependencies(by_source[src], folder or plan.build_dir)
-            reads[src] = [src] + [f for f in read if _users_file(plan, f)]
-    defined = {}  # name: (file, line, the first source reading it)
-    for src, files in reads.items():
-        for path in files:
-            for name, line in _c99_inline(path).items():
-                if name in names:
-                    defined.setdefault(name, (path, line, src))
+    defined = {}  # name: (file, line, the first source holding it)
+    for src, found in inline_definitions(plan, kwargs).items():
+        for name, (path, line) in found.items():
+            if name in names:
+                defined.setdefault(name, (path, line, src))
     if not defined:
         return None
     wrapped = {}
@@ -320,23 +327,49 @@ def _users_file(plan, path):
         plan.cuda_home))))
 
 
-def _dependencies(obj, folder):
-    """The files gcc -MMD says the compile of `obj` read (its .d file;
-    relative paths from `folder`, where cffi compiles); [] without one."""
-    try:
-        with open(obj[:-2] + '.d') as f:
-            text = f.read().replace('\\\n', ' ')
-    except OSError:
-        return []
-    return [os.path.normpath(os.path.join(folder, d)) for d in text.partition(':')[2].split()]
+def inline_definitions(plan, kwargs):
+    """{C source: {name: (file, line)}}: the functions each of the user's C
+    sources defines plain `inline` in its own files (toolchain/cc.py's
+    rule), read in the source as the preprocessor gives it to the compiler
+    (gcc -E with the compile's include folders, macros and language flags),
+    so that a macro standing for `inline` is seen; each at the file and
+    line of its definition (the preprocessor's line markers)."""
+    flags = ['-I' + d for d in kwargs.get('include_dirs', [])]
+    for macro in kwargs.get('define_macros', []):
+        name, value = (macro, None) if isinstance(macro, str) else macro
+        flags.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
+    flags += [a for a in cc.for_language(as_list(kwargs.get('extra_compile_args')), 'c')[0]
+              if re.match(r'-[DUI]|-std=|-include$|-isystem$', a)]
+    found = {}
+    for src in plan.sources:
+        if src.endswith(_CXX_SUFFIXES):
+            continue
+        try:
+            out = subprocess.run(c_compiler() + ['-E'] + flags + [src], capture_output=True,
+                                 text=True, timeout=300)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if out.returncode != 0:
+            continue
+        where = _line_origins(out.stdout)
+        found[src] = {name: where[line - 1]
+                      for name, line in cc.c99_inline_definitions(out.stdout).items()
+                      if _users_file(plan, where[line - 1][0])}
+    return found
 
 
-def _c99_inline(path):
-    try:
-        with open(path, errors='replace') as f:
-            return cc.c99_inline_definitions(f.read())
-    except OSError:
-        return {}
+def _line_origins(text):
+    """[(file, line)] of each line of preprocessed text: where it came from,
+    by the preprocessor's line markers (`# 12 "src/x.h" 2`)."""
+    origins, path, number = [], '', 1
+    for line in text.split('\n'):
+        marker = re.match(r'#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', line)
+        origins.append((path, number))
+        if marker:
+            number, path = int(marker.group(1)), os.path.abspath(marker.group(2))
+        else:
+            number += 1
+    return origins
 
 
 def _source_names(obj):
@@ -380,17 +413,24 @@ def _teeing_stderr(output):
 
 
 @contextlib.contextmanager
-def _printing_compiler_commands(enabled):
-    """Prints the compile and link commands cffi runs, as the legacy
-    verbose=True did.  cffi runs them through setuptools' distutils, which
+def _printing_compiler_commands(plan):
+    """Prints the compile and link commands cffi runs when plan.verbose: as
+    the legacy verbose=True did with plan.full_commands, else one short line
+    each (_log.py).  cffi runs them through setuptools' distutils, which
     logs each at INFO on the root logger (cffi lowers the threshold when
     verbose); without a handler there, as in a build script, nothing shows."""
-    if not enabled:
+    if not plan.verbose:
         yield
         return
+
+    class Lines(logging.Formatter):
+        def format(self, record):
+            return _log.compiler_line(plan, record.getMessage())
+
     handler = logging.StreamHandler(sys.stdout)
-    handler.setFormatter(logging.Formatter('%(message)s'))
+    handler.setFormatter(Lines())
     handler.setLevel(logging.INFO)
+    handler.addFilter(lambda record: _log.compiler_line(plan, record.getMessage()) is not None)
     root = logging.getLogger()
     root.addHandler(handler)
     try:

@@ -100,8 +100,7 @@ def _checking_build_ext(base, plan, kwargs):
                 except BuildError:
                     # C99 inline functions nothing defines: compiled once more
                     # with their definition, as thffi's own builds do.
-                    instead = with_inline_definitions(plan, path, kwargs, self._compiled(ext),
-                                                      os.getcwd())
+                    instead = with_inline_definitions(plan, path, kwargs)
                     if instead is None:
                         raise
                     original = ext.sources

@@ -25,7 +25,9 @@ class Plan:
     module_name: str      # the cffi module's full name in package mode
     target_dir: str       # the package folder the build writes: <base>/_ext/my_lib
     build_dir: str        # where the compilers work (under a lock)
-    verbose: bool         # print the commands, as the legacy verbose=True did
+    verbose: bool         # print what the build runs (one short line a command)
+    full_commands: bool   # ... the whole command (verbose=True, THFFI_VERBOSE=1)
+    user_words: frozenset  # the flags create_extension got: a short line keeps them
     # -- the user's code ----------------------------------------------------
     headers: list         # absolute paths of the headers cffi's cdef read
     functions: list       # _parse.Function: what the headers declare

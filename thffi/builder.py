@@ -6,7 +6,8 @@ setuptools' `cffi_modules` can use it) with a `build()` method that writes
     <dir of relative_to>/<name as a path>/        e.g. _ext/my_lib/
         __init__.py          wrappers taking torch tensors (generated)
         _thffi_runtime.py    their shared support (copied from thffi)
-        _<last name part>.*.so   the compiled library
+        _<last name part>.so     the compiled library, where torch.utils.ffi
+                                 put it (and under its build's name beside it)
 
 The library links no libtorch: tensors cross as data pointers, shapes and
 strides.  A build is skipped when nothing it depends on changed (a manifest
@@ -29,7 +30,7 @@ import time
 
 import cffi
 
-from . import _install, _package
+from . import _install, _log, _package
 from ._compile import compile
 from ._configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
                          include_dirs)
@@ -42,7 +43,7 @@ __all__ = ['BuildError', 'Extension', 'create_extension', 'include_dirs', 'INCLU
 _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library_dirs')
 
 
-def create_extension(name, headers, sources, verbose=True, with_cuda=False,
+def create_extension(name, headers, sources, verbose=None, with_cuda=False,
                      package=False, relative_to='.', **kwargs):
     """Configures a cffi extension built from TH-style C sources.
 
@@ -51,6 +52,10 @@ def create_extension(name, headers, sources, verbose=True, with_cuda=False,
     sources: C sources to compile.
     relative_to: a file (use __file__) whose folder the relative paths in
         headers, sources and the path keyword arguments are resolved against.
+    verbose: by default one short line a command it runs (thffi's own
+        objects and flags counted in one word each); True: the whole
+        commands, as the legacy verbose=True printed them (so does
+        THFFI_VERBOSE=1); False: only warnings and errors.
     with_cuda: compile the .cu files among the sources with nvcc, link
         the CUDA runtime, and provide <THC/THC.h>.
     package: build as part of a pip-installable package, made by setuptools
@@ -120,7 +125,8 @@ class Extension(cffi.FFI):
 
     @verbose.setter
     def verbose(self, value):
-        self.plan = dataclasses.replace(self.plan, verbose=value)
+        self.plan = dataclasses.replace(self.plan, verbose=_log.shown(value),
+                                        full_commands=_log.full(value))
 
     @property
     def jobs(self):

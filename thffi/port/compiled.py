@@ -189,11 +189,11 @@ def committed_binaries(base, paths):
         if b'\0PyInit_%s\0' % name.encode() in data:
             out.append(Finding(path, 0, 'a Python 3 extension module (it exports PyInit_%s) from '
                                'an earlier build, committed with the sources: built against '
-                               'the PyTorch of then; thffi\'s build writes its own and removes '
-                               'it: delete it from the repository (git rm)' % name, False))
+                               'the PyTorch of then; thffi\'s build writes its own in its place: '
+                               'delete it from the repository (git rm)' % name, False))
         elif b'\0init%s\0' % name.encode() in data and b'Py_InitModule4' in data:
             out.append(Finding(path, 0, 'a Python 2 extension module (it exports init%s), '
                                'committed with the sources: Python 3 cannot import it; delete '
-                               'it (git rm): the build writes %s.cpython-3...so' % (name, name),
+                               'it (git rm): thffi\'s build writes its own in its place' % name,
                                False))
     return out

@@ -21,6 +21,9 @@ test, not a branch in either.
 - libraries.py: CUDA's libraries on the link line (-lcurand, FindCUDA's
   ${CUDA_curand_LIBRARY}), which pip's wheels ship under names and in
   folders the linker does not look for.
+- warnings.py: what today's toolkits warn of in 2018 code that is not
+  the code's to fix (CUDA 13's deprecated long4), with the toolkit's
+  switch that silences it alone.
 - pyremoved.py: the Python of 2017-2018 today's Python, NumPy, SciPy and
   PyTorch removed (Python 2's idioms, each with its 2to3 fixer; removed
   names, rewritten or reported by port)."""
