@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT
+from demo_support import ROOT
 from thffi import BuildError, create_extension
 
 

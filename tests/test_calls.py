@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from _ext import my_lib
-from conftest import ROOT
+from demo_support import ROOT
 
 add = my_lib.my_lib_add_forward
 

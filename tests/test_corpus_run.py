@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT
+from demo_support import ROOT
 from tools import compat_table, corpus_run
 
 BUILD = textwrap.dedent('''\

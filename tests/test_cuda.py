@@ -10,7 +10,7 @@ import sys
 import pytest
 import torch
 
-from conftest import DEMO, ROOT
+from demo_support import DEMO, ROOT
 from thffi import BuildError, create_extension, cuda_enabled, find_cuda_home
 from thffi import cuda as thffi_cuda
 

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from demo_support import ROOT
 
 PAGES = sorted(['README.md', os.path.join('thffi', 'README.md')] +
                [os.path.relpath(p, ROOT)

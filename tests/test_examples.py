@@ -13,7 +13,7 @@ import pytest
 import torch
 from torch.autograd import gradcheck
 
-from conftest import ROOT
+from demo_support import ROOT
 from thffi import create_extension, cuda_enabled
 
 GPU = torch.cuda.is_available() and cuda_enabled()

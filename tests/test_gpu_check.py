@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from conftest import ROOT
+from demo_support import ROOT
 
 SCRIPT = os.path.join(ROOT, 'tools', 'gpu_check.sh')
 ENV = dict(os.environ, CUDA_VISIBLE_DEVICES='', PYTHON=sys.executable)

@@ -16,7 +16,7 @@ import pytest
 import torch
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import ROOT
+from demo_support import ROOT
 from _ext import my_lib
 from functions.add import MyAddFunction
 from thffi import create_extension

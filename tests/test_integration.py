@@ -10,7 +10,7 @@ import textwrap
 import pytest
 import torch
 
-from conftest import copy_demo
+from demo_support import copy_demo
 from functions.add import MyAddFunction, my_add
 from modules.add import MyAddModule
 

@@ -13,7 +13,7 @@ import sys
 import pytest
 import torch
 
-from conftest import ROOT, copy_demo
+from demo_support import ROOT, copy_demo
 from thffi import cuda_enabled
 
 OWN_OP = os.path.join(ROOT, 'tests', 'own_op')

@@ -31,7 +31,7 @@ import time
 
 import pytest
 
-from conftest import ROOT
+from demo_support import ROOT
 from thffi import cuda
 
 # The machine's toolkits (hidden from the tests that build with pip's).

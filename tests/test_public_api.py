@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import DEMO, ROOT
+from demo_support import DEMO, ROOT
 
 PRIVATE = re.compile(r'_cdata|torch\._C|_internal')
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from demo_support import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, 'tools'))
 import python_matrix  # noqa: E402
@@ -35,7 +35,7 @@ def test_a_row_passes_only_when_every_step_did():
 
 
 def test_the_core_includes_ports_python_tests_and_interpreters_are_found():
-    assert 'tests/test_port_python.py' in python_matrix.CORE
+    assert 'thffi/tests/test_port_python.py' in python_matrix.CORE
     assert all(os.path.exists(os.path.join(ROOT, t)) for t in python_matrix.CORE)
     found = python_matrix.interpreter('%d.%d' % sys.version_info[:2])
     assert found is None or os.access(found, os.X_OK)

@@ -1,14 +1,12 @@
 """Every function of the TH API, called from C once per tensor type
-(tests/th_test/generic/th_api.c), checked against PyTorch."""
+(thffi/tests/th_test/generic/th_api.c), checked against PyTorch."""
 
 import pytest
 import torch
 
+from demo_support import REALS
 from functions.add import WITH_CUDA
 
-REALS = [('Float', torch.float32), ('Double', torch.float64), ('Byte', torch.uint8),
-         ('Char', torch.int8), ('Short', torch.int16), ('Int', torch.int32),
-         ('Long', torch.int64)]
 
 
 needs_gpu = pytest.mark.skipif(not (torch.cuda.is_available() and WITH_CUDA),
@@ -19,7 +17,7 @@ needs_gpu = pytest.mark.skipif(not (torch.cuda.is_available() and WITH_CUDA),
 @pytest.mark.parametrize('layout', ['contiguous', 'transposed'])
 @pytest.mark.parametrize('real, dtype', REALS)
 def test_th_api_tour(request, real, dtype, layout, device):
-    # tests/th_test/generic/th_api.c; on the GPU tests/thc_test/generic/thc_api.c
+    # thffi/tests/th_test/generic/th_api.c; on the GPU thffi/tests/thc_test/generic/thc_api.c
     lib = request.getfixturevalue('th_test' if device == 'cpu' else 'thc_test')
     base = torch.arange(12).to(dtype).to(device)
     source = base.view(3, 4) if layout == 'contiguous' else base.view(4, 3).t()
@@ -77,7 +75,7 @@ def _sources(n):
 
 @pytest.mark.parametrize('real, dtype', REALS)
 def test_th_copy_between_all_types(th_test, real, dtype):
-    # tests/th_test/generic/th_copy.c: THTensor_(copyByte) ... copyDouble
+    # thffi/tests/th_test/generic/th_copy.c: THTensor_(copyByte) ... copyDouble
     # into strided columns, from transposed sources.
     src = dict(zip('fdbcsil', _sources(24)))
     out = torch.empty(0, dtype=dtype)
@@ -102,7 +100,7 @@ def test_th_copy_between_types_in_parallel(th_test):
 
 @pytest.mark.parametrize('real, dtype', REALS)
 def test_th_get_and_set(th_test, real, dtype):
-    # tests/th_test/generic/th_access.c, on a permuted view.
+    # thffi/tests/th_test/generic/th_access.c, on a permuted view.
     t = (torch.arange(120) % 50).to(dtype).reshape(5, 4, 3, 2).permute(3, 2, 1, 0)
     before = t.clone()
     read = getattr(th_test, 'th_access_%s_tour' % real)(t)
@@ -128,7 +126,7 @@ def test_th_get_checks_dimensions_and_indices(th_test):
 @pytest.mark.parametrize('dim', [0, 1, 2])
 @pytest.mark.parametrize('real, dtype', REALS)
 def test_th_dim_apply(th_test, real, dtype, dim):
-    # tests/th_test/generic/th_dimapply.c: a scatter-add, a cumsum and a
+    # thffi/tests/th_test/generic/th_dimapply.c: a scatter-add, a cumsum and a
     # flip along dim with TH_TENSOR_DIM_APPLY3, 2 and 1, on strided views.
     g = torch.Generator().manual_seed(dim)
     shape = [3, 4, 5]
@@ -160,7 +158,7 @@ def test_th_dim_apply_errors(th_test):
 
 @pytest.mark.parametrize('real, dtype', REALS + [('Half', torch.float16)])
 def test_single_type_generators(th_test, real, dtype):
-    # tests/th_test/generic/th_single.c, included with THGenerate<Real>Type.h:
+    # thffi/tests/th_test/generic/th_single.c, included with THGenerate<Real>Type.h:
     # real's size, ureal's for the integer types, TH_CONVERT_* both ways.
     code = getattr(th_test, 'th_single_%s_code' % real)(torch.empty(0, dtype=dtype))
     floating = dtype.is_floating_point
@@ -178,7 +176,7 @@ def test_thalloc_threalloc_thfree(th_test):
 @needs_gpu
 @pytest.mark.parametrize('real, dtype', REALS)
 def test_thc_copy_into_every_type(thc_test, real, dtype):
-    # tests/thc_test/generic/thc_copy.c: CPU and GPU sources of every type,
+    # thffi/tests/thc_test/generic/thc_copy.c: CPU and GPU sources of every type,
     # transposed views, into strided GPU columns of this type.
     cpu = dict(zip('fdbcsil', _sources(24)))
     gpu = {name: t.cuda() for name, t in cpu.items()}
@@ -198,7 +196,7 @@ def test_thc_copy_into_every_type(thc_test, real, dtype):
 @needs_gpu
 @pytest.mark.parametrize('real, dtype', REALS)
 def test_thc_copy_from_to_every_type(thc_test, real, dtype):
-    # tests/thc_test/generic/thc_copy.c: a transposed GPU source of this
+    # thffi/tests/thc_test/generic/thc_copy.c: a transposed GPU source of this
     # type into strided CPU and GPU tensors of every type.
     src = _sources(24)[[d for _, d in REALS].index(dtype)].cuda()
     column = {name: torch.empty(24, 2, dtype=d)[:, 1] for name, (_, d) in zip('fdbcsil', REALS)}

@@ -1,6 +1,7 @@
 """tools/th_coverage.py: what thffi provides of the TH/THC API PyTorch 0.3.1
 and 0.4.1 declared (tools/th_surface/surface.tsv), against the record of
-what it provided (tools/th_surface/provided.txt)."""
+what it provided (tools/th_surface/provided.txt); and tools/gen_thmath.py's
+generated TH math entry points in step with their table."""
 
 import os
 import re
@@ -36,3 +37,9 @@ def test_a_lost_entry_fails_by_name(tmp_path):
     assert out.returncode == 1
     assert '1 entries of %s are no longer provided' % record in out.stdout
     assert 'TH function THFloatTensor_not_a_th_function' in out.stdout
+
+
+def test_generated_entry_points_are_in_step_with_the_table():
+    out = subprocess.run([sys.executable, os.path.join(ROOT, 'tools', 'gen_thmath.py'),
+                          '--check'], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr

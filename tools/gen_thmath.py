@@ -4,7 +4,7 @@ operations (thffi/_thmath.py, OPS).
 
     python tools/gen_thmath.py           writes the files below
     python tools/gen_thmath.py --check   exit 1 when they differ from what it
-                                         would write (tests/test_th_math.py)
+                                         would write (thffi/tests/test_th_math.py)
 
 For every function the listed math headers of PyTorch 0.3.1 or 0.4.1
 declared, per scalar type, with an operation in OPS: its declaration, as

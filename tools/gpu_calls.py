@@ -8,9 +8,9 @@ sliced, expanded, 0-d and empty tensors, forward and backward, and the raw
 C call on the current stream and on a side stream), the example RoI pooling
 (forward and backward, both dtypes, rois inside, across and outside the map)
 and the example NMS (0 to 2000 boxes, across the 64-box blocks of its mask
-kernel), and when tests/thc_sparse is built (gpu_check.sh's step 1c) its
+kernel), and when thffi/tests/thc_sparse is built (gpu_check.sh's step 1c) its
 legacy cuSPARSE calls, which thffi provides over today's API
-(tests/thc_sparse/check_sparse.py).  Each result is checked against
+(thffi/tests/thc_sparse/check_sparse.py).  Each result is checked against
 PyTorch on the CPU.  Prints one
 line per group and exits 0 when every result matched, 1 otherwise; the
 sanitizer's own report is its business (gpu_check.sh reads it).  Needs the
@@ -30,7 +30,7 @@ from _ext import my_lib  # noqa: E402
 from examples.nms.nms_wrapper import nms  # noqa: E402
 from examples.roi_pooling.functions.roi_pool import RoIPoolFunction  # noqa: E402
 
-sys.path.insert(0, os.path.join(ROOT, 'tests', 'thc_sparse'))
+sys.path.insert(0, os.path.join(ROOT, 'thffi', 'tests', 'thc_sparse'))
 import check_sparse  # noqa: E402
 
 
@@ -104,7 +104,7 @@ def non_maximum_suppression():
 def legacy_cusparse():
     """cuSPARSE's legacy calls (csrmv, csrmm, csrgemm, csrgeam, csr2csc,
     gthr, sctr, axpyi, doti) against dense PyTorch; None when
-    tests/thc_sparse is not built."""
+    thffi/tests/thc_sparse is not built."""
     if not os.path.isdir(os.path.join(check_sparse.HERE, '_ext', 'sparse')):
         return None
     results = check_sparse.results(check_sparse.load())
@@ -123,7 +123,7 @@ def main():
                         ('nms', non_maximum_suppression), ('legacy cuSPARSE', legacy_cusparse)]:
         mismatches = group()
         torch.cuda.synchronize()
-        print('gpu_calls.py: %s: %s' % (name, 'skipped (tests/thc_sparse not built)'
+        print('gpu_calls.py: %s: %s' % (name, 'skipped (thffi/tests/thc_sparse not built)'
                                           if mismatches is None else 'ok' if not mismatches
                                           else '%d mismatches' % mismatches), flush=True)
         failed += mismatches or 0

@@ -6,13 +6,13 @@
 #   1. builds the demo and thffi's kernels for the visible GPUs' architectures,
 #      and the examples (their make.sh); runs `python test.py`; runs the whole
 #      test suite, GPU tests included (last: it gets the time left);
-#      builds tests/thc_sparse (2018 THC code calling cuSPARSE's legacy API,
+#      builds thffi/tests/thc_sparse (2018 THC code calling cuSPARSE's legacy API,
 #      which thffi provides over today's) and checks each call against
-#      PyTorch's dense result (tests/thc_sparse/check_sparse.py);
+#      PyTorch's dense result (thffi/tests/thc_sparse/check_sparse.py);
 #   2. runs tests/test_examples_torchvision.py: the examples' RoI pooling and
 #      NMS against torchvision.ops on the CPU and on CUDA;
 #   3. runs tools/gpu_calls.py (every CUDA call of the demo, the examples and
-#      tests/thc_sparse) under compute-sanitizer memcheck, then racecheck;
+#      thffi/tests/thc_sparse) under compute-sanitizer memcheck, then racecheck;
 #   4. runs the benchmark's GPU rows (python bench/bench.py --gpu);
 #   5. writes OUTDIR/summary.txt with every figure.
 # Without one (or without a toolkit, torchvision, compute-sanitizer, the
@@ -251,7 +251,7 @@ step_build() {
   fi
 }
 
-# Step 1c. tests/thc_sparse, built as 2018's README ran build.py (through
+# Step 1c. thffi/tests/thc_sparse, built as 2018's README ran build.py (through
 # `python -m thffi`, which provides torch.utils.ffi), then each of its
 # legacy cuSPARSE calls against PyTorch's dense result.  Needs cuSPARSE: the
 # toolkit's, or pip's wheel (a CUDA build of PyTorch brings it).
@@ -268,14 +268,14 @@ sys.exit(cuda.find_library("cusparse", cuda.find_cuda_home()) is None)' 2>/dev/n
   fi
   t=$SECONDS
   if ! run_logged build.log "$(limit 120 "$SUITE_RESERVE")" python -m thffi \
-    tests/thc_sparse/build.py; then
+    thffi/tests/thc_sparse/build.py; then
     say "step 1c legacy cuSPARSE: build FAILED (see build.log.gz)"
     FAILED=1
     return
   fi
   results=$(timeout "$(limit 60 "$SUITE_RESERVE")" python - 2>>"$OUTDIR/build.log" <<'PY'
 import sys
-sys.path.insert(0, 'tests/thc_sparse')
+sys.path.insert(0, 'thffi/tests/thc_sparse')
 import check_sparse
 results = check_sparse.results(check_sparse.load())
 print(' '.join('%s:%s' % (call.split()[0], 'ok' if ok else 'MISMATCH')
@@ -379,7 +379,7 @@ step_suite() {
   fi
   # shellcheck disable=SC2086  # GPU_CHECK_PYTEST_ARGS is a list of arguments
   run_logged suite.log "$seconds" timeout -s INT "$((seconds - 25))" python -m pytest -v -rfEs \
-    -p no:cacheprovider tests --ignore=tests/test_examples_torchvision.py ${GPU_CHECK_PYTEST_ARGS:-}
+    -p no:cacheprovider tests thffi/tests --ignore=tests/test_examples_torchvision.py ${GPU_CHECK_PYTEST_ARGS:-}
   status=$?
   counts=$(pytest_counts "$OUTDIR/suite.log")
   if [ "$status" = 124 ] || grep -q 'KeyboardInterrupt' "$OUTDIR/suite.log"; then

@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import version_matrix  # noqa: E402
 
 ROOT = version_matrix.ROOT
-CORE = version_matrix.CORE + ['tests/test_port_python.py']
+CORE = version_matrix.CORE + ['thffi/tests/test_port_python.py']
 COLUMNS = ['Python', 'torch', 'build', 'test.py', 'core tests']
 
 

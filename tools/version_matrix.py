@@ -34,12 +34,12 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CORE = ['tests/test_add.py', 'tests/test_calls.py', 'tests/test_legacy_function.py',
-        'tests/test_ops.py', 'tests/test_legacy_api.py', 'tests/test_port.py',
+CORE = ['tests/test_add.py', 'tests/test_calls.py', 'thffi/tests/test_legacy_function.py',
+        'tests/test_ops.py', 'tests/test_legacy_api.py', 'thffi/tests/test_port.py',
         # C that reshapes a Parameter leans on what Tensor.data's setter does;
         # TH calls on threads and the layout check on the generated calls.
-        'tests/test_c_changes_arguments.py', 'tests/test_threads.py',
-        'tests/test_check_layout.py']
+        'thffi/tests/test_c_changes_arguments.py', 'thffi/tests/test_threads.py',
+        'thffi/tests/test_check_layout.py']
 
 
 def requirements():

@@ -1,0 +1,145 @@
+"""What thffi's tests share: where things are, the builds of test
+extensions (and the session fixtures that make them: th_test, legacy_data,
+thc_test), and the 2018-style repositories tests copy.  A module of its own
+rather than conftest.py, so that the demo's tests (tests/) and thffi's
+(thffi/tests/), collected together, each import the helpers they mean."""
+
+import atexit
+import importlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+import pytest
+import torch
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+# The folder holding the thffi package (thffi/..): on sys.path, and on the
+# PYTHONPATH of the processes tests start, `import thffi` finds this copy.
+ROOT = os.path.dirname(os.path.dirname(TESTS))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+# torch.compile's on-disk caches do not key a custom op's Python backward, so
+# a graph compiled before a change to an op's backward is replayed after it
+# (seen with extension_ffi::add_backward): each run compiles into its own.
+if 'TORCHINDUCTOR_CACHE_DIR' not in os.environ:
+    os.environ['TORCHINDUCTOR_CACHE_DIR'] = tempfile.mkdtemp(prefix='thffi-tests-inductor-')
+    atexit.register(shutil.rmtree, os.environ['TORCHINDUCTOR_CACHE_DIR'], True)
+
+# Without a GPU the CUDA code need only compile and link: the tests' builds
+# target one architecture (nvcc compiles thffi's own kernels in 14 s for one,
+# 50 s for the default five).  With a GPU, or TORCH_CUDA_ARCH_LIST set, they
+# build for what thffi picks, as a user's build does (an sm_75-only build
+# does not run on newer GPUs).  The conftests put it in os.environ (the
+# demo's after deciding whether its own build is up to date): the builds
+# tests run in child processes inherit it.
+ONE_ARCH = {} if torch.cuda.is_available() or 'TORCH_CUDA_ARCH_LIST' in os.environ \
+    else {'TORCH_CUDA_ARCH_LIST': '7.5'}
+
+# TH's seven tensor types: (the name in THRealTensor, its dtype).
+REALS = [('Float', torch.float32), ('Double', torch.float64), ('Byte', torch.uint8),
+         ('Char', torch.int8), ('Short', torch.int16), ('Int', torch.int32),
+         ('Long', torch.int64)]
+
+
+def load_build_script(path, name='_thffi_build_script'):
+    """Imports a build.py (it builds nothing until ffi.build() is called)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def build_test_extension(tmp_path_factory, folder, headers, sources, **kwargs):
+    """Builds tests/<folder> as the extension _thffi_<folder>.<folder> in a
+    temporary directory and imports it.  Each extension is a package of its
+    own: a package already imported from another folder would hide it."""
+    from thffi import create_extension
+    here = os.path.join(TESTS, folder)
+    out = tmp_path_factory.mktemp(folder)
+    name = '_thffi_%s.%s' % (folder, folder)
+    ffi = create_extension(name,
+                           headers=[os.path.join(here, h) for h in headers],
+                           sources=[os.path.join(here, s) for s in sources],
+                           relative_to=str(out / 'build.py'), verbose=False, **kwargs)
+    ffi.build()
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(out))
+
+
+@pytest.fixture(scope='session')
+def th_test(tmp_path_factory):
+    """A small extension built from thffi/tests/th_test, for the TH layer's tests."""
+    return build_test_extension(tmp_path_factory, 'th_test', ['th_test.h', 'th_api.h'],
+                                ['th_test.c', 'th_api.c'],
+                                include_dirs=[os.path.join(TESTS, 'th_test')])
+
+
+@pytest.fixture(scope='session')
+def legacy_data(tmp_path_factory):
+    """thffi/tests/legacy_data: C of 2018 that reshapes the tensors it is handed
+    and indexes their data."""
+    return build_test_extension(tmp_path_factory, 'legacy_data', ['legacy_data.h'],
+                                ['legacy_data.c'],
+                                include_dirs=[os.path.join(TESTS, 'legacy_data')])
+
+
+@pytest.fixture(scope='session')
+def thc_test(tmp_path_factory):
+    """An extension built from thffi/tests/thc_test, for the THC layer's tests."""
+    return build_test_extension(tmp_path_factory, 'thc_test', ['thc_test.h', 'thc_api.h'],
+                                ['thc_test.c', 'thc_test_kernel.cu', 'thc_api.c'],
+                                with_cuda=True,
+                                include_dirs=[os.path.join(TESTS, 'thc_test')])
+
+
+def write_files(folder, files):
+    """Writes each {path: text} under folder (a pathlib.Path), the text
+    dedented; None for a text removes that file."""
+    for name, text in files.items():
+        path = folder / name
+        if text is None:
+            path.unlink()
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def copy_legacy_shift(destination, op='shift', files=None):
+    """thffi/tests/legacy_shift copied into destination: a 2018 CUDA extension of
+    ours.  Its make.sh compiles the kernel to a .cu.o for sm_52 (no `set -e`,
+    as then) and runs build.py, which links that object and gates the CUDA
+    sources, not the object, on a GPU.  `op` names the op in place of
+    'shift' in the paths and the text (op='scale': src/scale.c, scale_cpu,
+    _ext.scale...); `files` is what the test's repository has that this one
+    has not, as for write_files."""
+    base = os.path.join(TESTS, 'legacy_shift')
+    listed = subprocess.run(['git', 'ls-files', '--cached', '--others', '--exclude-standard'],
+                            cwd=base, capture_output=True, text=True, check=True).stdout.split()
+    for name in listed:
+        target = destination / name.replace('shift', op)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(os.path.join(base, name), encoding='utf-8') as f:
+            target.write_text(f.read().replace('shift', op))
+    write_files(destination, files or {})
+
+
+def hooked_env(folder):
+    """The environment of a user's shell with thffi pip-installed: this
+    interpreter and nvcc first on PATH, torch.utils.ffi resolving to thffi in
+    every Python it starts (the .pth file's hook, here a sitecustomize in
+    folder)."""
+    from thffi import find_cuda_home
+    (folder / 'sitecustomize.py').write_text('from thffi import _hook\n_hook.install()\n')
+    home = find_cuda_home()
+    path = [os.path.dirname(sys.executable)] + ([os.path.join(home, 'bin')] if home else [])
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), ROOT]),
+                PATH=os.pathsep.join(path + [os.environ['PATH']]))

@@ -1,0 +1,239 @@
+"""cuSPARSE's legacy API (cusparseScsrmv, csrmm, csrgemm...), which CUDA 11
+and 12 removed, provided by thffi over today's generic API
+(include/cusparse_legacy.h, csrc/THCSparseLegacy.c) to 2018 THC code:
+thffi/tests/thc_sparse builds, links and loads, and an object built apart by nvcc
+links too; on a GPU each call matches PyTorch's dense result
+(thffi/tests/thc_sparse/check_sparse.py, which tools/gpu_calls.py runs as well).
+
+The CUDA toolkit here has no cuSPARSE: where it lacks one, the tests install
+pip's wheel (CUDA 13.0's cuSPARSE, 255 MB unpacked, about 15 s from this
+machine's package index) into thffi's cache folder once, and put it on
+sys.path, where thffi finds pip's CUDA wheels (docs/install.md)."""
+
+import hashlib
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import torch
+
+from support import TESTS, ROOT
+from thffi import create_extension, cuda
+from thffi._compile import cache_root
+from thffi._configure import CUSPARSE_LEGACY
+from thffi.builder import include_dirs
+from thffi.toolchain import cuda_api
+
+HOME = cuda.find_cuda_home()
+TOOLKIT = HOME and cuda_api.toolkit_version(HOME)
+HERE = os.path.join(TESTS, 'thc_sparse')
+pytestmark = pytest.mark.skipif(HOME is None, reason='no CUDA toolkit (nvcc) installed')
+
+# What today's cuSPARSE gives each legacy family (the extension's undefined
+# symbols, bound to libcusparse).
+GENERIC = ['cusparseSpMV', 'cusparseSpMM', 'cusparseSpGEMMreuse_nnz',
+           'cusparseSpGEMMreuse_compute', 'cusparseScsrgeam2', 'cusparseXcsrgeam2Nnz',
+           'cusparseCsr2cscEx2', 'cusparseGather', 'cusparseScatter', 'cusparseAxpby',
+           'cusparseSpVV']
+LEGACY = ['cusparseScsrmv', 'cusparseDcsrmv', 'cusparseScsrmm', 'cusparseScsrmm2',
+          'cusparseXcsrgemmNnz', 'cusparseScsrgemm', 'cusparseXcsrgeamNnz', 'cusparseScsrgeam',
+          'cusparseScsr2csc', 'cusparseSgthr', 'cusparseSgthrz', 'cusparseSsctr',
+          'cusparseSaxpyi', 'cusparseSdoti']
+
+
+def _wheels():
+    """pip's cuSPARSE for the toolkit's CUDA major, and the nvJitLink it
+    loads; for CUDA 13 the releases of CUDA 13.0 (this machine's index holds
+    them)."""
+    if TOOLKIT[0] == 13:
+        return ['nvidia-cusparse==12.6.3.3', 'nvidia-nvjitlink==13.4.92']
+    return [cuda_api.wheel('cusparse', TOOLKIT), 'nvidia-nvjitlink-cu%d' % TOOLKIT[0]]
+
+
+def _has_cusparse():
+    return (cuda.find_library('cusparse', HOME) is not None
+            and any(os.path.isfile(os.path.join(d, 'cusparse.h')) for d in cuda.header_dirs(HOME)))
+
+
+@pytest.fixture(scope='module')
+def cusparse_site():
+    """A folder holding pip's cuSPARSE wheel (nvidia/cu13/...), first on
+    sys.path while the module's tests run; None where the toolkit or an
+    installed wheel has cuSPARSE already."""
+    if _has_cusparse():
+        yield None
+        return
+    wheels = _wheels()
+    folder = os.path.join(cache_root(), 'test-wheels',
+                          hashlib.sha256(' '.join(wheels).encode()).hexdigest()[:16])
+    if not os.path.isdir(folder):
+        partial = '%s.tmp%d' % (folder, os.getpid())
+        out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-deps',
+                              '--target', partial] + wheels, capture_output=True, text=True,
+                             timeout=900)
+        if out.returncode != 0:
+            shutil.rmtree(partial, ignore_errors=True)
+            if 'No matching distribution' in out.stderr or 'Connection' in out.stderr:
+                pytest.skip('pip cannot get %s: %s' % (' '.join(wheels), out.stderr[-300:]))
+            pytest.fail('pip install %s: %s' % (' '.join(wheels), out.stderr))
+        try:
+            os.rename(partial, folder)
+        except OSError:  # another process put it there first
+            shutil.rmtree(partial, ignore_errors=True)
+    sys.path.insert(0, folder)
+    assert _has_cusparse()
+    yield folder
+    sys.path.remove(folder)
+
+
+def _env(site):
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [p for p in (site, ROOT, os.environ.get('PYTHONPATH')) if p]))
+
+
+@pytest.fixture(scope='module')
+def built(cusparse_site, tmp_path_factory):
+    """thffi/tests/thc_sparse built as its README would: `python build.py` (run
+    through `python -m thffi`, which provides torch.utils.ffi), then
+    imported: (module, its library, the build's output)."""
+    folder = tmp_path_factory.mktemp('thc_sparse')
+    for name in ('sparse_cuda.h', 'sparse_cuda.c', 'build.py'):
+        shutil.copy(os.path.join(HERE, name), folder / name)
+    out = subprocess.run([sys.executable, '-m', 'thffi', 'build.py'], cwd=folder,
+                         env=_env(cusparse_site), capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stdout + out.stderr
+    module = _check_sparse().load(str(folder))
+    library = next(folder.glob('_ext/sparse/_sparse*.so'))
+    return module, str(library), out.stdout + out.stderr
+
+
+def _check_sparse():
+    """thffi/tests/thc_sparse/check_sparse.py."""
+    sys.path.insert(0, HERE)
+    try:
+        return importlib.import_module('check_sparse')
+    finally:
+        sys.path.remove(HERE)
+
+
+def _symbols(library):
+    out = subprocess.run(['nm', library], capture_output=True, text=True, check=True).stdout
+    return {line.split()[-1].split('@')[0]: line.split()[-2] for line in out.splitlines()
+            if len(line.split()) >= 2}
+
+
+def test_thc_code_calling_legacy_cusparse_builds_links_and_loads(built):
+    module, library, output = built
+    assert 'warning' not in output.lower(), output
+    assert sorted(n for n in dir(module) if n.startswith('sparse_')) == [
+        'sparse_axpyi_cuda', 'sparse_csr2csc_cuda', 'sparse_csrgeam_cuda', 'sparse_csrgemm_cuda',
+        'sparse_csrmm2_cuda', 'sparse_csrmm_cuda', 'sparse_csrmv_cuda', 'sparse_dcsrmv_cuda',
+        'sparse_doti_cuda', 'sparse_gthr_cuda', 'sparse_sctr_cuda', 'sparse_sync_cuda']
+    symbols = _symbols(library)
+    # The legacy names are the extension's own (hidden); today's come from
+    # libcusparse; the cudaThread* calls became cudaDevice* ones.
+    assert {name: symbols.get(name) for name in LEGACY} == {name: 't' for name in LEGACY}
+    assert {name: symbols.get(name) for name in GENERIC} == {name: 'U' for name in GENERIC}
+    assert not [name for name in symbols if name.startswith('cudaThread')]
+    assert symbols.get('cudaDeviceSynchronize') == 'U'
+    needed = subprocess.run(['readelf', '-d', library], capture_output=True, text=True).stdout
+    assert 'libcusparse.so.' in needed
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason='needs a CUDA GPU')
+def test_legacy_cusparse_calls_match_pytorchs_dense_results(built):
+    results = _check_sparse().results(built[0])
+    assert [call for call, ok in results.items() if not ok] == []
+    assert len(results) == 16
+
+
+# 2018: a kernel file compiled apart by nvcc (make.sh), calling cuSPARSE
+# through THC's handle; build.py links its object.
+SPMV_CU = '''\
+    #include <THC/THC.h>
+
+    extern "C" int spmv_launch(cusparseHandle_t handle, int m, int n, int nnz,
+                               const double *values, const int *rows, const int *cols,
+                               const double *x, double *y)
+    {
+        cusparseMatDescr_t descr;
+        double one = 1, zero = 0;
+        cusparseCreateMatDescr(&descr);
+        cusparseStatus_t status = cusparseDcsrmv(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, m,
+                                                 n, nnz, &one, descr, values, rows, cols, x,
+                                                 &zero, y);
+        cusparseDestroyMatDescr(descr);
+        cudaThreadSynchronize();
+        return status == CUSPARSE_STATUS_SUCCESS;
+    }
+    '''
+SPMV_C = '''\
+    #include <THC/THC.h>
+
+    extern THCState *state;
+    int spmv_launch(cusparseHandle_t handle, int m, int n, int nnz, const double *values,
+                    const int *rows, const int *cols, const double *x, double *y);
+
+    int spmv_forward_cuda(THCudaDoubleTensor *values, THCudaIntTensor *rows,
+                          THCudaIntTensor *cols, THCudaDoubleTensor *x, THCudaDoubleTensor *y)
+    {
+        return spmv_launch(THCState_getCurrentSparseHandle(state),
+                           THCudaIntTensor_nElement(state, rows) - 1,
+                           THCudaDoubleTensor_nElement(state, x),
+                           THCudaDoubleTensor_nElement(state, values),
+                           THCudaDoubleTensor_data(state, values),
+                           THCudaIntTensor_data(state, rows), THCudaIntTensor_data(state, cols),
+                           THCudaDoubleTensor_data(state, x), THCudaDoubleTensor_data(state, y));
+    }
+    '''
+SPMV_H = ('int spmv_forward_cuda(THCudaDoubleTensor *values, THCudaIntTensor *rows, '
+          'THCudaIntTensor *cols, THCudaDoubleTensor *x, THCudaDoubleTensor *y);\n')
+
+
+def _own_sources(ffi):
+    """The file names of thffi's own sources the build's plan compiles."""
+    return [os.path.basename(job.source) for job in ffi.plan.jobs if job.own]
+
+
+def test_an_object_nvcc_built_apart_gets_the_legacy_routines(cusparse_site, tmp_path):
+    """Its calls of cuSPARSE, read from the object, make the extension link
+    cuSPARSE and compile thffi's legacy routines; `libraries` names none."""
+    for name, text in {'src/spmv_kernel.cu': SPMV_CU, 'src/spmv.c': SPMV_C,
+                       'src/spmv.h': SPMV_H}.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    includes = ['-I' + d for d in include_dirs() + cuda.header_dirs(HOME)]
+    made = subprocess.run([os.path.join(HOME, 'bin', 'nvcc'), '-c', '-o', 'spmv_kernel.cu.o',
+                           'spmv_kernel.cu', '-Xcompiler', '-fPIC', '-arch=sm_75'] + includes,
+                          cwd=tmp_path / 'src', capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stderr
+    ffi = create_extension('_ext.spmv', headers=['src/spmv.h'], sources=['src/spmv.c'],
+                           extra_objects=['src/spmv_kernel.cu.o'], with_cuda=True,
+                           relative_to=str(tmp_path / 'build.py'), verbose=False)
+    assert CUSPARSE_LEGACY[0] in _own_sources(ffi)
+    ffi.build()
+    symbols = _symbols(ffi.library_path())
+    assert (symbols.get('cusparseDcsrmv'), symbols.get('cusparseSpMV')) == ('t', 'U')
+
+
+@pytest.mark.parametrize('libraries, compiled', [([], False), (['cusparse'], True)])
+def test_only_an_extension_linking_cusparse_compiles_the_legacy_routines(
+        cusparse_site, tmp_path, libraries, compiled):
+    (tmp_path / 'ops.h').write_text('int ops_none(THCudaTensor *t);\n')
+    (tmp_path / 'ops.c').write_text('#include <THC/THC.h>\nint ops_none(THCudaTensor *t) '
+                                    '{ return 0; }\n')
+    ffi = create_extension('_ext.ops', headers=['ops.h'], sources=['ops.c'], with_cuda=True,
+                           libraries=libraries, relative_to=str(tmp_path / 'build.py'))
+    own = _own_sources(ffi)
+    assert (CUSPARSE_LEGACY[0] in own) == compiled
+    # never without CUDA: the routines run on the GPU
+    (tmp_path / 'cpu.h').write_text('int ops_cpu(THFloatTensor *t);\n')
+    (tmp_path / 'cpu.c').write_text('#include <TH/TH.h>\nint ops_cpu(THFloatTensor *t) '
+                                    '{ return 0; }\n')
+    ffi = create_extension('_ext.ops', headers=['cpu.h'], sources=['cpu.c'],
+                           libraries=libraries, relative_to=str(tmp_path / 'build.py'))
+    assert CUSPARSE_LEGACY[0] not in _own_sources(ffi)
