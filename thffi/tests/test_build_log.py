@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from conftest import ROOT, write_files
+from support import ROOT, write_files
 from thffi import create_extension, find_cuda_home
 from thffi.toolchain import warnings as toolchain_warnings
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import textwrap
 
-from conftest import ROOT, hooked_env, write_files
+from support import ROOT, hooked_env, write_files
 
 SCALE = {
     'src/scale.h': '''\
