@@ -1,13 +1,13 @@
-"""yangli18/hand_detection (from the checkout's root): layers/box_utils.py's nms_new ends by
-moving its result to CUDA, so the check calls the extension's cpu_nms as nms_new does before that
-(areas (x2 - x1) * (y2 - y1), order by descending score), against greedy NMS without the +1."""
+"""yangli18/hand_detection (from layers/): layers/box_utils.py's nms_new ends by moving its
+result to CUDA, and the `layers` package imports cv2 (a requirement not installed here), so the
+check imports the extension module itself and calls its cpu_nms as nms_new does (areas
+(x2 - x1) * (y2 - y1), order by descending score), against greedy NMS without the +1."""
 
 import torch
 from corpus_check import check_nms, extension, imported
 
 extension()
-from layers.box_utils import nms_new  # noqa: F401 (the wrapper imports)
-from layers._ext import nms
+from _ext import nms
 imported()
 
 

@@ -1,4 +1,4 @@
-"""parlance/ctcdecode: the installed CTCBeamDecoder with the plain Scorer, its beam wider than
+"""parlance/ctcdecode (named apart from the package it imports): the installed CTCBeamDecoder with the plain Scorer, its beam wider than
 the number of prefixes (so beam search is exact), against every labelling scored by F.ctc_loss:
 the best labelling, and its log-probability (compared in magnitude: the decoder's sign is its
 own)."""
