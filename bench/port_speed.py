@@ -479,10 +479,12 @@ def run_port(thffi, repository, write):
     repository with the thffi of checkout thffi; raises when it fails."""
     command = [sys.executable, '-m', 'thffi', 'port'] + (['--write'] if write else []) + [
         repository]
+    # `python -m` puts its working folder first on sys.path: run from the
+    # checkout, so that its thffi is the one imported.
     env = dict(os.environ, PYTHONPATH=os.path.abspath(thffi))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    done = subprocess.run(command, env=env, cwd=os.path.abspath(thffi), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                           text=True)
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
