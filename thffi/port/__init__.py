@@ -1,4 +1,4 @@
-"""python -m thffi port [--write] [--from 0.x] [PATH]: ports a legacy
+"""python -m thffi port [--write] [--from 0.x] [--jobs N] [PATH]: ports a legacy
 torch.utils.ffi repository (PyTorch 0.1 to 0.4) to thffi and today's
 PyTorch.
 
@@ -24,7 +24,10 @@ mask; vendored.py: includes of a CUB or thrust copy become the toolkit's,
 and no file in a library copy is changed) under PATH, prints a
 unified diff of what it would change on stdout and a report of what it
 changed and what it left for the user on stderr.  --write applies the
-diff.  Running it again changes nothing."""
+diff.  Running it again changes nothing.  The Python files, the costly
+part, are shared among --jobs processes (one a core), and only those whose
+text holds a name the fixers rewrite or report are parsed with libcst
+(triggers.py; docs/porting/port_speed.md)."""
 
 import argparse
 import ast
