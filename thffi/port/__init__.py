@@ -1,4 +1,4 @@
-"""python -m thffi port [--write] [--from 0.x] [PATH]: ports a legacy
+"""python -m thffi port [--write] [--from 0.x] [--jobs N] [PATH]: ports a legacy
 torch.utils.ffi repository (PyTorch 0.1 to 0.4) to thffi and today's
 PyTorch.
 
@@ -26,7 +26,10 @@ mask; vendored.py: includes of a CUB or thrust copy become the toolkit's,
 and no file in a library copy is changed) under PATH, prints a
 unified diff of what it would change on stdout and a report of what it
 changed and what it left for the user on stderr.  --write applies the
-diff.  Running it again changes nothing."""
+diff.  Running it again changes nothing.  The Python files, the costly
+part, are shared among --jobs processes (one a core), and only those whose
+text holds a name the fixers rewrite or report are parsed with libcst
+(triggers.py; docs/porting/port_speed.md)."""
 
 import argparse
 import ast
@@ -137,12 +140,71 @@ def _extensions(entries):
     return tuple(sorted(names)), frozenset(built)
 
 
-def port(root, write=False, version=None):
+# Below this many Python files a second process costs more than it saves.
+_FILES_PER_WORKER = 8
+
+
+def _workers(jobs, files):
+    """How many processes share the Python files: jobs (None: the cores this
+    process may run on), fewer when there are few files; 1 means none but
+    this one."""
+    if jobs is None:
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else \
+            os.cpu_count() or 1
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError('port(): jobs must be a positive integer or None (the cores), '
+                         'got %r' % (jobs,))
+    return max(1, min(jobs, files // _FILES_PER_WORKER))
+
+
+def _mapped(function, items, workers):
+    """[function(item) for item in items], in the items' order, shared among
+    workers processes (forked where the platform can: they start with this
+    one's modules loaded)."""
+    items = list(items)
+    if workers <= 1 or len(items) < 2:
+        return [function(item) for item in items]
+    import concurrent.futures
+    import multiprocessing
+    context = multiprocessing.get_context(
+        'fork' if 'fork' in multiprocessing.get_all_start_methods() else None)
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        return list(pool.map(function, items, chunksize=max(1, len(items) // (workers * 4))))
+
+
+_NOT_ASKED = object()
+
+
+def _port_python(job):
+    """(new text, [Finding], syntax tree of the new text or None) of one
+    Python file; job: (path, relative path, text, version, Repository, the
+    architectures nvcc accepts or _NOT_ASKED)."""
+    from .pynvcc import rewrite_nvcc_calls
+    from .python import rewrite_python
+    from ..toolchain.nvcc import accepted_architectures
+    path, rel, text, version, repository, architectures = job
+    new, found = rewrite_python(text, rel, version, filename=path, repository=repository)
+    if 'nvcc' in new:
+        if architectures is _NOT_ASKED:
+            architectures = accepted_architectures()
+        ported, more = rewrite_nvcc_calls(new, rel, architectures)
+        found += _lines_before(more, new, text)
+        new = ported
+    try:
+        tree = ast.parse(new)
+    except (SyntaxError, ValueError):
+        tree = None  # reported by rewrite_python
+    return new, found, tree
+
+
+def port(root, write=False, version=None, jobs=None):
     """Ports the repository (or file) at root, written for PyTorch version
     ('0.1' to '0.4'; None: read from the repository, see version.py).
     Returns (diff text, [Finding], number of files read, [relative paths
     changed]); the first finding says which version was assumed and why.
-    With write=True the changes are written."""
+    With write=True the changes are written.  The Python files are shared
+    among jobs processes (None: as many as the cores this one may run on);
+    the result is the same for any number."""
     from . import imports, readers, vendored
     from . import version as versions
     from .c import layouts, scan_c
@@ -151,8 +213,7 @@ def port(root, write=False, version=None):
     from .docs import report_commands
     from .make import rewrite_make
     from .running import top_level_modules
-    from .pynvcc import rewrite_nvcc_calls
-    from .python import Repository, is_legacy_generated, rewrite_python
+    from .python import Repository, is_legacy_generated
     from ..toolchain.nvcc import accepted_architectures
     from .shell import rewrite_shell
     from .warp import own_definitions, report_warp, rewrite_warp
@@ -179,7 +240,9 @@ def port(root, write=False, version=None):
     # build scripts' create_extension makes, and which C functions check layout.
     built_by_nvcc, c_layouts = set(), {}
     for path, rel, kind, text in entries:
-        if kind in ('sh', 'make', 'py'):
+        # A Python script runs nvcc only by a command it writes with the word
+        # (readers/python.py): the others are not walked for one.
+        if kind in ('sh', 'make') or kind == 'py' and 'nvcc' in text:
             built_by_nvcc |= {os.path.basename(c.output) for c in
                               readers.commands(path, text, ask_make=False)
                               if c.output}
@@ -190,6 +253,16 @@ def port(root, write=False, version=None):
     makefiles = {rel: text for _, rel, kind, text in entries if kind == 'make'}
     repository = Repository(frozenset(built_by_nvcc), built, extensions, c_layouts,
                             top_level_modules(entries, base))
+    # The Python files, each on its own (the costly part of port; pyversion.py
+    # decides Python 2 from a file's text alone): shared among the workers,
+    # their results taken in the files' order.
+    python = [(path, rel, text) for path, rel, kind, text in entries
+              if kind == 'py' and not is_legacy_generated(text)]
+    workers = _workers(jobs, len(python))
+    architectures = accepted() if any('nvcc' in text for _, _, text in python) else _NOT_ASKED
+    ported = dict(zip((rel for _, rel, _ in python), _mapped(_port_python, [
+        (path, rel, text, version, repository, architectures) for path, rel, text in python],
+        workers)))
     for path, rel, kind, text in entries:
         if kind == 'doc':
             findings += report_commands(text, rel, accepted())
@@ -216,17 +289,10 @@ def port(root, write=False, version=None):
             if found:  # a file of the torch build: the sources it names are compiled
                 texts[rel] = text
         else:
-            new, found = rewrite_python(text, rel, version, filename=path,
-                                        repository=repository)
-            if 'nvcc' in new:
-                ported, more = rewrite_nvcc_calls(new, rel, accepted())
-                found += _lines_before(more, new, text)
-                new = ported
+            new, found, tree = ported[rel]
             texts[rel] = new
-            try:
-                trees[rel] = ast.parse(new)
-            except (SyntaxError, ValueError):
-                pass  # reported by rewrite_python
+            if tree is not None:
+                trees[rel] = tree
         findings += found
         _change(path, rel, text, new, write, diff, changed)
     # Library copies (vendored.py): the code's includes of a copy the
@@ -270,11 +336,15 @@ def main(args):
                         help='the PyTorch version the code was written for (default: read '
                              'from the repository: requirements, setup.py, README, the API '
                              'it uses; else 0.3)')
+    parser.add_argument('--jobs', type=int, metavar='N',
+                        help='processes that share the Python files (default: one a core)')
     options = parser.parse_args(args)
+    if options.jobs is not None and options.jobs < 1:
+        parser.error('--jobs must be 1 or more, got %d' % options.jobs)
     if not os.path.exists(options.path):
         parser.error('%s does not exist' % options.path)
     diff, findings, read, changed = port(options.path, write=options.write,
-                                         version=options.version)
+                                         version=options.version, jobs=options.jobs)
     sys.stdout.write(diff)
     sys.stdout.flush()
     sys.stderr.write(format_report(options.path, findings, read, changed, options.write))

@@ -50,8 +50,7 @@ with warnings.catch_warnings():
     from libcst.metadata import (MetadataWrapper, ParentNodeProvider, PositionProvider,
                                  QualifiedNameProvider, ScopeProvider)
 
-from ..toolchain import pyremoved
-from . import gates, layout, pyversion
+from . import gates, layout, metadata, pyversion, triggers
 from .data_to_c import DataArguments
 from .align import realign
 from .behaviours import Behaviours, fix_async
@@ -115,15 +114,6 @@ _STRING = m.SimpleString() | m.ConcatenatedString() | m.FormattedString()
 _RANGE_BY_HAND = ('torch.range(...) not changed: %s; write torch.arange(start, end + 1, '
                   'step, dtype=torch.get_default_dtype()) (end - 1 for a negative step; '
                   'the same values when they are whole numbers)')
-# Every rewrite needs one of these in the source text.
-_TRIGGERS = re.compile(r'ffi|Function|range|Variable|data\[|is_available|/|size_average'
-                       r'|reduce|volatile|upsample|Upsample|get_all_dtypes|cuda\.device'
-                       r'|requires_grad|\.(?:sum|mean|prod|max|min|std|var|median|mode|norm)\('
-                       r'|_ext|\b(?:%s)\b' % '|'.join(sorted(
-                           pyremoved.MODULES | set(pyremoved.METHODS) |
-                           set(pyremoved.SELF_METHODS))))
-
-
 @dataclass(frozen=True)
 class Repository:
     """What port knows of the whole repository as it rewrites one file."""
@@ -192,8 +182,8 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     python2 = verdict.kind == pyversion.PYTHON2
     if verdict.kind == pyversion.NEITHER:
         return original, found  # says where it does not parse
-    if not _TRIGGERS.search(source):
-        return source, findings  # nothing to rewrite: no need to parse
+    if not triggers.wanted(source, version, python2, repository.extensions):
+        return source, findings  # nothing to rewrite or report: no need to parse
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
@@ -201,11 +191,13 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
             return source, findings  # to_python3's finding says why
         return source, findings + [Finding(path, exc.raw_line, 'not changed: libcst cannot '
                                            'parse it (%s)' % exc.message, False)]
-    # One tree, its metadata resolved once: what the rewrite needs to know of
-    # the whole file first, then every rewrite in one pass.
-    wrapper = MetadataWrapper(module)
-    analysis = _Analysis()
-    wrapper.visit(analysis)
+    # One tree (parsed here: the wrapper need not copy it), its metadata
+    # resolved once, when first asked for (metadata.py): what the rewrite
+    # needs to know of the whole file first, and the nodes' parents, in one
+    # pass, then every rewrite in one pass.
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    analysis, parents = _Analysis(), metadata.Parents()
+    wrapper.visit(_Chain(analysis, parents))
     context = CodemodContext(filename=path)
     views = layout.Views(repository.extensions)
     removed = Removed(context, path, python2, future(source, 'division'))
@@ -216,7 +208,8 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     findings += kept
     rewriter = _Rewriter(context, analysis, path, repository.built_by_nvcc, bool(kept))
     data = DataArguments(path, repository.extensions)
-    tree = wrapper.visit(_Chain(views, data, removed, behaviours, rewriter))
+    tree = wrapper.visit(_Chain(views, data, removed, behaviours, rewriter,
+                                known={ParentNodeProvider: parents.parents}))
     findings += layout.report(views.calls, path, repository.c_layouts)
     findings += behaviours.findings + data.findings
     if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
@@ -240,22 +233,30 @@ class _Chain(cst.CSTTransformer):
     returns handed to the next, as if each had run on the one before's
     output.  A part whose visit of a node says not to visit its children is
     not called for them (the others are), and is called when the node is
-    left, as libcst does."""
+    left, as libcst does.  known: metadata mappings made already
+    ({provider: {node: value}}); the others are resolved when a part first
+    asks for them (metadata.Lazy)."""
 
     METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
                              ScopeProvider)
 
-    def __init__(self, *parts):
+    def __init__(self, *parts, known=None):
         super().__init__()
         self.parts = parts
+        self.known = known
         self._skipping = [None] * len(parts)  # per part: the node it skips the children of
 
     @contextlib.contextmanager
     def resolve(self, wrapper):
-        with super().resolve(wrapper):
-            for part in self.parts:
-                part.metadata = self.metadata
+        self.metadata = metadata.Lazy(wrapper, self.get_inherited_dependencies(), self.known)
+        for part in self.parts:
+            part.metadata = self.metadata
+        try:
             yield
+        finally:
+            self.metadata = {}
+            for part in self.parts:
+                part.metadata = {}
 
     def _active(self):
         return [part for part, skip in zip(self.parts, self._skipping) if skip is None]
