@@ -115,3 +115,12 @@ def test_bench_repository_has_the_target_size(tmp_path):
     files, lines = _bench().generate(str(tmp_path), 200)
     assert 13000 <= lines <= 15000
     assert (tmp_path / 'README.md').is_file()
+
+
+def test_a_long_comment_after_a_dot_is_read_in_linear_time():
+    # An ambiguous pattern between tokens took minutes on such a line.
+    import time
+    source = 'x = 1.  #' + ' # -' * 200 + '\ny = 2\n'
+    start = time.perf_counter()
+    assert not triggers.wanted(source, '0.3')
+    assert time.perf_counter() - start < 5

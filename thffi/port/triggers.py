@@ -20,8 +20,10 @@ from ..toolchain import pyremoved
 from . import behaviours
 
 # What may lie between two tokens of an expression: spaces, line breaks
-# (inside brackets or after a backslash) and comments.
-_GAP = r'(?:\s|\\|#[^\n]*)*'
+# (inside brackets or after a backslash) and comments to the end of their
+# line; each character matched one way only (an ambiguous pattern takes
+# exponential time on a long comment).
+_GAP = r'(?:[\s\\]|#[^\n]*\n)*'
 _WORD = re.compile(r'[A-Za-z_][A-Za-z_0-9]*')
 
 # python.py's own rewrites that no table names: torch.utils.ffi (and the
