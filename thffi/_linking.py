@@ -19,7 +19,7 @@ import time
 
 import cffi
 
-from . import _link, cuda
+from . import _link, _preprocessed, cuda
 from ._compile import explained
 from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
                          meant_command, removed_calls, show_step)
@@ -135,6 +135,7 @@ def check_symbols(plan, library, kwargs, compiled=None):
             source_of.get(o, o) for o in defined[symbol])
     spelled = _link.demangled(names)
     declared = {fn.name: fn.header for fn in plan.functions}
+    inline = inline_only(plan, kwargs, set(names))
     lines = []
     for name in names:
         files = {source_of.get(o, o) for o in users.get(name, [])
@@ -142,7 +143,9 @@ def check_symbols(plan, library, kwargs, compiled=None):
         used = ('declared in %s' % plan.display(declared[name]) if name in declared
                 else 'used in %s' % (', '.join(sorted(map(plan.display, files)))
                                      or 'a library the build links'))
-        if name in cxx:
+        if name in inline:
+            reason = _inline_reason(plan, inline[name][0])
+        elif name in cxx:
             reason = ('%s defines it with C++ linkage: declare it extern "C"'
                       % ', '.join(sorted(map(plan.display, cxx[name]))))
         else:
@@ -161,11 +164,24 @@ def check_symbols(plan, library, kwargs, compiled=None):
         lines.append('  (the loader found no %s, which the library needs: put its folder '
                      'in runtime_library_dirs)' % ', '.join(missing))
     count = len(names) + sum(map(len, linked.values()))
-    raise BuildError('building %s failed: nothing defines %s the code uses, so importing '
+    raise BuildError('building %s failed: %s defines %s the code uses, so importing '
                      'the library would fail with "undefined symbol":\n%s\nThe previous '
                      'build, if any, is left in place.'
-                     % (plan.name, 'this name' if count == 1
-                        else 'these %d names' % count, '\n'.join(lines)))
+                     % (plan.name, 'no object' if inline else 'nothing', 'this name'
+                        if count == 1 else 'these %d names' % count, '\n'.join(lines)))
+
+
+def _inline_reason(plan, definition):
+    """Why the function `definition` (_preprocessed.Definition) defines
+    is in no object."""
+    where = '%s:%d' % (plan.display(definition.file), definition.line)
+    if definition.kind == 'extern inline':
+        return ('%s defines it `extern inline`, which GNU89 inline semantics (-std=gnu89, '
+                '-fgnu89-inline) keep for inlining only: no object defines it; drop `extern` '
+                '(thffi\'s build then adds its definition) or make it `static inline`' % where)
+    return ('%s defines it plain `inline` only (C99: an inline definition, for inlining; no '
+            'object defines it): declare it `extern` in one C source, or make it `static '
+            'inline`' % where)
 
 
 def _unresolved_reason(plan, name, declared, libraries):
@@ -210,11 +226,10 @@ def link(plan, objects):
     try:
         check_symbols(plan, built, kwargs)
     except BuildError:
-        sources = with_inline_definitions(plan, built, kwargs,
-                                          _cffi_objects(plan, plan.sources))
+        sources = with_inline_definitions(
+            plan, built, kwargs, lambda sources: _cffi_compile(plan, module, kwargs, sources))
         if sources is None:
             raise
-        built = _cffi_compile(plan, module, kwargs, list(sources))
         check_symbols(plan, built, kwargs, _cffi_objects(plan, sources))
     return built
 
@@ -250,37 +265,81 @@ def _cffi_compile(plan, module, kwargs, sources):
         raise BuildError('building %s failed: %s' % (plan.name, exc)) from None
 
 
-def with_inline_definitions(plan, library, kwargs, compiled, folder=None):
-    """The sources to compile instead of plan.sources, {source: the
-    user's source}, when names `library` leaves unresolved are functions
-    the user's C defines plain `inline` (C99 inline definitions: no
-    object defines them; gcc 5 inlined every call, gcc 12 leaves calls
-    to recursive and large ones out of line: toolchain/cc.py).  The
-    first C source that reads each such definition is compiled through
-    a file that includes it, then declares the functions `extern`, which
-    makes that object hold their one external definition.  Says so in
-    one line.  None when no unresolved name is such a function.
-    compiled: {object: source} of the compiles (gcc -MMD's .d files
-    beside the objects name the headers each read, relative to folder,
-    where the compiler ran: by default the build folder, cffi's)."""
-    names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
-                                 plan.linked_libraries)[0])
-    reads = {}  # the user's C sources, in order: [files each read]
-    by_source = {src: obj for obj, src in compiled.items()}
+def inline_only(plan, kwargs, names, folder=None):
+    """{name: (_preprocessed.Definition, the first C source reading it)}
+    for the names of `names` that the user's C defines for inlining only,
+    as the preprocessor sees each C source of plan.sources with the
+    build's compiler, include folders, macros and C flags (kwargs: the
+    link's setuptools arguments).  folder: where the compiler ran (by
+    default the build folder, cffi's)."""
+    import setuptools  # noqa: F401 (makes `distutils` setuptools' own, as cffi does)
+    from distutils import ccompiler, sysconfig as distutils_sysconfig
+    compiler = ccompiler.new_compiler()
+    distutils_sysconfig.customize_compiler(compiler)
+    if os.path.basename(compiler.compiler_so[0]).endswith('++'):
+        return {}  # CC=g++ compiles the C as C++, where inline functions are emitted
+    paths = sysconfig.get_paths()
+    command = _preprocessed.preprocess_command(
+        compiler.compiler_so + ccompiler.gen_preprocess_options(
+            as_list(kwargs.get('define_macros'))
+            + [(m,) for m in as_list(kwargs.get('undef_macros'))],
+            as_list(kwargs.get('include_dirs')) + [paths['include'], paths['platinclude']]),
+        cc.for_language(as_list(kwargs.get('extra_compile_args')), 'c')[0])
+    found = {}
     for src in plan.sources:
-        if src in by_source and not src.endswith(_CXX_SUFFIXES):
-            read = _dependencies(by_source[src], folder or plan.build_dir)
-            reads[src] = [src] + [f for f in read if _users_file(plan, f)]
-    defined = {}  # name: (file, line, the first source reading it)
-    for src, files in reads.items():
-        for path in files:
-            for name, line in _c99_inline(path).items():
-                if name in names:
-                    defined.setdefault(name, (path, line, src))
+        if names - set(found) and not src.endswith(_CXX_SUFFIXES):
+            for d in _preprocessed.inline_only(command, src, folder or plan.build_dir,
+                                               lambda path: _users_file(plan, path)):
+                if d.name in names:
+                    found.setdefault(d.name, (d, src))
+    return found
+
+
+def with_inline_definitions(plan, library, kwargs, relink, folder=None):
+    """The sources compiled instead of plan.sources, {source: the user's
+    source}, when names `library` leaves unresolved are functions the
+    user's C defines plain `inline` (C99 inline definitions: no object
+    defines them; gcc 5 inlined every call, gcc 12 leaves calls to
+    recursive and large ones out of line, and -O0 every call:
+    toolchain/cc.py), as the preprocessor sees it (inline_only():
+    `#define DEVICE_FUNC inline`).  The first C source that reads each
+    such definition is compiled through a file that includes it, then
+    declares the functions `extern`, which makes that object hold their
+    one external definition; relink(sources) builds the library again
+    from them (at `library`), until no unresolved name is such a function
+    (a definition made external calls the others out of line).  Says so
+    in one line.  None when no unresolved name is such a function.
+    folder: where the compiler ran (inline_only())."""
+    defined = {}  # name: (Definition, the first source reading it)
+    while True:
+        names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
+                                     plan.linked_libraries)[0]) - set(defined)
+        more = {name: found for name, found in inline_only(plan, kwargs, names, folder).items()
+                if found[0].kind == 'inline'}
+        if not more:
+            break
+        defined.update(more)
+        sources = _with_external_definitions(plan, defined)
+        relink(list(sources))
     if not defined:
         return None
+    sys.stderr.write(
+        'thffi: warning: %s: defined plain `inline` (C99: no external definition) and '
+        'called out of line, which gcc 5 inlined: compiled %s once more with %s\n'
+        % (', '.join('%s (%s:%d)' % (n, plan.display(d.file), d.line)
+                     for n, (d, _) in sorted(defined.items())),
+           'its definition' if len(defined) == 1 else 'their definitions',
+           ', '.join(sorted({plan.display(src) for _, src in defined.values()}))))
+    return sources
+
+
+def _with_external_definitions(plan, defined):
+    """{source to compile: the user's source} for plan.sources, where a
+    source reading definitions of `defined` ({name: (Definition, the
+    source)}) is compiled through a file in the build folder that
+    includes it, then declares those functions `extern`."""
     wrapped = {}
-    for name, (_, _, src) in sorted(defined.items()):
+    for name, (_, src) in sorted(defined.items()):
         wrapped.setdefault(src, []).append(name)
     folder = os.path.join(plan.build_dir, 'c99-inline')
     os.makedirs(folder, exist_ok=True)
@@ -297,13 +356,6 @@ def with_inline_definitions(plan, library, kwargs, compiled, folder=None):
                        ''.join('extern __typeof__(%s) %s;\n' % (n, n)
                                for n in wrapped[src])))
         sources[wrapper] = src
-    sys.stderr.write(
-        'thffi: warning: %s: defined plain `inline` (C99: no external definition) and '
-        'called out of line, which gcc 5 inlined: compiled %s once more with %s\n'
-        % (', '.join('%s (%s:%d)' % (n, plan.display(f), line)
-                     for n, (f, line, _) in sorted(defined.items())),
-           'its definition' if len(defined) == 1 else 'their definitions',
-           ', '.join(plan.display(s) for s in wrapped)))
     return sources
 
 
@@ -314,25 +366,6 @@ def _users_file(plan, path):
     return not path.startswith(tuple(filter(None, (
         INCLUDE_DIR, paths['include'], paths['platinclude'], '/usr/include/', '/usr/lib/',
         plan.cuda_home))))
-
-
-def _dependencies(obj, folder):
-    """The files gcc -MMD says the compile of `obj` read (its .d file;
-    relative paths from `folder`, where cffi compiles); [] without one."""
-    try:
-        with open(obj[:-2] + '.d') as f:
-            text = f.read().replace('\\\n', ' ')
-    except OSError:
-        return []
-    return [os.path.normpath(os.path.join(folder, d)) for d in text.partition(':')[2].split()]
-
-
-def _c99_inline(path):
-    try:
-        with open(path, errors='replace') as f:
-            return cc.c99_inline_definitions(f.read())
-    except OSError:
-        return {}
 
 
 def _source_names(obj):
