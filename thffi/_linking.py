@@ -20,7 +20,7 @@ import time
 import cffi
 
 from . import _link, _preprocessed, cuda
-from ._compile import explained
+from ._compile import compile, explained
 from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
                          meant_command, removed_calls, show_step)
 from .toolchain import cc, cuda_api
@@ -223,14 +223,25 @@ def link(plan, objects):
               else '_%s_%x' % (plan.name.split('.')[-1], time.time_ns()))
     kwargs = link_kwargs(plan, objects)
     built = _cffi_compile(plan, module, kwargs, plan.sources)
+    deferred = plan.deferred
     try:
         check_symbols(plan, built, kwargs)
     except BuildError:
         sources = with_inline_definitions(
             plan, built, kwargs, lambda sources: _cffi_compile(plan, module, kwargs, sources))
-        if sources is None:
+        if sources is None and not deferred:
             raise
+        sources = sources or {src: src for src in plan.sources}
+        if deferred and _link.unresolved(built, kwargs.get('library_dirs', []),
+                                         plan.linked_libraries)[0]:
+            kwargs = link_kwargs(plan, objects + compile(plan, deferred=True))
+            built = _cffi_compile(plan, module, kwargs, list(sources))
+            deferred = []
         check_symbols(plan, built, kwargs, _cffi_objects(plan, sources))
+    for source in deferred:
+        print('thffi: %s (extra_objects) %s: not compiled, as the extension is built without '
+              'CUDA and its C calls nothing that is missing'
+              % (plan.display(plan.rescued[source]), plan.rescue_reasons[source]))
     return built
 
 
@@ -272,6 +283,8 @@ def inline_only(plan, kwargs, names, folder=None):
     build's compiler, include folders, macros and C flags (kwargs: the
     link's setuptools arguments).  folder: where the compiler ran (by
     default the build folder, cffi's)."""
+    if not names:
+        return {}
     import setuptools  # noqa: F401 (makes `distutils` setuptools' own, as cffi does)
     from distutils import ccompiler, sysconfig as distutils_sysconfig
     compiler = ccompiler.new_compiler()
