@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from conftest import copy_legacy_shift, hooked_env
+from support import copy_legacy_shift, hooked_env
 from thffi import find_cuda_home
 
 HOME = find_cuda_home()

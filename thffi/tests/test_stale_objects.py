@@ -339,7 +339,7 @@ def test_a_committed_object_whose_source_has_another_name_is_compiled_again_from
         text = (tmp_path / name).read_text()
         assert old in text
         (tmp_path / name).write_text(text.replace(old, new))
-    made = _run([sys.executable, 'build.py'], tmp_path)
+    made = _run([sys.executable, 'build.py'], tmp_path, gpu=True)
     assert made.returncode == 0, made.stdout + made.stderr
     assert ('thffi: src/cuda/interpolate_cuda_kernel.o (extra_objects) was built by an old CUDA '
             'toolkit: it calls cudaConfigureCall, cudaLaunch, cudaSetupArgument, which CUDA 10.1 '
