@@ -24,23 +24,26 @@ from .cuda import describe
 from .toolchain import cuda_api
 
 
-def compile(plan):
+def compile(plan, deferred=False):
     """Compiles thffi's own code and the .cu sources of plan.jobs, in
     parallel, in plan.build_dir; returns the objects made, in the jobs'
-    order.  thffi's objects come from the cache when it has them.  Verbose,
-    it prints the commands of the user's sources (_log.py) and one line for
-    thffi's own objects (and one before they start, when compiling them
-    takes long)."""
+    order.  deferred: the jobs of plan.deferred only, which link() asks
+    for when the link needs them; else all the others.  thffi's objects
+    come from the cache when it has them.  Verbose, it prints the commands
+    of the user's sources (_log.py) and one line for thffi's own objects
+    (and one before they start, when compiling them takes long)."""
+    jobs = [job for job in plan.jobs if (job.source in plan.deferred) == deferred]
     try:
         cache = {job.object: _cached_object(job.command, job.object)
-                 for job in plan.jobs if job.own}
+                 for job in jobs if job.own}
     except FileNotFoundError as exc:  # the cache key reads the compiler's binary
         raise BuildError(_missing_compiler(exc.filename)) from None
     # What a make.sh step failed to build, or an old toolkit built,
     # comes first: the lines above it (make.sh's) are where it failed.
     for source, obj in plan.rescued.items():
-        print(_rescue_line(plan, source, obj))
-    fresh = [job for job in plan.jobs if job.own and not cache[job.object].present()]
+        if (source in plan.deferred) == deferred:
+            print(_rescue_line(plan, source, obj))
+    fresh = [job for job in jobs if job.own and not cache[job.object].present()]
     if plan.verbose and plan.cuda_toolkit:
         print('thffi: building %s with %s' % (plan.name, describe(plan.cuda_toolkit)))
     if plan.verbose and any(job.source.endswith('.cu') for job in fresh):
@@ -62,8 +65,8 @@ def compile(plan):
 
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(run, plan.jobs))
-    for job, result in zip(plan.jobs, results):
+        results = list(pool.map(run, jobs))
+    for job, result in zip(jobs, results):
         if plan.verbose and not job.own:
             print(_log.command(plan, job.command))
         # The user's compiler warnings show; thffi's own objects' do not.
@@ -83,6 +86,8 @@ def compile(plan):
             raise BuildError('building %s failed: %s could not compile %s (its output '
                              'is above)%s' % (plan.name, os.path.basename(job.command[0]),
                                               job.source, explained(plan, result.stderr)))
+    if deferred:
+        return [job.object for job in jobs]
     if plan.verbose and plan.shared_library:
         print('thffi: its own TH code: in %s, shared with the libraries the build links'
               % plan.shared_library)
@@ -93,7 +98,7 @@ def compile(plan):
               % ('/THC' if plan.with_cuda else '',
                  '%d compiled in %.1f s, ' % (len(fresh), time.perf_counter() - start)
                  if fresh else '', len(cache) - len(fresh), cache_root(), archs))
-    return [job.object for job in plan.jobs]
+    return [job.object for job in jobs]
 
 
 def _rescue_line(plan, source, obj):

@@ -407,6 +407,11 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         user_words=user_words, headers=headers, functions=functions, constants=constants,
         sources=sources, cuda_sources=cuda_sources, user_objects=user_objects,
         rescued=rescued, rescue_reasons=rescue_reasons, meant=meant,
+        # Work only for what is linked: an extension built without CUDA
+        # (its CUDA C left behind build.py's GPU gate) compiles what make.sh
+        # was to build (25 s of nvcc) only when its C calls something
+        # nothing else defines (link()).
+        deferred=[] if package or with_cuda else list(rescued),
         linked_libraries=linked_libraries, with_cuda=with_cuda, cxx_code=cxx_code,
         cusparse_legacy=cusparse_legacy,
         sanitize=sanitize, sanitize_flags=sanitize_flags, shared_library=shared_library,

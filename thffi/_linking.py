@@ -21,10 +21,10 @@ import time
 
 import cffi
 
-from . import _link, _log, cuda
-from ._compile import explained
-from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, c_compiler,
-                         compile_by_language, meant_command, removed_calls, show_step)
+from . import _link, _log, _preprocessed, cuda
+from ._compile import compile, explained
+from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
+                         meant_command, removed_calls, show_step)
 from .toolchain import cc, cuda_api
 
 
@@ -139,13 +139,9 @@ def check_symbols(plan, library, kwargs, compiled=None):
     for symbol, spelled in _link.demangled(defined).items():
         cxx.setdefault(spelled.split('(')[0], set()).update(
             source_of.get(o, o) for o in defined[symbol])
-    # Functions the user's C defines plain `inline`, as the compiler saw it.
-    inline = {}
-    for found in inline_definitions(plan, kwargs).values() if names else ():
-        for name, where in found.items():
-            inline.setdefault(name, where)
     spelled = _link.demangled(names)
     declared = {fn.name: fn.header for fn in plan.functions}
+    inline = inline_only(plan, kwargs, set(names))
     lines = []
     for name in names:
         files = {source_of.get(o, o) for o in users.get(name, [])
@@ -153,14 +149,11 @@ def check_symbols(plan, library, kwargs, compiled=None):
         used = ('declared in %s' % plan.display(declared[name]) if name in declared
                 else 'used in %s' % (', '.join(sorted(map(plan.display, files)))
                                      or 'a library the build links'))
-        if name in cxx:
+        if name in inline:
+            reason = _inline_reason(plan, inline[name][0])
+        elif name in cxx:
             reason = ('%s defines it with C++ linkage: declare it extern "C"'
                       % ', '.join(sorted(map(plan.display, cxx[name]))))
-        elif name in inline:
-            reason = ('%s:%d defines it plain `inline`, which in C99 is no external '
-                      'definition, and thffi found no C source it could compile again with '
-                      'one: declare it `static inline`, or `extern` in one .c file'
-                      % (plan.display(inline[name][0]), inline[name][1]))
         else:
             reason = _unresolved_reason(plan, name, declared, kwargs.get('libraries', []))
         shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
@@ -177,11 +170,24 @@ def check_symbols(plan, library, kwargs, compiled=None):
         lines.append('  (the loader found no %s, which the library needs: put its folder '
                      'in runtime_library_dirs)' % ', '.join(missing))
     count = len(names) + sum(map(len, linked.values()))
-    raise BuildError('building %s failed: nothing defines %s the code uses, so importing '
+    raise BuildError('building %s failed: %s defines %s the code uses, so importing '
                      'the library would fail with "undefined symbol":\n%s\nThe previous '
                      'build, if any, is left in place.'
-                     % (plan.name, 'this name' if count == 1
-                        else 'these %d names' % count, '\n'.join(lines)))
+                     % (plan.name, 'no object' if inline else 'nothing', 'this name'
+                        if count == 1 else 'these %d names' % count, '\n'.join(lines)))
+
+
+def _inline_reason(plan, definition):
+    """Why the function `definition` (_preprocessed.Definition) defines
+    is in no object."""
+    where = '%s:%d' % (plan.display(definition.file), definition.line)
+    if definition.kind == 'extern inline':
+        return ('%s defines it `extern inline`, which GNU89 inline semantics (-std=gnu89, '
+                '-fgnu89-inline) keep for inlining only: no object defines it; drop `extern` '
+                '(thffi\'s build then adds its definition) or make it `static inline`' % where)
+    return ('%s defines it plain `inline` only (C99: an inline definition, for inlining; no '
+            'object defines it): declare it `extern` in one C source, or make it `static '
+            'inline`' % where)
 
 
 def _unresolved_reason(plan, name, declared, libraries):
@@ -223,14 +229,25 @@ def link(plan, objects):
               else '_%s_%x' % (plan.name.split('.')[-1], time.time_ns()))
     kwargs = link_kwargs(plan, objects)
     built = _cffi_compile(plan, module, kwargs, plan.sources)
+    deferred = plan.deferred
     try:
         check_symbols(plan, built, kwargs)
     except BuildError:
-        sources = with_inline_definitions(plan, built, kwargs)
-        if sources is None:
+        sources = with_inline_definitions(
+            plan, built, kwargs, lambda sources: _cffi_compile(plan, module, kwargs, sources))
+        if sources is None and not deferred:
             raise
-        built = _cffi_compile(plan, module, kwargs, list(sources))
+        sources = sources or {src: src for src in plan.sources}
+        if deferred and _link.unresolved(built, kwargs.get('library_dirs', []),
+                                         plan.linked_libraries)[0]:
+            kwargs = link_kwargs(plan, objects + compile(plan, deferred=True))
+            built = _cffi_compile(plan, module, kwargs, list(sources))
+            deferred = []
         check_symbols(plan, built, kwargs, _cffi_objects(plan, sources))
+    for source in deferred:
+        print('thffi: %s (extra_objects) %s: not compiled, as the extension is built without '
+              'CUDA and its C calls nothing that is missing'
+              % (plan.display(plan.rescued[source]), plan.rescue_reasons[source]))
     return built
 
 
@@ -268,30 +285,83 @@ def _cffi_compile(plan, module, kwargs, sources):
         raise BuildError('building %s failed: %s' % (plan.name, exc)) from None
 
 
-def with_inline_definitions(plan, library, kwargs):
-    """The sources to compile instead of plan.sources, {source: the
-    user's source}, when names `library` leaves unresolved are functions
-    the user's C defines plain `inline` (C99 inline definitions: no
-    object defines them; gcc 5 inlined every call, gcc 12 leaves calls
-    to recursive and large ones out of line: toolchain/cc.py).  The
-    definitions are read in each C source as the preprocessor gives it to
-    the compiler (inline_definitions()): `#define DEVICE_FUNC inline` in
-    front of one is seen.  The first C source that holds each such
-    definition is compiled through a file that includes it, then declares
-    the functions `extern`, which makes that object hold their one
-    external definition.  Says so in one line.  None when no unresolved
-    name is such a function."""
-    names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
-                                 plan.linked_libraries)[0])
-    defined = {}  # name: (file, line, the first source holding it)
-    for src, found in inline_definitions(plan, kwargs).items():
-        for name, (path, line) in found.items():
-            if name in names:
-                defined.setdefault(name, (path, line, src))
+def inline_only(plan, kwargs, names, folder=None):
+    """{name: (_preprocessed.Definition, the first C source reading it)}
+    for the names of `names` that the user's C defines for inlining only,
+    as the preprocessor sees each C source of plan.sources with the
+    build's compiler, include folders, macros and C flags (kwargs: the
+    link's setuptools arguments).  folder: where the compiler ran (by
+    default the build folder, cffi's)."""
+    if not names:
+        return {}
+    import setuptools  # noqa: F401 (makes `distutils` setuptools' own, as cffi does)
+    from distutils import ccompiler, sysconfig as distutils_sysconfig
+    compiler = ccompiler.new_compiler()
+    distutils_sysconfig.customize_compiler(compiler)
+    if os.path.basename(compiler.compiler_so[0]).endswith('++'):
+        return {}  # CC=g++ compiles the C as C++, where inline functions are emitted
+    paths = sysconfig.get_paths()
+    command = _preprocessed.preprocess_command(
+        compiler.compiler_so + ccompiler.gen_preprocess_options(
+            as_list(kwargs.get('define_macros'))
+            + [(m,) for m in as_list(kwargs.get('undef_macros'))],
+            as_list(kwargs.get('include_dirs')) + [paths['include'], paths['platinclude']]),
+        cc.for_language(as_list(kwargs.get('extra_compile_args')), 'c')[0])
+    found = {}
+    for src in plan.sources:
+        if names - set(found) and not src.endswith(_CXX_SUFFIXES):
+            for d in _preprocessed.inline_only(command, src, folder or plan.build_dir,
+                                               lambda path: _users_file(plan, path)):
+                if d.name in names:
+                    found.setdefault(d.name, (d, src))
+    return found
+
+
+def with_inline_definitions(plan, library, kwargs, relink, folder=None):
+    """The sources compiled instead of plan.sources, {source: the user's
+    source}, when names `library` leaves unresolved are functions the
+    user's C defines plain `inline` (C99 inline definitions: no object
+    defines them; gcc 5 inlined every call, gcc 12 leaves calls to
+    recursive and large ones out of line, and -O0 every call:
+    toolchain/cc.py), as the preprocessor sees it (inline_only():
+    `#define DEVICE_FUNC inline`).  The first C source that reads each
+    such definition is compiled through a file that includes it, then
+    declares the functions `extern`, which makes that object hold their
+    one external definition; relink(sources) builds the library again
+    from them (at `library`), until no unresolved name is such a function
+    (a definition made external calls the others out of line).  Says so
+    in one line.  None when no unresolved name is such a function.
+    folder: where the compiler ran (inline_only())."""
+    defined = {}  # name: (Definition, the first source reading it)
+    while True:
+        names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
+                                     plan.linked_libraries)[0]) - set(defined)
+        more = {name: found for name, found in inline_only(plan, kwargs, names, folder).items()
+                if found[0].kind == 'inline'}
+        if not more:
+            break
+        defined.update(more)
+        sources = _with_external_definitions(plan, defined)
+        relink(list(sources))
     if not defined:
         return None
+    sys.stderr.write(
+        'thffi: warning: %s: defined plain `inline` (C99: no external definition) and '
+        'called out of line, which gcc 5 inlined: compiled %s once more with %s\n'
+        % (', '.join('%s (%s:%d)' % (n, plan.display(d.file), d.line)
+                     for n, (d, _) in sorted(defined.items())),
+           'its definition' if len(defined) == 1 else 'their definitions',
+           ', '.join(sorted({plan.display(src) for _, src in defined.values()}))))
+    return sources
+
+
+def _with_external_definitions(plan, defined):
+    """{source to compile: the user's source} for plan.sources, where a
+    source reading definitions of `defined` ({name: (Definition, the
+    source)}) is compiled through a file in the build folder that
+    includes it, then declares those functions `extern`."""
     wrapped = {}
-    for name, (_, _, src) in sorted(defined.items()):
+    for name, (_, src) in sorted(defined.items()):
         wrapped.setdefault(src, []).append(name)
     folder = os.path.join(plan.build_dir, 'c99-inline')
     os.makedirs(folder, exist_ok=True)
@@ -308,13 +378,6 @@ def with_inline_definitions(plan, library, kwargs):
                        ''.join('extern __typeof__(%s) %s;\n' % (n, n)
                                for n in wrapped[src])))
         sources[wrapper] = src
-    sys.stderr.write(
-        'thffi: warning: %s: defined plain `inline` (C99: no external definition) and '
-        'called out of line, which gcc 5 inlined: compiled %s once more with %s\n'
-        % (', '.join('%s (%s:%d)' % (n, plan.display(f), line)
-                     for n, (f, line, _) in sorted(defined.items())),
-           'its definition' if len(defined) == 1 else 'their definitions',
-           ', '.join(plan.display(s) for s in wrapped)))
     return sources
 
 
@@ -325,51 +388,6 @@ def _users_file(plan, path):
     return not path.startswith(tuple(filter(None, (
         INCLUDE_DIR, paths['include'], paths['platinclude'], '/usr/include/', '/usr/lib/',
         plan.cuda_home))))
-
-
-def inline_definitions(plan, kwargs):
-    """{C source: {name: (file, line)}}: the functions each of the user's C
-    sources defines plain `inline` in its own files (toolchain/cc.py's
-    rule), read in the source as the preprocessor gives it to the compiler
-    (gcc -E with the compile's include folders, macros and language flags),
-    so that a macro standing for `inline` is seen; each at the file and
-    line of its definition (the preprocessor's line markers)."""
-    flags = ['-I' + d for d in kwargs.get('include_dirs', [])]
-    for macro in kwargs.get('define_macros', []):
-        name, value = (macro, None) if isinstance(macro, str) else macro
-        flags.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
-    flags += [a for a in cc.for_language(as_list(kwargs.get('extra_compile_args')), 'c')[0]
-              if re.match(r'-[DUI]|-std=|-include$|-isystem$', a)]
-    found = {}
-    for src in plan.sources:
-        if src.endswith(_CXX_SUFFIXES):
-            continue
-        try:
-            out = subprocess.run(c_compiler() + ['-E'] + flags + [src], capture_output=True,
-                                 text=True, timeout=300)
-        except (OSError, subprocess.SubprocessError):
-            continue
-        if out.returncode != 0:
-            continue
-        where = _line_origins(out.stdout)
-        found[src] = {name: where[line - 1]
-                      for name, line in cc.c99_inline_definitions(out.stdout).items()
-                      if _users_file(plan, where[line - 1][0])}
-    return found
-
-
-def _line_origins(text):
-    """[(file, line)] of each line of preprocessed text: where it came from,
-    by the preprocessor's line markers (`# 12 "src/x.h" 2`)."""
-    origins, path, number = [], '', 1
-    for line in text.split('\n'):
-        marker = re.match(r'#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', line)
-        origins.append((path, number))
-        if marker:
-            number, path = int(marker.group(1)), os.path.abspath(marker.group(2))
-        else:
-            number += 1
-    return origins
 
 
 def _source_names(obj):

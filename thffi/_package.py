@@ -86,6 +86,10 @@ def _checking_build_ext(base, plan, kwargs):
             objects = self.compiler.object_filenames(ext.sources, output_dir=self.build_temp)
             return dict(zip(objects, [os.path.abspath(s) for s in ext.sources]))
 
+        def _relink(self, ext, sources):
+            ext.sources = sources
+            super().build_extension(ext)
+
         def build_extension(self, ext):
             if ext.name != plan.module_name:
                 return super().build_extension(ext)
@@ -100,13 +104,14 @@ def _checking_build_ext(base, plan, kwargs):
                 except BuildError:
                     # C99 inline functions nothing defines: compiled once more
                     # with their definition, as thffi's own builds do.
-                    instead = with_inline_definitions(plan, path, kwargs)
-                    if instead is None:
-                        raise
                     original = ext.sources
-                    ext.sources = original[:1] + [os.path.relpath(s) for s in instead]
                     try:
-                        super().build_extension(ext)
+                        instead = with_inline_definitions(
+                            plan, path, kwargs, lambda sources: self._relink(
+                                ext, original[:1] + [os.path.relpath(s) for s in sources]),
+                            os.getcwd())
+                        if instead is None:
+                            raise
                         check_symbols(plan, path, kwargs, {
                             o: instead.get(s, s) for o, s in self._compiled(ext).items()})
                     finally:

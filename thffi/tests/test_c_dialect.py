@@ -201,6 +201,156 @@ def test_recursive_c99_inline_helper_in_a_package_build(tmp_path):
     assert ran.returncode == 0 and ran.stdout.strip() == 'ok', ran.stdout + ran.stderr
 
 
+# Helpers behind a macro, as code shared by the CPU and CUDA paths wrote
+# them: `inline` is not in the text of the definitions, and -O0 (the user's
+# flags come after the builder's -O3) inlines no call.
+SMOOTH = {
+    'src/device.h': """\
+        #ifndef DEVICE_H
+        #define DEVICE_H
+        /* Shared by the CPU code and the kernels: __device__ where nvcc compiles. */
+        #ifdef __CUDACC__
+        #define DEVICE_FUNC __device__ inline
+        #else
+        #define DEVICE_FUNC inline
+        #endif
+
+        DEVICE_FUNC float clampf(float x, float lo, float hi)
+        {
+            return x < lo ? lo : (x > hi ? hi : x);
+        }
+
+        DEVICE_FUNC float lerpf(float a, float b, float t) { return a + t * (b - a); }
+
+        DEVICE_FUNC float smoothstepf(float e0, float e1, float x)
+        {
+            float t = clampf((x - e0) / (e1 - e0), 0.0f, 1.0f);
+            return lerpf(0.0f, 1.0f, t * t * (3.0f - 2.0f * t));
+        }
+        #endif
+        """,
+    'src/smooth.h': """\
+        int smooth_forward(THFloatTensor *input, THFloatTensor *output, float e0, float e1);
+        """,
+    'src/smooth.c': """\
+        #include <TH/TH.h>
+        #include "device.h"
+
+        int smooth_forward(THFloatTensor *input, THFloatTensor *output, float e0, float e1)
+        {
+            long i, n = THFloatTensor_nElement(input);
+            float *in, *out;
+            THArgCheck(THFloatTensor_isContiguous(input), 1, "input must be contiguous");
+            THFloatTensor_resizeAs(output, input);
+            in = THFloatTensor_data(input);
+            out = THFloatTensor_data(output);
+            for (i = 0; i < n; i++)
+                out[i] = smoothstepf(e0, e1, in[i]);
+            return 1;
+        }
+        """,
+    'build.py': """\
+        from torch.utils.ffi import create_extension
+
+        ffi = create_extension(
+            '_ext.smooth',
+            headers=['src/smooth.h'],
+            sources=['src/smooth.c'],
+            relative_to=__file__,
+            extra_compile_args=['-std=c99', '-O0'],
+            with_cuda=False)
+
+        if __name__ == '__main__':
+            ffi.build()
+        """,
+}
+
+CHECK_SMOOTH = """
+    import torch
+    from _ext import smooth
+
+    x = torch.linspace(-1, 2, 31)
+    out = torch.zeros(0)
+    smooth.smooth_forward(x, out, 0.0, 1.0)
+    t = x.clamp(0, 1)
+    assert torch.allclose(out, t * t * (3 - 2 * t)), (out, x)
+    print('ok')
+"""
+
+
+def test_c99_inline_helpers_behind_a_macro_build_and_run(tmp_path):
+    _write(tmp_path, SMOOTH)
+    obj = tmp_path / 'smooth.o'
+    subprocess.run(['gcc', '-std=c99', '-O0', '-c', 'src/smooth.c', '-o', str(obj), '-I',
+                    os.path.join(ROOT, 'thffi', 'include')], cwd=tmp_path, check=True)
+    nm = subprocess.run(['nm', str(obj)], capture_output=True, text=True).stdout
+    assert 'U smoothstepf' in nm and 'U clampf' not in nm  # the case is real here
+    built = _run(tmp_path, BUILD_AND_RUN)
+    assert built.returncode == 0, built.stdout + built.stderr
+    warnings = [line for line in built.stderr.splitlines() if 'plain `inline`' in line]
+    assert len(warnings) == 1, built.stderr
+    for name, line in (('clampf', 10), ('lerpf', 15), ('smoothstepf', 17)):
+        assert '%s (%s:%d)' % (name, os.path.join('src', 'device.h'), line) in warnings[0], (
+            warnings[0])
+    ran = _run(tmp_path, CHECK_SMOOTH)
+    assert ran.returncode == 0 and ran.stdout.strip() == 'ok', ran.stdout + ran.stderr
+
+
+def test_a_link_that_still_fails_names_the_inline_only_definition(tmp_path):
+    """GNU89 inline semantics (-std=gnu89): the `extern inline` definition
+    is the one for inlining only, and no extern declaration makes it an
+    external one; a name nothing defines is told apart from it."""
+    files = dict(SMOOTH)
+    files['src/device.h'] = files['src/device.h'].replace('#define DEVICE_FUNC inline',
+                                                          '#define DEVICE_FUNC extern inline')
+    files['src/smooth.c'] = files['src/smooth.c'].replace(
+        'return 1;', 'return smooth_check(output);').replace(
+        '#include "device.h"', '#include "device.h"\nint smooth_check(THFloatTensor *t);')
+    files['build.py'] = files['build.py'].replace("'-std=c99'", "'-std=gnu89'")
+    _write(tmp_path, files)
+    built = _run(tmp_path, BUILD_AND_RUN)
+    assert built.returncode != 0
+    assert 'no object defines these 2 names the code uses' in built.stderr, built.stderr
+    assert ('  smoothstepf, used in src/smooth.c: src/device.h:17 defines it `extern inline`, '
+            'which GNU89 inline semantics (-std=gnu89, -fgnu89-inline) keep for inlining only'
+            in built.stderr), built.stderr
+    assert ('  smooth_check, used in src/smooth.c: no source, extra object or library of the '
+            'build defines it' in built.stderr), built.stderr
+    assert 'plain `inline`' not in built.stderr, built.stderr
+
+
+def test_inline_only_definitions_are_read_from_the_preprocessed_source(tmp_path):
+    """C99 6.7.4: only a definition all of whose file-scope declarations
+    say `inline` and none `extern` is for inlining only; #if-ed out code
+    is not compiled; GNU89 semantics swap the roles of `inline` and
+    `extern inline`; a source pycparser cannot read (an asm statement)
+    is searched as preprocessed text."""
+    from thffi import _preprocessed
+    _write(tmp_path, {'inl.h': """\
+        #define HELPER inline
+        HELPER int a(int x) { return x; }
+        float b(float x);
+        inline float b(float x) { return x; }
+        static inline int c(int x) { return x; }
+        extern inline int d(int x) { return x; }
+        #if 0
+        inline int e(int x) { return x; }
+        #endif
+        """, 'one.c': '#include <stdio.h>\n#include "inl.h"\n',
+        'asm.c': '#include "inl.h"\ninline int f(int x) { __asm__ volatile("nop"); return x; }\n'})
+
+    def found(source, *flags):
+        command = _preprocessed.preprocess_command(['gcc', '-I', str(tmp_path)], list(flags))
+        return [(d.name, os.path.basename(d.file), d.line, d.kind) for d in
+                _preprocessed.inline_only(command, source, str(tmp_path),
+                                          lambda path: not path.startswith('/usr/'))]
+
+    assert found('one.c', '-std=c99', '-MMD') == [('a', 'inl.h', 2, 'inline')]
+    assert found('one.c', '-std=gnu89') == [('d', 'inl.h', 6, 'extern inline')]
+    assert ('f', 'asm.c', 2, 'inline') in found('asm.c', '-std=c99')
+    assert not list(tmp_path.glob('*.d'))  # -MMD is no flag for gcc -E here
+
+
 # C that gcc 5 compiled with warnings and gcc 14 refuses: implicit int
 # (a static without a type, a function without a return type), K&R
 # definitions, a call with no declaration in scope, an int used as a

@@ -237,9 +237,15 @@ CUDA_HOME = __import__('thffi').find_cuda_home()
 GPU = __import__('torch').cuda.is_available()
 needs_nvcc = pytest.mark.skipif(CUDA_HOME is None, reason='needs the CUDA toolkit (nvcc)')
 def _make_sh(folder):
-    """Runs make.sh as a user with thffi installed would."""
-    return subprocess.run(['bash', 'make.sh'], cwd=folder, env=hooked_env(folder),
-                          capture_output=True, text=True, timeout=300)
+    """Runs make.sh as a user with thffi installed would, with
+    torch.cuda.is_available() True as on a machine with a GPU: build.py's
+    gate builds with CUDA, whose C calls the kernel's launcher (built
+    without CUDA, the C calls nothing of it: tests/test_linked_only.py)."""
+    env = hooked_env(folder)
+    with open(folder / 'sitecustomize.py', 'a') as f:
+        f.write('import torch\ntorch.cuda.is_available = lambda: True\n')
+    return subprocess.run(['bash', 'make.sh'], cwd=folder, env=env, capture_output=True,
+                          text=True, timeout=300)
 
 
 @needs_nvcc
@@ -279,7 +285,8 @@ def test_an_object_make_sh_failed_to_build_is_compiled_from_its_cu(tmp_path):
     # to do and what thffi tried.
     kernel = tmp_path / 'src/cuda/shift_kernel.cu'
     kernel.write_text(kernel.read_text().replace('data[i] += by;', 'data[i] += by'))
-    out = _run(tmp_path, 'import runpy\nrunpy.run_path("build.py", run_name="__main__")\n')
+    out = _run(tmp_path, 'import torch\ntorch.cuda.is_available = lambda: True\n'
+               'import runpy\nrunpy.run_path("build.py", run_name="__main__")\n')
     assert out.returncode != 0
     assert ('extra_objects names src/cuda/shift_kernel.cu.o, which a make.sh step was to '
             'compile and did not; thffi compiled src/cuda/shift_kernel.cu with nvcc for '

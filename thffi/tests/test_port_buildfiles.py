@@ -30,9 +30,15 @@ needs_nvcc = pytest.mark.skipif(CUDA_HOME is None, reason='needs the CUDA toolki
 needs_make = pytest.mark.skipif(shutil.which('make') is None, reason='needs GNU make')
 
 
-def _run(folder, *command):
-    return subprocess.run(list(command), cwd=folder, env=hooked_env(folder), capture_output=True,
-                          text=True, timeout=600)
+def _run(folder, *command, gpu=False):
+    """gpu: with torch.cuda.is_available() True, as on a machine with a GPU
+    (build.py's gate then builds with CUDA, whose C calls the kernel)."""
+    env = hooked_env(folder)
+    if gpu:
+        with open(folder / 'sitecustomize.py', 'a') as f:
+            f.write('import torch\ntorch.cuda.is_available = lambda: True\n')
+    return subprocess.run(list(command), cwd=folder, env=env, capture_output=True, text=True,
+                          timeout=600)
 
 
 def _symbols(folder):
@@ -487,7 +493,7 @@ def test_a_makefile_project_builds_with_the_hook_and_after_port(tmp_path):
     # torch.utils.ffi, which is thffi's under the hook.
     out = _run(tmp_path, 'make')
     assert out.returncode != 0 and 'Unsupported gpu architecture' in out.stderr, out.stderr
-    out = _run(tmp_path, sys.executable, 'build.py')
+    out = _run(tmp_path, sys.executable, 'build.py', gpu=True)
     assert out.returncode == 0, out.stdout + out.stderr
     assert 'does not exist: Makefile:15 (`nvcc' in out.stdout, out.stdout
     torch_inc = ' '.join('-I' + os.path.join(ROOT, 'thffi', 'include', *sub)
@@ -552,8 +558,11 @@ def test_the_fallback_takes_the_flags_of_the_nvcc_command_build_py_ran(tmp_path)
     alone the builder compiles the kernel with that command's flags."""
     build = textwrap.dedent(BUILD_PY_NVCC)
     build = build[:build.index("offset = ")] + build[build.index('ffi = create_extension'):]
+    # with_cuda=True: built without CUDA, a C that calls nothing of the
+    # kernel leaves it uncompiled (tests/test_linked_only.py).
     build = build.replace("if os.system(cmd) != 0:\n    sys.exit('nvcc failed on ' + kernel)",
-                          'os.system(cmd)').replace(", offset + '.o'", '')
+                          'os.system(cmd)').replace(", offset + '.o'", '').replace(
+        'relative_to=__file__,', 'relative_to=__file__,\n    with_cuda=True,')
     _scale_repository(tmp_path, {'make.sh': None, 'build.py': build})
     out = _run(tmp_path, sys.executable, 'build.py')
     assert out.returncode == 0, out.stdout + out.stderr

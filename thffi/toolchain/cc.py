@@ -60,6 +60,22 @@ DIALECT_RULES = [
          'library needs a definition nothing provides', 'gcc 10', None),
 ]
 
+# Macros that make gcc -E's output of today's glibc and gcc headers, and of
+# the user's GNU C, readable by pycparser (C99 and some C11), for finding
+# the C99 inline definitions above as the preprocessor sees them
+# (_preprocessed.py): gcc's extensions that only decorate a declaration go,
+# its own spellings of C keywords become the keywords, and its builtin
+# types become a standard type of no importance to the search.
+PARSER_MACROS = [('__attribute__(x)', ''), ('__extension__', ''), ('__asm__(x)', ''),
+                 ('__asm(x)', ''), ('__restrict', ''), ('__restrict__', ''),
+                 ('__inline', 'inline'), ('__inline__', 'inline'), ('__volatile__', 'volatile'),
+                 ('__const', 'const'), ('__signed__', 'signed'),
+                 ('__builtin_va_list', 'int'), ('__builtin_va_arg(v,t)', '(*(t *)0)'),
+                 ('__builtin_offsetof', 'offsetof'), ('__typeof__(x)', 'int'),
+                 ('__int128', 'long'), ('__float128', 'double'), ('_Float128', 'double'),
+                 ('_Float64', 'double'), ('_Float32', 'float'), ('_Float64x', 'double'),
+                 ('_Float32x', 'double')]
+
 # Flags gcc takes for one language only (regular expressions matching one
 # argument whole; -W forms also with no- and error=).
 _CXX_WARNINGS = ('reorder', 'non-virtual-dtor', 'overloaded-virtual', 'effc\\+\\+',
