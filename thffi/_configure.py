@@ -178,7 +178,8 @@ def _object_source(obj, meant=None):
     meant, the build files' command that writes it (meant_command()),
     compiles, when it exists; else, by names, when it lies beside it: x.cu
     for x.cu.o or x.o, else the one x_*.cu there (make.sh files wrote
-    roi_pooling.cu.o from roi_pooling_kernel.cu); or None."""
+    roi_pooling.cu.o from roi_pooling_kernel.cu); else the one there that
+    defines the C functions the object defines; or None."""
     if meant:
         _, command, folder = meant
         found = [os.path.join(folder, s) for s in command.sources if s.endswith('.cu')]
@@ -189,8 +190,32 @@ def _object_source(obj, meant=None):
             stem = obj[:-len(suffix)]
             found = [stem + '.cu'] if os.path.isfile(stem + '.cu') else glob.glob(
                 glob.escape(stem) + '_*.cu')
-            return found[0] if len(found) == 1 else None
+            return found[0] if len(found) == 1 else _source_by_symbols(obj)
     return None
+
+
+def _source_by_symbols(obj):
+    """The .cu beside obj that defines the most of the C functions the
+    object defines (its symbol table, nm; the toolkit's inline helpers it
+    also holds, min and max, are in no .cu), when no build file and no name
+    says which (a committed interpolate_cuda_kernel.o beside
+    interpolation_cuda_kernel.cu, no make.sh); None when none defines one,
+    or two define as many."""
+    if not os.path.isfile(obj):
+        return None
+    _, defined = _link.symbols([obj])
+    names = [n for n in defined if re.fullmatch(r'[A-Za-z]\w*', n)]
+    if not names:
+        return None
+    counts = {}
+    for source in glob.glob(os.path.join(glob.escape(os.path.dirname(obj) or '.'), '*.cu')):
+        with open(source, errors='replace') as f:
+            text = f.read()
+        counts[source] = sum(1 for n in names
+                             if re.search(r'\b%s\s*\([^;{]*\)\s*\{' % re.escape(n), text))
+    best = max(counts.values(), default=0)
+    found = [source for source, count in counts.items() if count == best]
+    return found[0] if best and len(found) == 1 else None
 
 
 def _read_headers(name, headers):

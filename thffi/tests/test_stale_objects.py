@@ -353,6 +353,30 @@ def test_a_committed_object_whose_source_has_another_name_is_compiled_again_from
     assert 'cudaConfigureCall' not in symbols and 'cudaLaunchKernel' in symbols
 
 
+def test_a_committed_object_no_build_file_makes_is_compiled_from_the_cu_defining_its_functions(
+        tmp_path):
+    """No command writes interpolate_cuda_kernel.o and no name beside it says
+    its source: the .cu there that defines the C functions the object
+    defines (nm) is the one compiled again."""
+    obj = _committed_2018_object(tmp_path)
+    os.rename(obj, tmp_path / 'src/cuda/interpolate_cuda_kernel.o')
+    os.rename(tmp_path / 'src/cuda/scale_kernel.cu',
+              tmp_path / 'src/cuda/interpolation_cuda_kernel.cu')
+    text = (tmp_path / 'build.py').read_text()
+    (tmp_path / 'build.py').write_text(text.replace('src/cuda/scale_kernel.cu.o',
+                                                    'src/cuda/interpolate_cuda_kernel.o'))
+    made = _run([sys.executable, 'build.py'], tmp_path, gpu=True)
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert ('thffi: src/cuda/interpolate_cuda_kernel.o (extra_objects) was built by an old CUDA '
+            'toolkit: it calls cudaConfigureCall, cudaLaunch, cudaSetupArgument, which CUDA 10.1 '
+            'removed (the toolkit here is CUDA %s): compiling '
+            'src/cuda/interpolation_cuda_kernel.cu with nvcc' % _toolkit_release()) in made.stdout, \
+        made.stdout
+    library = next((tmp_path / '_ext' / 'scale').glob('_scale*.so'))
+    symbols = subprocess.run(['nm', str(library)], capture_output=True, text=True).stdout
+    assert 'cudaConfigureCall' not in symbols and 'cudaLaunchKernel' in symbols
+
+
 def test_the_command_quoted_is_the_one_the_readme_runs(tmp_path):
     """lib/make.sh, which the README runs, builds every extension's kernel;
     the nms extension's own make.sh, from before, is run by nobody."""
