@@ -32,7 +32,6 @@ Every rewrite applies to code that no longer has the legacy form, so a
 second run changes nothing."""
 
 import ast
-import contextlib
 import math
 import os
 import re
@@ -46,11 +45,12 @@ with warnings.catch_warnings():
     import libcst as cst
     import libcst.matchers as m
     from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+    from libcst.codemod.visitors import AddImportsVisitor
     from libcst.metadata import (MetadataWrapper, ParentNodeProvider, PositionProvider,
                                  QualifiedNameProvider, ScopeProvider)
 
-from . import gates, layout, metadata, pyversion, triggers
+from . import gates, layout, metadata, pyversion, triggers, unused_imports
+from .chain import Chain
 from .data_to_c import DataArguments
 from .align import realign
 from .behaviours import Behaviours, fix_async
@@ -197,7 +197,7 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     # pass, then every rewrite in one pass.
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     analysis, parents = _Analysis(), metadata.Parents()
-    wrapper.visit(_Chain(analysis, parents))
+    wrapper.visit(Chain(analysis, parents))
     context = CodemodContext(filename=path)
     views = layout.Views(repository.extensions)
     removed = Removed(context, path, python2, future(source, 'division'))
@@ -208,8 +208,8 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     findings += kept
     rewriter = _Rewriter(context, analysis, path, repository.built_by_nvcc, bool(kept))
     data = DataArguments(path, repository.extensions)
-    tree = wrapper.visit(_Chain(views, data, removed, behaviours, rewriter,
-                                known={ParentNodeProvider: parents.parents}))
+    tree = wrapper.visit(Chain(views, data, removed, behaviours, rewriter,
+                               known={ParentNodeProvider: parents.parents}))
     findings += layout.report(views.calls, path, repository.c_layouts)
     findings += behaviours.findings + data.findings
     if (rewriter.unbound_torch or behaviours.needs_torch) and _uses_name(tree, 'torch') and \
@@ -217,75 +217,14 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
         AddImportsVisitor.add_needed_import(context, 'torch')
     if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
         tree = AddImportsVisitor(context).transform_module(tree)
-    if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
-        tree = RemoveImportsVisitor(context).transform_module(tree)
-    removed.confirm(tree)
+    imported = None
+    if unused_imports.scheduled(context):
+        tree, imported = unused_imports.remove(tree, context)
+    removed.confirm(imported)
     findings += removed.findings
     new = tree.code if tree.code != source else source
     return (realign(before, new) if new != before else new,
             sorted(findings + rewriter.findings, key=lambda f: f.line))
-
-
-class _Chain(cst.CSTTransformer):
-    """Visitors and transformers run in one pass over one tree, their
-    metadata resolved once (the costly part of a pass): each node is visited
-    by each in turn and left through each in turn, the node one transformer
-    returns handed to the next, as if each had run on the one before's
-    output.  A part whose visit of a node says not to visit its children is
-    not called for them (the others are), and is called when the node is
-    left, as libcst does.  known: metadata mappings made already
-    ({provider: {node: value}}); the others are resolved when a part first
-    asks for them (metadata.Lazy)."""
-
-    METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
-                             ScopeProvider)
-
-    def __init__(self, *parts, known=None):
-        super().__init__()
-        self.parts = parts
-        self.known = known
-        self._skipping = [None] * len(parts)  # per part: the node it skips the children of
-
-    @contextlib.contextmanager
-    def resolve(self, wrapper):
-        self.metadata = metadata.Lazy(wrapper, self.get_inherited_dependencies(), self.known)
-        for part in self.parts:
-            part.metadata = self.metadata
-        try:
-            yield
-        finally:
-            self.metadata = {}
-            for part in self.parts:
-                part.metadata = {}
-
-    def _active(self):
-        return [part for part, skip in zip(self.parts, self._skipping) if skip is None]
-
-    def on_visit(self, node):
-        for i, part in enumerate(self.parts):
-            if self._skipping[i] is None and not part.on_visit(node):
-                self._skipping[i] = node
-        return any(skip is None for skip in self._skipping)
-
-    def on_visit_attribute(self, node, attribute):
-        for part in self._active():
-            part.on_visit_attribute(node, attribute)
-
-    def on_leave_attribute(self, original_node, attribute):
-        for part in self._active():
-            part.on_leave_attribute(original_node, attribute)
-
-    def on_leave(self, original_node, updated_node):
-        for i, part in enumerate(self.parts):
-            if self._skipping[i] is original_node:
-                self._skipping[i] = None
-            elif self._skipping[i] is not None:
-                continue  # inside a node whose children part does not visit
-            if isinstance(part, cst.CSTVisitor):
-                part.on_leave(original_node)
-            elif isinstance(updated_node, cst.CSTNode):
-                updated_node = part.on_leave(original_node, updated_node)
-        return updated_node
 
 
 class _Strings(cst.CSTVisitor):
@@ -510,8 +449,8 @@ class _Rewriter(cst.CSTTransformer):
                          'function for tensors); import the functions from the package '
                          'thffi\'s build writes, which are wrapped already', fixed=False)
             return
-        RemoveImportsVisitor.remove_unused_import(self.context, 'thffi', '_wrap_function',
-                                                  None if local == '_wrap_function' else local)
+        unused_imports.schedule(self.context, 'thffi', '_wrap_function',
+                                    None if local == '_wrap_function' else local)
         self._report(node, '_wrap_function import (unused): removed; thffi has none, its build '
                      'writes the wrappers into the built package')
 
@@ -613,7 +552,7 @@ class _Rewriter(cst.CSTTransformer):
                          'machine needs no GPU; THFFI_WITH_CUDA=0/1 decides instead)')
             # A build script often imported torch for this alone; thffi
             # builds without it (and without its import time).
-            RemoveImportsVisitor.remove_unused_import(self.context, 'torch')
+            unused_imports.schedule(self.context, 'torch')
             if self.analysis.from_ffi_import:
                 return cst.Call(func=cst.Name('cuda_enabled'))
             AddImportsVisitor.add_needed_import(self.context, 'thffi')
@@ -756,7 +695,7 @@ class _Rewriter(cst.CSTTransformer):
         local = func.value if isinstance(func, cst.Name) else None
         if local is not None:
             for module in ('torch.autograd', 'torch.autograd.variable'):
-                RemoveImportsVisitor.remove_unused_import(
+                unused_imports.schedule(
                     self.context, module, 'Variable', None if local == 'Variable' else local)
         data = args['data']
         volatile = args.get('volatile')

@@ -25,11 +25,12 @@ import builtins
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, \
     ScopeProvider
 
 from ..toolchain import pyremoved
+from . import unused_imports
 from .report import Finding
 
 _INT_CALLS = {'builtins.len', 'builtins.int', 'builtins.ord'}
@@ -115,18 +116,13 @@ class Removed(cst.CSTTransformer):
     def _line(self, node):
         return self.get_metadata(PositionProvider, node).start.line
 
-    def confirm(self, tree):
-        """Drops from findings the imports said to go that tree, the file's
-        final tree, still holds (RemoveImportsVisitor keeps an import still
-        used: those uses are reported)."""
-        kept = set()
-
-        class Imports(cst.CSTVisitor):
-            def visit_Import(self, node):
-                kept.update(_code(alias.name) for alias in node.names)
-
-        tree.visit(Imports())
-        gone = {id(finding) for finding, name in self._removals if name in kept}
+    def confirm(self, imported):
+        """Drops from findings the imports said to go that the file's final
+        tree still holds (unused_imports.py keeps an import still read:
+        those uses are reported); imported: the modules of the `import`
+        statements it holds (unused_imports.remove), None when no import
+        was scheduled to go."""
+        gone = {id(finding) for finding, name in self._removals if name in (imported or ())}
         self.findings = [f for f in self.findings if id(f) not in gone]
 
     def _report(self, node, message, fixed, key=None):
@@ -174,8 +170,8 @@ class Removed(cst.CSTTransformer):
                 self._report(node, 'import %s: gone since %s; its uses are rewritten (if it '
                              'has any), so the import goes' % (name, row.removed), True)
                 self._removals.append((self.findings[-1], name))
-            RemoveImportsVisitor.remove_unused_import(
-                self.context, name, alias.asname.name.value if alias.asname else None)
+            unused_imports.schedule(
+                self.context, name, asname=alias.asname.name.value if alias.asname else None)
         return False
 
     def _all_rewritten(self, node, alias):
@@ -224,8 +220,7 @@ class Removed(cst.CSTTransformer):
                 self._report(original_node, _message(row, 'from %s import %s' % (
                     module, alias.name.value)), False, row.old)
             elif row is not None:  # 'call' and 'getargspec' rows: rewritten at the call
-                RemoveImportsVisitor.remove_unused_import(self.context, module,
-                                                          alias.name.value)
+                unused_imports.schedule(self.context, module, alias.name.value)
             kept.append(alias)
         if len(kept) == len(original_node.names):
             return updated_node
@@ -355,7 +350,7 @@ class Removed(cst.CSTTransformer):
         while isinstance(root, cst.Attribute):
             root = root.value
         if isinstance(root, cst.Name) and self._rewritten_away(root, root.value):
-            RemoveImportsVisitor.remove_unused_import(
+            unused_imports.schedule(
                 self.context, module, asname=None if root.value == module.split('.')[0]
                 else root.value)
 
