@@ -58,6 +58,8 @@ def fix_async(source):
     """(source with `async=` keyword arguments renamed non_blocking=, [line
     numbers changed]): `.cuda(async=True)` is a SyntaxError since Python
     3.7 (async became a keyword), so this works on tokens, before parsing."""
+    if 'async' not in source:
+        return source, []
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError):

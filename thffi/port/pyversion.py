@@ -92,10 +92,24 @@ def decide(source):
         return Verdict(NEITHER, line, message, False)
     except ValueError as exc:  # a NUL byte
         return Verdict(NEITHER, 0, str(exc), False)
+    if not _may_show_python2(source):
+        return Verdict(PYTHON3)
     evidence = _python2_names(tree, _guard_names(tree), _bound(tree))
     if evidence:
         return Verdict(PYTHON2, evidence[0], evidence[1], True)
     return Verdict(PYTHON3)
+
+
+_WORD = re.compile(r'[A-Za-z_][A-Za-z_0-9]*')
+_PYTHON2_WORDS = PYTHON2_METHODS | PYTHON2_BUILTINS | PYTHON2_MODULES | {'maxint'}
+
+
+def _may_show_python2(source):
+    """Whether the text holds a word _python2_names looks for (the tree
+    holds no name its text does not): a file holding none is Python 3
+    without a walk of its tree."""
+    words = set(_WORD.findall(source))
+    return not words.isdisjoint(_PYTHON2_WORDS) or ('print' in words and '>>' in source)
 
 
 def _bound(tree):
