@@ -157,10 +157,12 @@ def _workers(jobs, files):
     return max(1, min(jobs, files // _FILES_PER_WORKER))
 
 
-def _mapped(function, items, workers):
+def _mapped(function, items, workers, cost=None):
     """[function(item) for item in items], in the items' order, shared among
     workers processes (forked where the platform can: they start with this
-    one's modules loaded)."""
+    one's modules loaded).  cost(item), a number, says which items take
+    longest: they are handed out first, one at a time, so that no process is
+    left with a long one at the end while the others wait."""
     items = list(items)
     if workers <= 1 or len(items) < 2:
         return [function(item) for item in items]
@@ -168,17 +170,34 @@ def _mapped(function, items, workers):
     import multiprocessing
     context = multiprocessing.get_context(
         'fork' if 'fork' in multiprocessing.get_all_start_methods() else None)
+    order = sorted(range(len(items)), key=lambda i: -cost(items[i])) if cost else \
+        range(len(items))
+    results = [None] * len(items)
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
-        return list(pool.map(function, items, chunksize=max(1, len(items) // (workers * 4))))
+        for i, result in zip(order, pool.map(function, [items[i] for i in order])):
+            results[i] = result
+    return results
 
 
 _NOT_ASKED = object()
 
 
+def _python_cost(job):
+    """How long _port_python may take on job, relative to other files: a
+    file the libcst pass may change (triggers.py, read from the text as it
+    is) takes some hundred times what one it leaves alone does; among
+    each, the longer takes longer."""
+    from . import triggers
+    path, rel, text, version, repository, architectures = job
+    return len(text) * (100 if triggers.wanted(text, version, False, repository.extensions)
+                        else 1)
+
+
 def _port_python(job):
-    """(new text, [Finding], syntax tree of the new text or None) of one
-    Python file; job: (path, relative path, text, version, Repository, the
+    """(new text, [Finding], the import statements of the new text, or None
+    where it does not parse: imports.statements()) of one Python file; job: (path, relative path, text, version, Repository, the
     architectures nvcc accepts or _NOT_ASKED)."""
+    from .imports import statements
     from .pynvcc import rewrite_nvcc_calls
     from .python import rewrite_python
     from ..toolchain.nvcc import accepted_architectures
@@ -191,10 +210,10 @@ def _port_python(job):
         found += _lines_before(more, new, text)
         new = ported
     try:
-        tree = ast.parse(new)
+        imported = statements(ast.parse(new))
     except (SyntaxError, ValueError):
-        tree = None  # reported by rewrite_python
-    return new, found, tree
+        imported = None  # reported by rewrite_python
+    return new, found, imported
 
 
 def port(root, write=False, version=None, jobs=None):
@@ -226,7 +245,7 @@ def port(root, write=False, version=None, jobs=None):
         return asked[0]
 
     diff, findings, changed = [], [], []
-    c_findings, texts, trees = [], {}, {}
+    c_findings, texts, imported = [], {}, {}
     c_paths, undecodable = {}, set()  # C sources read: {rel: path}; those not UTF-8
     base = root if os.path.isdir(root) else os.path.dirname(root)
     reason = 'given by --from'
@@ -262,7 +281,7 @@ def port(root, write=False, version=None, jobs=None):
     architectures = accepted() if any('nvcc' in text for _, _, text in python) else _NOT_ASKED
     ported = dict(zip((rel for _, rel, _ in python), _mapped(_port_python, [
         (path, rel, text, version, repository, architectures) for path, rel, text in python],
-        workers)))
+        workers, _python_cost)))
     for path, rel, kind, text in entries:
         if kind == 'doc':
             findings += report_commands(text, rel, accepted())
@@ -289,10 +308,10 @@ def port(root, write=False, version=None, jobs=None):
             if found:  # a file of the torch build: the sources it names are compiled
                 texts[rel] = text
         else:
-            new, found, tree = ported[rel]
+            new, found, statements = ported[rel]
             texts[rel] = new
-            if tree is not None:
-                trees[rel] = tree
+            if statements is not None:
+                imported[rel] = statements
         findings += found
         _change(path, rel, text, new, write, diff, changed)
     # Library copies (vendored.py): the code's includes of a copy the
@@ -320,7 +339,7 @@ def port(root, write=False, version=None, jobs=None):
     if inside:  # a copy's findings are summarised, as code the build does not compile
         compiled = (compiled if compiled is not None else set(c_paths)) - inside
     findings += summarise(c_findings, compiled) + committed_binaries(base, binaries)
-    findings += imports.chained(trees)
+    findings += imports.chained(imported)
     return ''.join(diff), findings, len(entries), changed
 
 

@@ -18,25 +18,28 @@ from ..toolchain import pyremoved
 from .report import Finding
 
 
-def _imports(tree):
-    """(line, level, [module names], node) of each import: for `from m
-    import x` m.x (a submodule, if there is one) before m."""
+def statements(tree):
+    """[(line, level, [module names])] of each import in a file's syntax
+    tree: for `from m import x` m.x (a submodule, if there is one) before m.
+    What chained() needs of a file, small enough to pass between processes."""
+    found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield node.lineno, 0, [alias.name], node
+            found += [(node.lineno, 0, [alias.name]) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ''
             names = [(module + '.' if module else '') + a.name for a in node.names
                      if a.name != '*']
-            yield node.lineno, node.level, names + ([module] if module else []), node
+            found.append((node.lineno, node.level, names + ([module] if module else [])))
+    return found
 
 
-def removed(tree):
-    """(line, what) of the imports in tree that fail today: of a removed
-    module, or `from` a module of a removed name, that port reports."""
+def removed(statements):
+    """(line, what) of the imports among a file's statements that fail
+    today: of a removed module, or `from` a module of a removed name, that
+    port reports."""
     out = []
-    for line, level, names, node in _imports(tree):
+    for line, level, names in statements:
         for name in names if not level else ():
             row = pyremoved.find(name)
             if row is not None and row.fix is None:
@@ -76,19 +79,20 @@ def _resolve(path, name, level, paths, index):
     return found[0] if len(found) == 1 else None
 
 
-def chained(trees):
-    """[Finding] for the files among trees ({relative path: ast of its
-    final text}) that import a repository file failing to import because of
-    a removed module (directly or through others), at each such import."""
-    paths = set(trees)
+def chained(files):
+    """[Finding] for the files among files ({relative path: the statements()
+    of its final text}) that import a repository file failing to import
+    because of a removed module (directly or through others), at each such
+    import."""
+    paths = set(files)
     index = _index(paths)
     why = {}      # path -> why importing it fails
     edges = {}    # path -> [(line, imported path)]
-    for path, tree in trees.items():
-        gone = removed(tree)
+    for path, found in files.items():
+        gone = removed(found)
         if gone:
             why[path] = '%s:%d imports %s' % (path, gone[0][0], gone[0][1])
-        for line, level, names, _ in _imports(tree):
+        for line, level, names in found:
             target = next((t for t in (_resolve(path, n, level, paths, index) for n in names)
                            if t is not None), None)
             if target is not None and target != path:
