@@ -3,7 +3,9 @@
 thffi checkouts, say main's and a branch's, and prints a table comparing what
 each leaves: files changed, changes made, lines "left for you", Python 2 files
 left unconverted, the shell scripts the rewrite left invalid (`bash -n`) or
-holding an empty quoted word, and the PyTorch version port assumed.
+holding an empty quoted word, the seconds of wall time port took (one run,
+before and after in turn, so that load falls on both alike) and the
+PyTorch version port assumed.
 
     python tools/port_corpus.py CHECKOUTS BEFORE_THFFI_ROOT AFTER_THFFI_ROOT
                                 [--scratch DIR] [--only KEY ...]
@@ -17,26 +19,31 @@ the port and its report (the builds are corpus_run.py's levels)."""
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus_run  # noqa: E402 (the list and the checkouts are corpus_run's)
 
 
 def _port(thffi_root, pristine, work):
-    """(report, the copy's shell scripts) after port --write on a copy."""
+    """(exit status, report, the copy's shell scripts, seconds) of port
+    --write on a copy."""
     corpus_run.copy_checkout(pristine, work)
     env = dict(os.environ, PYTHONPATH=thffi_root)
+    started = time.monotonic()
     ran = subprocess.run([sys.executable, '-m', 'thffi', 'port', '--write', '.'], cwd=work,
                          env=env, capture_output=True, text=True, timeout=1800)
+    seconds = time.monotonic() - started
     scripts = [os.path.join(folder, f) for folder, _, files in os.walk(work) for f in files
                if f.endswith('.sh')]
-    return ran.returncode, ran.stderr, scripts
+    return ran.returncode, ran.stderr, scripts, seconds
 
 
-def _summary(code, report, scripts):
+def _summary(code, report, scripts, seconds):
     lines = report.splitlines()
     changed = re.search(r'changed (\d+)', lines[0]) if lines else None
     left_at = next((i for i, l in enumerate(lines) if l.startswith('left for you')), len(lines))
@@ -53,7 +60,8 @@ def _summary(code, report, scripts):
             'changes': len(fixed), 'left': len(left),
             'python2': sum('Python 2: not parsed' in l or 'Python 2 (' in l and 'not converted'
                            in l for l in left),
-            'bad sh': len(invalid) + len(empty), 'version': assumed.group(1) if assumed else '-'}
+            'bad sh': len(invalid) + len(empty), 'seconds': '%.1f' % seconds,
+            'version': assumed.group(1) if assumed else '-'}
 
 
 def main():
@@ -77,14 +85,20 @@ def main():
             summary = _summary(*_port(os.path.abspath(root), pristine,
                                       os.path.join(options.scratch, label, repo['key'])))
             row.append(summary)
+            print('port_corpus: %s %s: %s' % (repo['key'], label, summary), file=sys.stderr,
+                  flush=True)
         rows.append(row)
-    keys = ['files', 'changes', 'left', 'python2', 'bad sh']
+    keys = ['files', 'changes', 'left', 'python2', 'bad sh', 'seconds']
     print('| repository | ' + ' | '.join('%s before/after' % k for k in keys) +
           ' | version assumed |')
     print('|---' * (len(keys) + 2) + '|')
     for name, before, after in rows:
         print('| %s | ' % name + ' | '.join('%s / %s' % (before[k], after[k]) for k in keys) +
               ' | %s |' % after['version'])
+    seconds = [(float(b['seconds']), float(a['seconds'])) for _, b, a in rows]
+    print('\nIn all: %.0f s before, %.0f s after; median a repository %.1f s before, %.1f s after.'
+          % (sum(b for b, _ in seconds), sum(a for _, a in seconds),
+             statistics.median(b for b, _ in seconds), statistics.median(a for _, a in seconds)))
 
 
 if __name__ == '__main__':
