@@ -215,6 +215,19 @@ def test_hand_edits_are_substitutions_made_once(tmp_path):
                                  'new': ''}], str(tmp_path), log)
 
 
+def test_a_hand_edit_may_set_a_scripts_exec_bit(tmp_path):
+    """A script the README runs as ./make.sh, committed without its exec bit: the edit's mode."""
+    script = tmp_path / 'make.sh'
+    script.write_text('#!/bin/sh\necho built\n')
+    script.chmod(0o644)
+    log = open(tmp_path / 'log', 'w')
+    corpus_run.apply_edits([{'file': 'make.sh', 'what': 'chmod +x make.sh', 'mode': '755'}],
+                           str(tmp_path), log)
+    assert os.access(script, os.X_OK)
+    assert subprocess.run(['./make.sh'], cwd=tmp_path, capture_output=True,
+                          text=True).stdout == 'built\n'
+
+
 def test_the_list_is_complete():
     """Every repository of the list has steps and extensions, each with a check that exists."""
     repos = corpus_run.load_repositories(corpus_run.REPOSITORIES)

@@ -301,12 +301,16 @@ def run_check(ext, copy, env, python, log):
 
 
 def apply_edits(edits, copy, log):
-    """Level C's hand edits (substitutions of ours: `old` replaced by `new` in `file`); an edit
-    without them is one not made (code still to be written)."""
+    """Level C's hand edits (substitutions of ours: `old` replaced by `new` in `file`, or the
+    file's permission bits set to `mode`); an edit without either is one not made (code still
+    to be written)."""
     for edit in edits:
+        path = os.path.join(copy, edit['file'])
+        if 'mode' in edit:
+            os.chmod(path, int(edit['mode'], 8))
+            log.write('hand edit: %s: %s\n' % (edit['file'], edit['what']))
         if 'old' not in edit:
             continue
-        path = os.path.join(copy, edit['file'])
         with open(path) as f:
             text = f.read()
         if text.count(edit['old']) != edit.get('count', 1):
@@ -358,7 +362,7 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
             return [record_of(repo, e, level, commits, error='port: %s' % error) for e in exts]
     if level == 'C':
         apply_edits(edits, copy, log)
-        unmade = {d['extension'] for d in edits if 'old' not in d}
+        unmade = {d['extension'] for d in edits if 'old' not in d and 'mode' not in d}
     steps_ok, first, last = run_steps(steps_script(repo['steps'], level), copy, env, log)
     elapsed = round(time.time() - started, 1)
     records = []
