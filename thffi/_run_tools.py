@@ -1,5 +1,5 @@
 """The compilers `python -m thffi run` puts first on PATH: run.py writes a
-script for each name that calls main(name, folder, args).  Each applies
+script for each name that calls main(name, args).  Each applies
 thffi/toolchain/'s rules to its arguments, says in one line on stderr what
 it changed (nothing when it changed nothing), and execs the real program,
 the one on PATH less run.py's folders.
@@ -15,7 +15,9 @@ the one on PATH less run.py's folders.
   they are.
 
 What a run asks of the machine once (the architectures, the compiler's
-release and defaults) is kept in the run's folder as JSON.
+release and defaults) is kept as JSON in the run's own folder
+(THFFI_RUN_STATE), removed with the run: TORCH_CUDA_ARCH_LIST or the
+toolkit may differ at the next.
 
 The shims start Python without site (-S) and run this file; it imports
 site, thffi and all but os and sys only for what needs thffi's rules (nvcc,
@@ -29,6 +31,8 @@ import sys
 # A file in each folder `thffi run` makes: the shims look for the real
 # programs on PATH less the folders holding it (also a nested run's).
 MARKER = '.thffi-run'
+# The environment variable naming the folder of one run's probes (run.py).
+STATE = 'THFFI_RUN_STATE'
 
 
 def _site():
@@ -50,11 +54,16 @@ def real_program(name, path=None):
     return None
 
 
-def _cached(folder, key, compute):
-    """compute()'s value, computed once a run: kept in folder as JSON
-    (written whole, then renamed, for compilers `make -j` runs at once)."""
+def _cached(key, compute):
+    """compute()'s value, computed once a run: kept as JSON in the run's
+    folder (written whole, then renamed, for compilers `make -j` runs at
+    once); computed each time outside a run (a compiler a build recorded
+    under `thffi run`, called by a later `make`)."""
     import json
     import re
+    folder = os.environ.get(STATE)
+    if not folder or not os.path.isdir(folder):
+        return compute()
     path = os.path.join(folder, 'cache-%s.json' % re.sub(r'\W', '_', key))
     try:
         with open(path) as f:
@@ -79,7 +88,7 @@ def _exec(program, args):
     os.execv(program, [program] + list(args))
 
 
-def nvcc(folder, args):
+def nvcc(args):
     _site()
     from thffi import cuda
     from thffi.toolchain import nvcc as nvcc_rules
@@ -90,7 +99,7 @@ def nvcc(folder, args):
             'nvcc', 'run the step without nvcc'))
         return 127
     try:
-        found = _cached(folder, 'nvcc ' + program, lambda: {
+        found = _cached('nvcc ' + program, lambda: {
             'arch_flags': cuda.nvcc_arch_flags(),
             'accepted': sorted(nvcc_rules.accepted_architectures(program) or [])})
     except ValueError as exc:  # a TORCH_CUDA_ARCH_LIST that names no architecture
@@ -143,7 +152,7 @@ def _probe(program, cc_rules):
     return {'flags': flags, 'c23': int(version.group()) > 201710}
 
 
-def cc(name, folder, args):
+def cc(name, args):
     program = real_program(name)
     if not program:
         sys.stderr.write('thffi run: %s: not found on PATH\n' % name)
@@ -153,7 +162,7 @@ def cc(name, folder, args):
     _site()
     import re
     from thffi.toolchain import cc as cc_rules
-    found = _cached(folder, 'cc ' + program, lambda: _probe(program, cc_rules))
+    found = _cached('cc ' + program, lambda: _probe(program, cc_rules))
     added = [(flag, why) for flag, why in found['flags'] if flag not in args]
     if found['c23'] and not any(re.match(r'--?std=', a) for a in args):
         c23 = next(rule for rule in cc_rules.DIALECT_RULES if rule.release == 'gcc 15')
@@ -162,8 +171,8 @@ def cc(name, folder, args):
     _exec(program, [flag for flag, _ in added] + list(args))
 
 
-def main(name, folder, args):
-    """The program `name` for run.py's folder, with args."""
+def main(name, args):
+    """The program `name`, with args."""
     if name == 'nvcc':
-        return nvcc(folder, args)
-    return cc(name, folder, args)
+        return nvcc(args)
+    return cc(name, args)

@@ -7,8 +7,10 @@ One argument is a command line, run by bash as the README's shell ran it
 its arguments, run as they are (`python -m thffi run -- python train.py
 --lr 0.1`).  The exit status is the command's (128 + N for signal N).
 
-For the command and everything it starts, a folder made for this run
-(removed after it) comes first on PATH and on PYTHONPATH; it holds:
+For the command and everything it starts, a folder of thffi's cache
+(one for each interpreter and thffi, kept: a build that records a
+compiler's path, as CMake's cache does, finds it again at a later step
+or a later `make`) comes first on PATH and on PYTHONPATH; it holds:
 - `nvcc`: toolchain/nvcc.py's rules applied to its arguments (C++17 for
   -std=c++11, --extended-lambda, the architectures today's nvcc rejects
   replaced by thffi's --arch-flags, a -ccbin naming a missing compiler
@@ -25,8 +27,12 @@ For the command and everything it starts, a folder made for this run
   NumPy, SciPy and PyTorch removed where they have an equivalent
   (_run_names.py), each said on stderr once, when first used.
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
-which the `nvcc` here would hide.  Nothing changes outside the command."""
+which the `nvcc` here would hide.  What the compilers probe once a run
+(nvcc's architectures, the C compiler's rules) is kept in a folder made
+for the run, removed after it (THFFI_RUN_STATE).  Nothing changes outside
+the command."""
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -34,7 +40,8 @@ import sys
 import tempfile
 
 from . import cuda
-from ._run_tools import MARKER
+from ._compile import cache_root
+from ._run_tools import MARKER, STATE
 
 COMPILERS = ('nvcc', 'cc', 'gcc')
 USAGE = ("usage: python -m thffi run [--] COMMAND [ARGS...]\n"
@@ -49,7 +56,7 @@ sys.path.insert(0, {parent!r})
 tools = {{'__name__': '_thffi_run_tools', '__file__': {tools!r}}}
 with open({tools!r}) as f:
     exec(compile(f.read(), {tools!r}, 'exec'), tools)
-sys.exit(tools['main']({name!r}, {folder!r}, sys.argv[1:]))
+sys.exit(tools['main']({name!r}, sys.argv[1:]))
 '''
 _PYTHON_SHIM = '''#!/bin/sh
 # `{name}` for `python -m thffi run`: the interpreter thffi runs in.
@@ -96,20 +103,31 @@ if _next is not None:
 
 
 def _write(path, text, executable=False):
-    with open(path, 'w') as f:
+    """Writes path where it does not hold text already: whole, then renamed,
+    for runs that start at once."""
+    mode = 0o755 if executable else 0o644
+    try:
+        with open(path) as f:
+            if f.read() == text and os.stat(path).st_mode & 0o777 == mode:
+                return
+    except OSError:
+        pass
+    partial = '%s.%d' % (path, os.getpid())
+    with open(partial, 'w') as f:
         f.write(text)
-    if executable:
-        os.chmod(path, 0o755)
+    os.chmod(partial, mode)
+    os.replace(partial, path)
 
 
 def make_folder():
-    """The folder of shims for one run (see the module's docstring)."""
-    folder = tempfile.mkdtemp(prefix='thffi-run-')
+    """The folder of shims (see the module's docstring), in thffi's cache."""
+    key = hashlib.sha256(('%s\0%s' % (sys.executable, _PACKAGE)).encode()).hexdigest()[:16]
+    folder = os.path.join(cache_root(), 'run', key)
+    os.makedirs(folder, exist_ok=True)
     _write(os.path.join(folder, MARKER), 'python -m thffi run\n')
     for name in COMPILERS:
         _write(os.path.join(folder, name), _COMPILER_SHIM.format(
-            python=sys.executable, name=name, folder=folder,
-            parent=os.path.dirname(_PACKAGE), tools=os.path.join(_PACKAGE, '_run_tools.py')),
+            python=sys.executable, name=name, parent=os.path.dirname(_PACKAGE), tools=os.path.join(_PACKAGE, '_run_tools.py')),
             executable=True)
     pythons = ('python', 'python3', 'python%d.%d' % sys.version_info[:2])
     for name in pythons:
@@ -127,11 +145,13 @@ def _quote(word):
     return "'%s'" % word.replace("'", "'\\''")
 
 
-def environment(folder, base=None):
+def environment(folder, base=None, state=None):
     """The command's environment: `base` (os.environ) with folder first on
-    PATH and PYTHONPATH, and CUDA_HOME where the toolkit was found through
-    the nvcc on PATH."""
+    PATH and PYTHONPATH, CUDA_HOME where the toolkit was found through the
+    nvcc on PATH, and THFFI_RUN_STATE naming state (the run's own folder)."""
     env = dict(os.environ if base is None else base)
+    if state is not None:
+        env[STATE] = state
     if not env.get('CUDA_HOME') and not env.get('CUDA_PATH'):
         toolkit = cuda.find_toolkit()
         if toolkit is not None and toolkit.origin == 'the nvcc on PATH':
@@ -159,8 +179,9 @@ def main(args):
         sys.stderr.write('python -m thffi run: no command given\n' + USAGE)
         return 2
     folder = make_folder()
+    state = tempfile.mkdtemp(prefix='thffi-run-')
     try:
-        process = subprocess.Popen(command_line(args), env=environment(folder))
+        process = subprocess.Popen(command_line(args), env=environment(folder, state=state))
         while True:
             try:
                 status = process.wait()
@@ -171,6 +192,6 @@ def main(args):
         sys.stderr.write('python -m thffi run: cannot run %s: %s\n' % (args[0], exc.strerror))
         return 127
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(state, ignore_errors=True)
     return 128 - status if status < 0 else status
 

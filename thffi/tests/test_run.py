@@ -13,6 +13,7 @@ import pytest
 
 from support import ROOT
 from thffi import _run_tools, cuda, run
+from thffi._compile import cache_root
 
 ENV = dict(os.environ, PYTHONPATH=ROOT, TORCH_CUDA_ARCH_LIST='7.5')
 NVCC = shutil.which('nvcc') or cuda.find_cuda_home()
@@ -274,19 +275,38 @@ def test_an_old_method_name_is_given_on_its_class(tmp_path):
 
 def test_nothing_changes_outside_thffi_run(tmp_path):
     """The step's environment only: this process, and a Python started
-    after it, have none of it; the run's folder is removed."""
+    after it, have none of it; the run's own folder (its probes) is
+    removed, the shims' folder is thffi's cache's."""
     import collections
     write(tmp_path, {'show.py': '''\
         import os
         print(os.environ['PATH'].split(os.pathsep)[0])
+        print(os.environ['THFFI_RUN_STATE'])
         '''})
     out = thffi_run(['--', 'python', 'show.py'], tmp_path)
-    folder = out.stdout.strip()
-    assert os.path.basename(folder).startswith('thffi-run-') and not os.path.exists(folder)
+    shims, state = out.stdout.split()
+    assert os.path.dirname(shims) == os.path.join(cache_root(), 'run')
+    assert os.path.basename(state).startswith('thffi-run-') and not os.path.exists(state)
     assert not hasattr(collections, 'Iterable')
     after = subprocess.run([sys.executable, '-c', 'import collections; collections.Iterable'],
                            env=ENV, capture_output=True, text=True, timeout=600)
     assert after.returncode == 1 and 'AttributeError' in after.stderr
+
+
+def test_a_compiler_path_a_build_records_outlives_the_run(tmp_path):
+    """CMake keeps the path of the cc it found (the shim) in its cache: the
+    next step, run apart, or a plain `make` after it, calls that path."""
+    write(tmp_path, {'add.c': '''\
+        int add(int a, int b) { return a + b; }
+        '''})
+    out = thffi_run(['command -v cc > recorded'], tmp_path)
+    assert out.returncode == 0, out.stderr
+    recorded = (tmp_path / 'recorded').read_text().strip()
+    assert os.path.dirname(recorded) == run.make_folder()
+    again = subprocess.run([recorded, '-c', 'add.c', '-o', 'add.o'], cwd=str(tmp_path),
+                           env=ENV, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / 'add.o').stat().st_size > 0
 
 
 def test_exit_status_usage_and_the_real_programs(tmp_path):
@@ -296,12 +316,9 @@ def test_exit_status_usage_and_the_real_programs(tmp_path):
     assert out.returncode == 2 and 'usage: python -m thffi run [--] COMMAND' in out.stderr
     # The shims find the real programs on PATH less the folders runs made.
     folder = run.make_folder()
-    try:
-        path = os.pathsep.join([folder, os.environ['PATH']])
-        assert _run_tools.real_program('gcc', path) == shutil.which('gcc')
-        assert _run_tools.real_program('python', folder) is None
-    finally:
-        shutil.rmtree(folder)
+    path = os.pathsep.join([folder, os.environ['PATH']])
+    assert _run_tools.real_program('gcc', path) == shutil.which('gcc')
+    assert _run_tools.real_program('python', folder) is None
 
 
 def test_the_environment_keeps_the_toolkit_the_nvcc_on_path_gave(monkeypatch):
