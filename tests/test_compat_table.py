@@ -157,3 +157,13 @@ def test_level_r_has_a_column_only_where_it_ran(tmp_path):
     assert '| hook alone (A) | `thffi run` (R) | after `port` (B) |' in text
     assert '| us/roi @ f9d984d | nms | yes | ✗ build | ✓ | ✓ | none | ✓ (1e-4) |' in text
     assert '0 work with the `torch.utils.ffi` hook alone, 1 with its steps run through `python -m thffi run`, 1 after' in text
+
+
+def test_the_runs_copy_of_a_repository_is_named_checkout():
+    """An error quoting the machine's path of the run's copy names it <checkout>."""
+    rec = {'level': 'A', 'key': 'us+roi'}
+    text = 'CUDA_curand_LIBRARY linked by target "t" in directory /tmp/scratch/A/us+roi/src; ' \
+           'see /tmp/scratch/A/us+roi'
+    assert compat_table.in_checkout(text, rec) == (
+        'CUDA_curand_LIBRARY linked by target "t" in directory <checkout>/src; see <checkout>')
+    assert compat_table.in_checkout('/tmp/scratch/B/us+roi/x', rec) == '/tmp/scratch/B/us+roi/x'

@@ -35,6 +35,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -157,6 +158,15 @@ def short(sha):
     return (sha or '?')[:7]
 
 
+def in_checkout(text, rec):
+    """text with the path of the run's copy of the repository (a folder of the machine that
+    ran it: SCRATCH/<level>/<key>) written as <checkout>."""
+    if not rec.get('key'):
+        return text
+    return re.sub(r'(?<![\w.-])/\S*?/%s/%s(?![\w.+-])' % (rec['level'], re.escape(rec['key'])),
+                  '<checkout>', text)
+
+
 def cell(text):
     return str(text).replace('|', '\\|').replace('\n', ' ')
 
@@ -229,10 +239,10 @@ def render(run, rows):
             continue
         for ext, level, rec in failing:
             what = NAMES[level]
-            line = '- `%s`, %s: %s — `%s`' % (ext, what, outcome(rec),
-                                              cell(rec.get('error') or 'no error recorded'))
+            line = '- `%s`, %s: %s — `%s`' % (ext, what, outcome(rec), cell(
+                in_checkout(rec.get('error') or 'no error recorded', rec)))
             if rec.get('stopped_by') and rec['stopped_by'] != rec.get('error'):
-                line += '; then `%s`' % cell(rec['stopped_by'])
+                line += '; then `%s`' % cell(in_checkout(rec['stopped_by'], rec))
             out.append(line)
         edits = [(ext, e, levels.get('C')) for ext, levels in exts
                  if not works(levels.get('B')) for e in hand_edits(levels)]
