@@ -119,15 +119,17 @@ def _write(path, text, executable=False):
     os.replace(partial, path)
 
 
-def make_folder():
-    """The folder of shims (see the module's docstring), in thffi's cache."""
+def make_folder(root=None):
+    """The folder of shims (see the module's docstring), in thffi's cache
+    (or under root)."""
     key = hashlib.sha256(('%s\0%s' % (sys.executable, _PACKAGE)).encode()).hexdigest()[:16]
-    folder = os.path.join(cache_root(), 'run', key)
+    folder = os.path.join(root or cache_root(), 'run', key)
     os.makedirs(folder, exist_ok=True)
     _write(os.path.join(folder, MARKER), 'python -m thffi run\n')
     for name in COMPILERS:
         _write(os.path.join(folder, name), _COMPILER_SHIM.format(
-            python=sys.executable, name=name, parent=os.path.dirname(_PACKAGE), tools=os.path.join(_PACKAGE, '_run_tools.py')),
+            python=sys.executable, name=name, parent=os.path.dirname(_PACKAGE),
+            tools=os.path.join(_PACKAGE, '_run_tools.py')),
             executable=True)
     pythons = ('python', 'python3', 'python%d.%d' % sys.version_info[:2])
     for name in pythons:
@@ -178,8 +180,11 @@ def main(args):
     if not args or not args[0].strip():
         sys.stderr.write('python -m thffi run: no command given\n' + USAGE)
         return 2
-    folder = make_folder()
     state = tempfile.mkdtemp(prefix='thffi-run-')
+    try:
+        folder = make_folder()
+    except OSError:  # thffi's cache cannot be written: the shims go, with the run
+        folder = make_folder(state)
     try:
         process = subprocess.Popen(command_line(args), env=environment(folder, state=state))
         while True:

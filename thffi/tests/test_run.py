@@ -309,6 +309,18 @@ def test_a_compiler_path_a_build_records_outlives_the_run(tmp_path):
     assert (tmp_path / 'add.o').stat().st_size > 0
 
 
+def test_an_unwritable_cache_puts_the_shims_in_the_run(tmp_path):
+    """Where thffi's cache cannot be written, the run still has its shims,
+    in its own folder, removed with it."""
+    (tmp_path / 'cache').write_text('a file where the cache folder would be\n')
+    env = dict(ENV, THFFI_CACHE_DIR=str(tmp_path / 'cache'))
+    out = thffi_run(['--', 'sh', '-c', 'command -v cc; echo "$THFFI_RUN_STATE"'], tmp_path,
+                    env=env)
+    assert out.returncode == 0, out.stderr
+    cc, state = out.stdout.split()
+    assert cc.startswith(state + os.sep) and not os.path.exists(state)
+
+
 def test_exit_status_usage_and_the_real_programs(tmp_path):
     assert thffi_run(['--', 'sh', '-c', 'exit 4'], tmp_path).returncode == 4
     assert thffi_run(['exit 3'], tmp_path).returncode == 3
