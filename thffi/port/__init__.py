@@ -188,15 +188,16 @@ def _python_cost(job):
     is) takes some hundred times what one it leaves alone does; among
     each, the longer takes longer."""
     from . import triggers
-    path, rel, text, version, repository, architectures = job
+    _, _, text, version, repository, _ = job
     return len(text) * (100 if triggers.wanted(text, version, False, repository.extensions)
                         else 1)
 
 
 def _port_python(job):
     """(new text, [Finding], the import statements of the new text, or None
-    where it does not parse: imports.statements()) of one Python file; job: (path, relative path, text, version, Repository, the
-    architectures nvcc accepts or _NOT_ASKED)."""
+    where it does not parse: imports.statements()) of one Python file;
+    job: (path, relative path, text, version, Repository, the architectures
+    nvcc accepts or _NOT_ASKED)."""
     from .imports import statements
     from .pynvcc import rewrite_nvcc_calls
     from .python import rewrite_python
