@@ -55,7 +55,7 @@ sys.path.insert(0, ROOT)
 import torch  # noqa: E402
 from torch.autograd import Function  # noqa: E402
 
-from thffi import cuda as thffi_cuda  # noqa: E402
+from thffi.toolchain import cuda_toolkit as thffi_cuda  # noqa: E402
 
 PEER_SOURCE = textwrap.dedent('''
     #include <torch/extension.h>

@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from thffi import cuda as thffi_cuda  # noqa: E402
+from thffi.toolchain import cuda_toolkit as thffi_cuda  # noqa: E402
 
 DEMO = ('build.py', 'src', 'functions', 'modules', '__init__.py')
 FIVE = {'TORCH_CUDA_ARCH_LIST': thffi_cuda.DEFAULT_ARCH_LIST}

@@ -162,8 +162,8 @@ def test_th_header_compiles_as_c99_and_cpp(tmp_path, compiler):
 
 
 def test_legacy_headers_parse_with_guards_comments_and_every_type(tmp_path):
-    from thffi._parse import parse_header
-    from thffi._types import TENSOR_TYPES
+    from thffi.builder.headers import parse_header
+    from thffi.builder.tensor_types import TENSOR_TYPES
     params = ', '.join('%s *t%d' % (t, i) for i, t in enumerate(TENSOR_TYPES))
     header = textwrap.dedent('''
         #ifndef MY_OPS_H

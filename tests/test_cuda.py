@@ -12,7 +12,7 @@ import torch
 
 from demo_support import DEMO, ROOT
 from thffi import BuildError, create_extension, cuda_enabled, find_cuda_home
-from thffi import cuda as thffi_cuda
+from thffi.toolchain import cuda_toolkit as thffi_cuda
 
 from _ext import my_lib
 from functions.add import WITH_CUDA, MyAddFunction
@@ -101,7 +101,7 @@ def test_arch_list_reads_the_installed_torch_without_importing_it(tmp_path, vers
     env = {k: v for k, v in os.environ.items() if k != 'TORCH_CUDA_ARCH_LIST'}
     env['PYTHONPATH'] = os.pathsep.join([str(tmp_path), ROOT])
     out = subprocess.run(
-        [sys.executable, '-c', 'import sys; from thffi import cuda; cuda._visible_gpu_archs = '
+        [sys.executable, '-c', 'import sys; from thffi.toolchain import cuda_toolkit as cuda; cuda._visible_gpu_archs = '
          'lambda: []; print(cuda.torch_cuda_version(), cuda.arch_list()[0], '
          '"torch" in sys.modules)'],
         env=env, capture_output=True, text=True, check=True).stdout.split()

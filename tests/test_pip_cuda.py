@@ -32,7 +32,7 @@ import time
 import pytest
 
 from demo_support import ROOT
-from thffi import cuda
+from thffi.toolchain import cuda_toolkit as cuda
 
 # The machine's toolkits (hidden from the tests that build with pip's).
 SYSTEM_TOOLKITS = sorted({os.path.realpath(home) for home in (

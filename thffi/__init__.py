@@ -9,7 +9,7 @@ import sys
 __version__ = '0.1.0'
 
 from .builder import BuildError, Extension, create_extension, INCLUDE_DIR
-from .cuda import cuda_enabled, find_cuda_home, nvcc_arch_flags
+from .toolchain.cuda_toolkit import cuda_enabled, find_cuda_home, nvcc_arch_flags
 
 _OPS = ('adapts_inputs', 'c_function', 'register_function', 'register_op')
 
@@ -22,7 +22,7 @@ def __getattr__(name):
         # The importer: a package __init__.py that torch.utils.ffi generated
         # and a repository committed, which would load its PyTorch 0.x
         # library next, says so instead.
-        from ._install import stale_legacy_package
+        from .builder.install import stale_legacy_package
         message = stale_legacy_package(sys._getframe(1).f_globals)
         if message:
             raise ImportError(message)

@@ -57,9 +57,12 @@ usage:
 Each command is a function in COMMANDS taking the remaining arguments and
 returning the exit status; those in NO_ARGUMENTS take none."""
 
+import os
+import runpy
 import sys
 
-from . import builder, cuda, sanitize
+from . import _hook, builder, sanitize
+from .toolchain import cuda_toolkit as cuda
 
 
 def _includes():
@@ -105,13 +108,13 @@ def _cuda_home():
 
 
 def _libs():
-    from . import _shared
+    from .builder import shared_library
     try:
-        path = _shared.library(cuda.cuda_enabled())
+        path = shared_library.library(cuda.cuda_enabled())
     except builder.BuildError as exc:
         sys.stderr.write('python -m thffi --libs: %s\n' % exc)
         return 1
-    print(' '.join(_shared.link_flags(path)))
+    print(' '.join(shared_library.link_flags(path)))
     return 0
 
 
@@ -158,10 +161,25 @@ COMMANDS = dict({option: _without_arguments(option) for option in NO_ARGUMENTS},
                     'sanitize': sanitize.main})
 
 
+def run_script(path, args):
+    """python -m thffi build.py [args]: runs the legacy build script at
+    path as `python build.py [args]` would (as __main__, sys.argv [path] +
+    args, its folder first on sys.path), with torch.utils.ffi resolving to
+    thffi (_hook.py), for when thffi is not installed (the installed .pth
+    does the same for every process).  Returns its exit status."""
+    if not os.path.isfile(path):
+        sys.stderr.write('python -m thffi %s: no such file\n' % path)
+        return 2
+    _hook.install()
+    sys.argv = [path] + list(args)
+    sys.path[0] = os.path.dirname(os.path.abspath(path))
+    runpy.run_path(path, run_name='__main__')
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] not in COMMANDS and argv[0].endswith('.py'):
-        from ._script import run_script
         return run_script(argv[0], argv[1:])
     if not argv or argv[0] not in COMMANDS:
         sys.stderr.write(__doc__[__doc__.index('usage:'):__doc__.index('\n\nEach')] + '\n')

@@ -32,7 +32,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from thffi import builder, cuda  # noqa: E402
+from thffi import builder  # noqa: E402
+from thffi.toolchain import cuda_toolkit as cuda  # noqa: E402
 
 SURVEY = os.path.join(ROOT, 'docs', 'legacy_api_survey.md')
 # An entry missing from thffi must have a reason when this many

@@ -261,7 +261,7 @@ step_cusparse() {
     say "step 1c legacy cuSPARSE: skipped ($reason)"
     return
   fi
-  if ! python -c 'import sys; from thffi import cuda
+  if ! python -c 'import sys; from thffi.toolchain import cuda_toolkit as cuda
 sys.exit(cuda.find_library("cusparse", cuda.find_cuda_home()) is None)' 2>/dev/null; then
     say "step 1c legacy cuSPARSE: skipped (no cuSPARSE in the toolkit or pip's wheels)"
     return

@@ -43,7 +43,8 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import check_legacy_api  # noqa: E402
-from thffi import builder, cuda  # noqa: E402
+from thffi import builder  # noqa: E402
+from thffi.toolchain import cuda_toolkit as cuda  # noqa: E402
 
 SURFACE = os.path.join(ROOT, 'tools', 'th_surface', 'surface.tsv')
 PROVIDED = os.path.join(ROOT, 'tools', 'th_surface', 'provided.txt')

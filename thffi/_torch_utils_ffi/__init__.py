@@ -165,7 +165,7 @@ def __getattr__(name):
         # A package __init__.py that torch.utils.ffi generated and a
         # repository committed, which would load its PyTorch 0.x library
         # next, says so instead (the importer is the caller's frame).
-        from thffi._install import stale_legacy_package
+        from thffi.builder.install import stale_legacy_package
         message = stale_legacy_package(sys._getframe(1).f_globals)
         if message:
             raise ImportError(message)

@@ -58,7 +58,7 @@ __attribute__((constructor)) static void thffi_guard_threads() { THFFI_cxxGuard 
 /* std::thread (and std::async, which starts one): its inline constructor, in
  * the extension's objects, hands the thread's state to libstdc++'s
  * std::thread::_M_start_thread, which the builder wraps as it wraps
- * pthread_create (_configure.py, WRAPPED; the libstdc++ ABI of GCC 5 and
+ * pthread_create (builder/configure.py, WRAPPED; the libstdc++ ABI of GCC 5 and
  * later).  Started during a call, the state runs under a worker frame of
  * that call. */
 namespace {

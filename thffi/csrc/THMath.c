@@ -1,10 +1,10 @@
-/* The bridge from TH/THC math entry points to PyTorch (thffi/_thmath.py).
+/* The bridge from TH/THC math entry points to PyTorch (thffi/runtime/thmath.py).
  *
  * Every generated entry point (THMathGen.c, THCMathGen.c; tools/gen_thmath.py)
  * is one call of THFFI_math with its arguments described by a signature
  * string.  THFFI_math takes the GIL (PyGILState_Ensure: the wrapped call runs
  * without it, and a thread the C code started, an OpenMP worker, gets it the
- * same way), calls thffi._thmath.call with the torch tensors behind the TH
+ * same way), calls thffi.runtime.thmath.call with the torch tensors behind the TH
  * structs, then re-reads every tensor argument (the operation may have
  * resized a result, as TH did) and gives the GIL back.  What PyTorch raises
  * becomes THError with the function's name, after the GIL is given back. */
@@ -20,7 +20,7 @@ THFFI_DEFINE_TENSOR(THFFIAnyTensor, THFFIAnyStorage, char);
 
 #define THFFI_MATH_MAX_ARGS 16
 
-static PyObject *thffi_math_call; /* thffi._thmath.call, once imported */
+static PyObject *thffi_math_call; /* thffi.runtime.thmath.call, once imported */
 
 /* The torch tensor behind a TH struct (borrowed), None for NULL; NULL when
  * the struct has none. */
@@ -100,7 +100,7 @@ static int thffi_math_run(const char *name, const char *op, const char *lib, PyO
   PyObject *r = NULL, *full = NULL;
   int i;
   if (thffi_math_call == NULL) {
-    PyObject *module = PyImport_ImportModule("thffi._thmath");
+    PyObject *module = PyImport_ImportModule("thffi.runtime.thmath");
     if (module != NULL) {
       thffi_math_call = PyObject_GetAttrString(module, "call");
       Py_DECREF(module);

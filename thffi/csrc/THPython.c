@@ -95,7 +95,7 @@ static PyCFunction thffi_instancecheck;
 static const char *const thffi_legacy_names[8] = {"FloatTensor", "DoubleTensor", "ByteTensor",
                                                    "CharTensor", "ShortTensor", "IntTensor",
                                                    "LongTensor",  "HalfTensor"};
-static PyObject *thffi_dtypes[8];  /* THFFI_DTYPES order (thffi/_types.py) */
+static PyObject *thffi_dtypes[8];  /* THFFI_DTYPES order (thffi/builder/tensor_types.py) */
 static PyObject *thffi_empty;      /* torch.empty */
 static PyObject *thffi_from_dlpack; /* torch.from_dlpack */
 static PyObject *thffi_contiguous_format;

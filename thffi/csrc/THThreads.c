@@ -2,7 +2,7 @@
  * constructs in the code linked into an extension (std::thread: THCxx.cpp).
  *
  * The extension is linked with -Wl,--wrap= for each function below
- * (_configure.py, WRAPPED): in every object of that link (the user's
+ * (builder/configure.py, WRAPPED): in every object of that link (the user's
  * sources, extra_objects, static libraries, thffi's own) a call goes to
  * __wrap_NAME, which calls the real one (__real_NAME; libgomp's looked up
  * by name, below) with a start routine

@@ -34,7 +34,7 @@ extern const char THFFI_home[];
  * THCState_getCurrentDevice refuses a device beyond them. */
 #define THCFFI_MAX_DEVICES 64
 
-/* The dtype number (THFFI_DTYPES order in thffi/_types.py) of each TH real
+/* The dtype number (THFFI_DTYPES order in thffi/builder/tensor_types.py) of each TH real
  * type by its name, e.g. TH_CONCAT_2(THFFI_DTYPE_, Real) in generic code. */
 #define THFFI_DTYPE_Float 0
 #define THFFI_DTYPE_Double 1
@@ -129,7 +129,7 @@ typedef struct THFFIMathValue {
   double d;
 } THFFIMathValue;
 
-/* Runs the PyTorch operation `op` of thffi/_thmath.py (looked up as
+/* Runs the PyTorch operation `op` of thffi/runtime/thmath.py (looked up as
  * `lib`:`op`, then `op`) for the TH/THC function `name` (a string literal,
  * for messages) on the arguments that follow, described by `sig`, one
  * letter each: T a tensor struct (NULL: None), A an array of tensor structs

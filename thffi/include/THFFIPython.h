@@ -48,7 +48,7 @@ int THFFIPy_floatArg(PyObject *obj, double *out);
 /* 1 when obj is None (NULL) or an int address; else 0. */
 int THFFIPy_pointerArg(PyObject *obj, void **out);
 
-/* The slow path: calls the module's Spec `spec_name` (thffi/runtime.py)
+/* The slow path: calls the module's Spec `spec_name` (thffi/runtime/extension_runtime.py)
  * with the arguments as given.  `module` is NULL for the strict twin of a
  * function, which the slow path calls and which has no fallback. */
 PyObject *THFFIPy_fallback(PyObject *module, const char *spec_name, PyObject *const *args,

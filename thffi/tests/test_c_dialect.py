@@ -325,7 +325,7 @@ def test_inline_only_definitions_are_read_from_the_preprocessed_source(tmp_path)
     is not compiled; GNU89 semantics swap the roles of `inline` and
     `extern inline`; a source pycparser cannot read (an asm statement)
     is searched as preprocessed text."""
-    from thffi import _preprocessed
+    from thffi.builder import preprocessed as _preprocessed
     _write(tmp_path, {'inl.h': """\
         #define HELPER inline
         HELPER int a(int x) { return x; }

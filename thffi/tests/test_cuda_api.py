@@ -157,7 +157,7 @@ def test_compiler_output_on_a_missing_library_header_names_its_wheel(tmp_path):
 def test_the_runtime_rows_match_the_installed_toolkit():
     """Every runtime name the table says this toolkit's release removed is
     neither exported by its libcudart nor declared in its headers."""
-    from thffi import cuda
+    from thffi.toolchain import cuda_toolkit as cuda
     libcudart = sorted(glob.glob(os.path.join(cuda.library_dir(HOME), 'libcudart.so*')))[0]
     exported = set(subprocess.run(['nm', '-D', '--defined-only', libcudart], capture_output=True,
                                   text=True, check=True).stdout.split())

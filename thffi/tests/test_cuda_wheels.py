@@ -1,4 +1,4 @@
-"""CUDA from pip's wheels (thffi/cuda.py), on stand-in wheel folders: the
+"""CUDA from pip's wheels (thffi/toolchain/cuda_toolkit.py), on stand-in wheel folders: the
 toolkit they make and where it ranks, what keeps them from being one, the
 CUDA libraries a build links (in the toolkit or the wheels), the check
 against PyTorch's CUDA, and cuSPARSE's header warnings.  The same with the
@@ -13,7 +13,7 @@ import pytest
 
 from support import ROOT
 from thffi import BuildError, create_extension
-from thffi import cuda
+from thffi.toolchain import cuda_toolkit as cuda
 
 NVCC_WHEELS = ('nvidia-cuda-nvcc', 'nvidia-cuda-crt', 'nvidia-nvvm', 'nvidia-cuda-runtime')
 

@@ -22,9 +22,10 @@ import pytest
 import torch
 
 from support import TESTS, ROOT
-from thffi import create_extension, cuda
-from thffi._compile import cache_root
-from thffi._configure import CUSPARSE_LEGACY
+from thffi import create_extension
+from thffi.toolchain import cuda_toolkit as cuda
+from thffi.builder.compile import cache_root
+from thffi.builder.configure import CUSPARSE_LEGACY
 from thffi.builder import include_dirs
 from thffi.toolchain import cuda_api
 

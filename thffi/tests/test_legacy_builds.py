@@ -171,7 +171,7 @@ def test_headers_cffi_parsed_wide_strings_and_a_hand_written_wrapper(tmp_path):
 
 
 def test_header_types_cffi_took_and_errors_on_the_users_lines(tmp_path):
-    from thffi._parse import HeaderError, parse_header, read_header
+    from thffi.builder.headers import HeaderError, parse_header, read_header
     (fn,), constants = read_header('h.h', 'enum colour { RED, GREEN = 4 };\n'
                               'typedef THFloatTensor *tensor_ptr;\n'
                               'int paint(enum colour c, const char16_t *a, char32_t *b, '
@@ -614,7 +614,7 @@ def _shared_library_path(folder):
 
 
 def test_the_source_of_an_object_make_sh_was_to_build(tmp_path):
-    from thffi._configure import _object_source
+    from thffi.builder.configure import _object_source
     for name in ('a.cu', 'roi_pooling_kernel.cu', 'x_one.cu', 'x_two.cu'):
         (tmp_path / name).write_text('')
     assert _object_source(str(tmp_path / 'a.cu.o')) == str(tmp_path / 'a.cu')

@@ -19,7 +19,8 @@ import torch
 
 import thffi
 from support import TESTS, ROOT
-from thffi import _compile, _configure, _jobs, builder, create_extension
+from thffi import builder, create_extension
+from thffi.builder import compile as _compile, configure as _configure, jobs as _jobs
 
 SRC = os.path.join(TESTS, 'legacy_c', 'src')
 THFFI_DIR = os.path.dirname(os.path.abspath(thffi.__file__))

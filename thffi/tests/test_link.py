@@ -14,7 +14,7 @@ import torch
 
 from support import ROOT, load_build_script
 from thffi import BuildError, create_extension, find_cuda_home
-from thffi import cuda as thffi_cuda
+from thffi.toolchain import cuda_toolkit as thffi_cuda
 
 needs_toolkit = pytest.mark.skipif(find_cuda_home() is None,
                                    reason='no CUDA toolkit (nvcc) installed')

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from support import ROOT
-from thffi import cuda
+from thffi.toolchain import cuda_toolkit as cuda
 from thffi.port import port
 from thffi.port.c import scan_c
 from thffi.port.python import rewrite_python

@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from support import ROOT, copy_legacy_shift, hooked_env, write_files as _write
-from thffi import cuda
+from thffi.toolchain import cuda_toolkit as cuda
 from thffi.port import port
 from thffi.port.cmake import rewrite_cmake
 from thffi.port import readers

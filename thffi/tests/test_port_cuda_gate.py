@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from support import ROOT, write_files
-from thffi import cuda
+from thffi.toolchain import cuda_toolkit as cuda
 from thffi.port import port
 from thffi.port.python import rewrite_python
 

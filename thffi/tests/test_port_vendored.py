@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from thffi import cuda
+from thffi.toolchain import cuda_toolkit as cuda
 from thffi.port import port
 from thffi.toolchain import ptx, vendored
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from thffi import _run_names
+from thffi.run import removed_names as _run_names
 from thffi.port.python import rewrite_python
 from thffi.toolchain import pyremoved
 

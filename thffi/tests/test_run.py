@@ -1,5 +1,5 @@
 """`python -m thffi run -- COMMAND`: a 2018 README's steps with today's
-toolchain in front (thffi/run.py, _run_tools.py, _run_names.py).  The build
+toolchain in front (thffi/run/: __init__.py, shims.py, removed_names.py).  The build
 files and scripts here are ours, written as 2017-2018 repositories wrote
 them."""
 
@@ -12,8 +12,10 @@ import textwrap
 import pytest
 
 from support import ROOT
-from thffi import _run_tools, cuda, run
-from thffi._compile import cache_root
+from thffi import run
+from thffi.run import shims as _run_tools
+from thffi.toolchain import cuda_toolkit as cuda
+from thffi.builder.compile import cache_root
 
 ENV = dict(os.environ, PYTHONPATH=ROOT, TORCH_CUDA_ARCH_LIST='7.5')
 NVCC = shutil.which('nvcc') or cuda.find_cuda_home()

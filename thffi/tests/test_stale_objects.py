@@ -13,8 +13,9 @@ import pytest
 import torch
 
 from support import copy_legacy_shift, hooked_env, write_files as _write
-from thffi import _link, find_cuda_home
-from thffi._configure import meant_command
+from thffi import find_cuda_home
+from thffi.builder import binaries as _link
+from thffi.builder.configure import meant_command
 
 needs_toolkit = pytest.mark.skipif(find_cuda_home() is None,
                                    reason='no CUDA toolkit (nvcc) installed')

@@ -1,5 +1,5 @@
 """TH math, random and LAPACK functions, done by PyTorch through thffi's
-bridge (csrc/THMath.c, thffi/_thmath.py), called from legacy generic C
+bridge (csrc/THMath.c, thffi/runtime/thmath.py), called from legacy generic C
 (thffi/tests/th_math, thffi/tests/thc_math) on contiguous, transposed and sliced views, checked against
 PyTorch; THError from what PyTorch refuses; calls from OpenMP threads; the
 generated entry points in step with their table (tools/gen_thmath.py)."""

@@ -73,7 +73,8 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     # atomicAdd(half *, half) beside CUDA 10+'s __half one): it compiles and
     # links under today's nvcc.
     from support import TESTS, ROOT
-    from thffi import create_extension, cuda
+    from thffi import create_extension
+    from thffi.toolchain import cuda_toolkit as cuda
     from thffi.builder import include_dirs
     if not cuda.cuda_enabled():
         pytest.skip('no CUDA toolkit')

@@ -410,7 +410,7 @@ def _dynamic(library, option):
 
 
 def test_the_wrapped_openmp_entry_points_are_not_required_at_load(th_threads):
-    from thffi._configure import WRAPPED
+    from thffi.builder.configure import WRAPPED
     gomp = [name for name in WRAPPED if name.startswith('GOMP_')]
     demo = max(glob.glob(os.path.join(ROOT, '_ext', 'my_lib', '*.so')), key=os.path.getmtime)
     folder = os.path.dirname(th_threads.__file__)

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from thffi import cuda
+from thffi.toolchain import cuda_toolkit as cuda
 from thffi.toolchain import nvcc
 
 NEW_ARCH = ['-gencode=arch=compute_75,code=sm_75']

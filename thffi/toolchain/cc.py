@@ -63,7 +63,7 @@ DIALECT_RULES = [
 # Macros that make gcc -E's output of today's glibc and gcc headers, and of
 # the user's GNU C, readable by pycparser (C99 and some C11), for finding
 # the C99 inline definitions above as the preprocessor sees them
-# (_preprocessed.py): gcc's extensions that only decorate a declaration go,
+# (builder/preprocessed.py): gcc's extensions that only decorate a declaration go,
 # its own spellings of C keywords become the keywords, and its builtin
 # types become a standard type of no importance to the search.
 PARSER_MACROS = [('__attribute__(x)', ''), ('__extension__', ''), ('__asm__(x)', ''),

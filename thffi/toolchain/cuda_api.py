@@ -12,8 +12,8 @@ toolkits of 2018 (CUDA 8 to 10.0) had are listed.
 
 The builder reads the table in three places: an object of extra_objects
 that calls a name the installed toolkit's release removed is stale and is
-rebuilt from its .cu (_configure.py); a name nothing defines at the link
-check (_linking.py), and a compiler's error output (explain()), are
+rebuilt from its .cu (builder/configure.py); a name nothing defines at the link
+check (builder/link.py), and a compiler's error output (explain()), are
 answered with the name, the release and the replacement.
 
 Where the replacement does the same work, thffi provides the removed name

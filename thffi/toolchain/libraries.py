@@ -4,7 +4,7 @@
 toolkit's lib64: `-lcurand` in make.sh and Makefiles, `${CUDA_curand_LIBRARY}`
 after CMake's find_package(CUDA) (a find_library in the toolkit's folders).
 Today they may come from pip's wheels (site-packages/nvidia/cu13/lib, see
-thffi/cuda.py), which ship only the versioned file (libcurand.so.10): neither
+thffi/toolchain/cuda_toolkit.py), which ship only the versioned file (libcurand.so.10): neither
 `-lcurand` nor FindCUDA finds it there, nor does the extension at run time
 without an rpath.  `python -m thffi --cuda-libs NAME...` prints the flags
 that link them wherever they are (the toolkit's copy first) and the rpath
@@ -22,7 +22,7 @@ names), why."""
 import collections
 import re
 
-from ..cuda import LIBRARIES
+from .cuda_toolkit import LIBRARIES
 
 Rule = collections.namedtuple('Rule', 'old new why')
 

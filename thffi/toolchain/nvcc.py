@@ -26,7 +26,7 @@ import re
 import shutil
 import subprocess
 
-from .. import cuda
+from . import cuda_toolkit as cuda
 
 # CUDA 13's oldest architecture: what is assumed without an nvcc to ask.
 OLDEST_WITHOUT_NVCC = 75

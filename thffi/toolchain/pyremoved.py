@@ -35,7 +35,7 @@ Row(old, new, why, removed, fix):
 
 `python -m thffi run` gives the rows that have an equivalent ('rename',
 'value', 'call', 'getargspec'; not the method rows) back to the Pythons it
-starts (thffi/_run_names.py), and names a row's `new` in the error where
+starts (thffi/run/removed_names.py), and names a row's `new` in the error where
 there is none; so a row's `new` is exact, and `old` names where the name
 was (the module that held it)."""
 

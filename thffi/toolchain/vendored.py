@@ -16,7 +16,7 @@ import re
 import subprocess
 import tempfile
 
-from .. import cuda
+from . import cuda_toolkit as cuda
 
 # name: the library; folder: its headers' folder, as code includes them
 # (<cub/cub.cuh>); marker: a file, relative to the folder holding `folder`,

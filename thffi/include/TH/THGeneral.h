@@ -432,7 +432,7 @@ typedef void (*THFFIRelease)(void *allocator, void *ctx, void *data);
  * WRAP: over the memory args {data, numel, THFFIRelease, allocator, ctx},
  * which it owns from then on: released as args say when torch drops it),
  * then describes it in priv (obj, dim, sizes, strides) and returns its data
- * pointer.  dtype numbers: THFFI_DTYPES order in thffi/_types.py. */
+ * pointer.  dtype numbers: THFFI_DTYPES order in thffi/builder/tensor_types.py. */
 TH_API uintptr_t THFFI_tensorOp(int op, THFFITensorPriv *priv, const THFFITensorPriv *src,
                                 int dtype, int device, int n, const int64_t *args);
 /* A tensor struct of `bytes` bytes for a created tensor, tracked by the

@@ -18,16 +18,17 @@ import sysconfig
 
 import cffi
 
-from . import _codegen
-from ._compile import digest, write_atomic
-from ._jobs import HERE
+from . import codegen
+from .compile import digest, write_atomic
+from .jobs import THFFI_DIR
 
 _MANIFEST = '.thffi-build.json'
 
 
 def config_key(plan):
     """Hash of everything but file contents that decides the output."""
-    own = sorted(glob.glob(os.path.join(HERE, '*.py')))
+    own = sorted(p for part in ('', 'builder', 'runtime')
+                 for p in glob.glob(os.path.join(THFFI_DIR, part, '*.py')))
     blob = json.dumps({
         'name': plan.name,
         'functions': [repr(f) for f in plan.functions],
@@ -100,10 +101,10 @@ def write_python_files(plan, module, library=None):
     """Writes the runtime, then __init__.py, which loads the cffi module
     `module` (from the file `library` beside it, or _<name>.so; by its
     name when None): the last write is the switch to a new build."""
-    with open(os.path.join(HERE, 'runtime.py')) as f:
+    with open(os.path.join(THFFI_DIR, 'runtime', 'extension_runtime.py')) as f:
         write_atomic(os.path.join(plan.target_dir, '_thffi_runtime.py'), f.read())
     write_atomic(os.path.join(plan.target_dir, '__init__.py'),
-                 _codegen.python_module(plan.name.split('.')[-1], module,
+                 codegen.python_module(plan.name.split('.')[-1], module,
                                         plan.functions, plan.with_cuda, plan.sanitize,
                                         plan.constants,
                                         None if plan.functions else empty_reason(plan),

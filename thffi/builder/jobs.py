@@ -1,6 +1,6 @@
 """The compile jobs of a plan: the command that makes each object.
 
-configure() (_configure.py) lists them in the plan; compile() (_compile.py)
+configure() (configure.py) lists them in the plan; compile() (compile.py)
 runs them.  thffi's own C and CUDA code compiles with its own flags (and
 is cached: nothing of the user's reaches its command); the user's .cu files
 with the user's include folders and macros, and a rescued one with the
@@ -11,13 +11,14 @@ import re
 import shlex
 import sysconfig
 
-from ._plan import Job
-from .cuda import header_dirs
-from .toolchain import nvcc as nvcc_rules
+from .plan import Job
+from ..toolchain.cuda_toolkit import header_dirs
+from ..toolchain import nvcc as nvcc_rules
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-INCLUDE_DIR = os.path.join(HERE, 'include')
-CSRC = os.path.join(HERE, 'csrc')
+# thffi's folder: csrc/ and include/ lie in it.
+THFFI_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INCLUDE_DIR = os.path.join(THFFI_DIR, 'include')
+CSRC = os.path.join(THFFI_DIR, 'csrc')
 # thffi's own objects are cached and shared by every copy of thffi: their
 # __FILE__ is relative to csrc/, and their messages name the file in the
 # thffi that built the extension (csrc/thffi_private.h).
@@ -50,7 +51,7 @@ def nvcc_command(plan, source, obj, own, hidden=True):
     """nvcc command for a .cu file: the user's include folders and macros,
     or for thffi's own code (cached for every extension) its own headers
     and none of the user's.  hidden: its symbols stay inside the library
-    (but for thffi's shared library, _shared.py).  A rescued source also
+    (but for thffi's shared library, shared_library.py).  A rescued source also
     gets the flags of the build files' command that was to compile it
     (plan.meant; its -O and -std take the place of ours)."""
     host, defines = '-fPIC,-fvisibility=hidden' if hidden else '-fPIC', []

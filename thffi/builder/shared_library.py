@@ -3,7 +3,7 @@ PyTorch's libTH/libTHC/libATen were to libraries built apart (by CMake or
 make) that call TH or THC functions and that an ffi extension links.
 
 `python -m thffi --libs` prints the flags that link such a library against
-it; an extension linking such a library then shares it (_configure.py)
+it; an extension linking such a library then shares it (configure.py)
 instead of holding thffi's code itself, so that one copy of thffi's state
 serves both: a THError in the library built apart ends the extension's
 wrapped call with a RuntimeError, as in the extension's own code.  The
@@ -21,12 +21,12 @@ import subprocess
 import sysconfig
 import tempfile
 
-from . import cuda
-from ._compile import _cached_object, cache_root, compile, write_atomic
-from ._configure import (CXX_GUARD, TH_SOURCES, THC_SOURCES, WRAP_FLAGS, BuildError, configure,
+from ..toolchain import cuda_toolkit as cuda
+from .compile import _cached_object, cache_root, compile, write_atomic
+from .configure import (CXX_GUARD, TH_SOURCES, THC_SOURCES, WRAP_FLAGS, BuildError, configure,
                          shared_library_name)
-from ._jobs import CSRC, HERE, cc_command, nvcc_command
-from ._plan import Job
+from .jobs import CSRC, THFFI_DIR, cc_command, nvcc_command
+from .plan import Job
 
 
 def link_flags(path):
@@ -75,7 +75,7 @@ def library(with_cuda, verbose=False):
         key = json.dumps({'objects': [_cached_object(job.command, job.object).folder
                                       for job in plan.jobs],
                           'link': _link_command(plan, '<out>'),
-                          'python': sysconfig.get_config_var('EXT_SUFFIX'), 'home': HERE},
+                          'python': sysconfig.get_config_var('EXT_SUFFIX'), 'home': THFFI_DIR},
                          sort_keys=True).replace(tmp, '<tmp>')
         folder = os.path.join(cache_root(), 'lib',
                               hashlib.sha256(key.encode()).hexdigest()[:32])
@@ -86,7 +86,7 @@ def library(with_cuda, verbose=False):
         compile(plan)
         # Errors raised in thffi's code name its files in this thffi.
         write_atomic(os.path.join(plan.build_dir, 'home.c'),
-                     'const char THFFI_home[] = %s;\n' % json.dumps(HERE))
+                     'const char THFFI_home[] = %s;\n' % json.dumps(THFFI_DIR))
         os.makedirs(folder, exist_ok=True)
         partial = '%s.tmp%d' % (path, os.getpid())
         result = subprocess.run(_link_command(plan, partial), capture_output=True, text=True)

@@ -1,7 +1,7 @@
 """The plan of a build: everything create_extension's arguments decide.
 
-configure() (_configure.py) makes it; compile() (_compile.py), link()
-(_linking.py) and install() (_install.py) read it and return what they
+configure() (configure.py) makes it; compile() (compile.py), link()
+(link.py) and install() (install.py) read it and return what they
 made.  Nothing changes it after configure: a step that needs more (the
 runtimes its objects call, the module's name) computes it from the plan.
 docs/architecture.md says which step reads and decides what."""
@@ -30,7 +30,7 @@ class Plan:
     user_words: frozenset  # the flags create_extension got: a short line keeps them
     # -- the user's code ----------------------------------------------------
     headers: list         # absolute paths of the headers cffi's cdef read
-    functions: list       # _parse.Function: what the headers declare
+    functions: list       # headers.Function: what the headers declare
     constants: list       # enum constants the headers declare
     sources: list         # C and C++ sources cffi compiles with the module
     cuda_sources: list    # .cu files nvcc compiles: the user's, then the rescued

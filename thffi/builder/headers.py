@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast, c_generator, c_parser
 
-from ._types import OPAQUE_TYPES, SCALAR_TYPES, TENSOR_TYPES
+from .tensor_types import OPAQUE_TYPES, SCALAR_TYPES, TENSOR_TYPES
 
 
 class HeaderError(ValueError):

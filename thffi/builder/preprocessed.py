@@ -22,7 +22,7 @@ import subprocess
 
 from pycparser import c_ast, c_parser
 
-from .toolchain import cc
+from ..toolchain import cc
 
 # kind: 'inline' (C99: thffi's link adds the external definition) or
 # 'extern inline' (GNU89: no declaration can make it one).

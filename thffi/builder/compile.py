@@ -2,9 +2,9 @@
 
 thffi's own C and CUDA code (cached in the user's cache folder, shared by
 every extension and every copy of thffi) and the user's .cu files are
-compiled here, in parallel, by the commands of the plan's jobs (_jobs.py),
+compiled here, in parallel, by the commands of the plan's jobs (jobs.py),
 before cffi compiles the module and the user's C sources and links them all
-(_linking.py)."""
+(link.py)."""
 
 import glob
 import hashlib
@@ -17,11 +17,12 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import _log, cuda
-from ._configure import BuildError
-from ._jobs import CSRC, HERE, meant_flags
-from .cuda import describe
-from .toolchain import cuda_api
+from . import command_log
+from ..toolchain import cuda_toolkit as cuda
+from .configure import BuildError
+from .jobs import CSRC, THFFI_DIR, meant_flags
+from ..toolchain.cuda_toolkit import describe
+from ..toolchain import cuda_api
 
 
 def compile(plan, deferred=False):
@@ -30,7 +31,7 @@ def compile(plan, deferred=False):
     order.  deferred: the jobs of plan.deferred only, which link() asks
     for when the link needs them; else all the others.  thffi's objects
     come from the cache when it has them.  Verbose, it prints the commands
-    of the user's sources (_log.py) and one line for thffi's own objects
+    of the user's sources (command_log.py) and one line for thffi's own objects
     (and one before they start, when compiling them takes long)."""
     jobs = [job for job in plan.jobs if (job.source in plan.deferred) == deferred]
     try:
@@ -68,7 +69,7 @@ def compile(plan, deferred=False):
         results = list(pool.map(run, jobs))
     for job, result in zip(jobs, results):
         if plan.verbose and not job.own:
-            print(_log.command(plan, job.command))
+            print(command_log.command(plan, job.command))
         # The user's compiler warnings show; thffi's own objects' do not.
         sys.stderr.write(result.stderr if result.returncode or not job.own else '')
         if plan.verbose:
@@ -146,7 +147,7 @@ class _CachedObject:
         (obj, cached_obj), (deps, cached_deps) = self._pairs()
         shutil.copyfile(cached_obj, obj)
         with open(cached_deps) as f:  # the .d names thffi's files where this copy is
-            write_atomic(deps, f.read().replace('<thffi>', HERE))
+            write_atomic(deps, f.read().replace('<thffi>', THFFI_DIR))
         return True
 
     def store(self):
@@ -157,7 +158,7 @@ class _CachedObject:
             shutil.copyfile(obj, tmp)
             os.replace(tmp, cached_obj)
             with open(deps) as f:
-                write_atomic(cached_deps, f.read().replace(HERE, '<thffi>'))
+                write_atomic(cached_deps, f.read().replace(THFFI_DIR, '<thffi>'))
         except OSError:
             pass  # an unwritable cache only costs time
 
@@ -175,14 +176,14 @@ def _cached_object(command, obj):
     output paths), the compiler binary, and every file of thffi's C code."""
     compiler = os.path.realpath(shutil.which(command[0]) or command[0])
     stat = os.stat(compiler)
-    own = sorted(glob.glob(os.path.join(HERE, 'include', '**', '*'), recursive=True)
+    own = sorted(glob.glob(os.path.join(THFFI_DIR, 'include', '**', '*'), recursive=True)
                  + glob.glob(os.path.join(CSRC, '**', '*'), recursive=True))
     # Where thffi lies does not matter: a copy elsewhere shares the entry.
     key = json.dumps({
-        'command': [a.replace(HERE, '<thffi>') for a in command[1:]
+        'command': [a.replace(THFFI_DIR, '<thffi>') for a in command[1:]
                     if a not in (obj, obj[:-2] + '.d')],
         'compiler': [compiler, stat.st_size, stat.st_mtime_ns],
-        'thffi': [(os.path.relpath(p, HERE), digest(p)) for p in own if os.path.isfile(p)],
+        'thffi': [(os.path.relpath(p, THFFI_DIR), digest(p)) for p in own if os.path.isfile(p)],
     }, sort_keys=True)
     return _CachedObject(os.path.join(cache_root(), 'objects',
                                       hashlib.sha256(key.encode()).hexdigest()[:32]), obj)

@@ -7,7 +7,7 @@ Per exported function `f` there are two C functions:
   shape and strides through torch's public Python API), then calls the
   trampoline with the GIL released.  An argument it does not take as is
   (a wrong type, a keyword, a cffi pointer) sends the call to the Python
-  slow path (thffi/runtime.py), which says what is wrong, or converts the
+  slow path (thffi/runtime/extension_runtime.py), which says what is wrong, or converts the
   arguments and calls `f`'s strict twin.
 - `_thffi_w_f`, the trampoline: builds the TH structs on its stack, opens
   an error frame (THError longjmps back to it, and so do exit(), abort()
@@ -28,7 +28,7 @@ PyTorch through Python, once per call, when the C code first wants it."""
 
 import json
 
-from ._types import THFFI_DTYPES, TENSOR_TYPES
+from .tensor_types import THFFI_DTYPES, TENSOR_TYPES
 
 # ret_kind -> (trampoline return type, sentinel test, Python value of r)
 _RETURNS = {
@@ -80,7 +80,7 @@ def cdef(with_cuda):
 # The callbacks' prototypes, given C linkage before cffi defines them, so
 # thffi's C objects find them when the module is compiled as C++.  %s is
 # their visibility attribute: visible when thffi's code is the shared
-# library's (_shared.py), which binds them when it loads.
+# library's (shared_library.py), which binds them when it loads.
 _CALLBACK_DECLS = '''
 #ifdef THFFI_THC_H
 #ifdef __cplusplus

@@ -90,7 +90,7 @@ def _exec(program, args):
 
 def nvcc(args):
     _site()
-    from thffi import cuda
+    from thffi.toolchain import cuda_toolkit as cuda
     from thffi.toolchain import nvcc as nvcc_rules
     home = cuda.find_cuda_home()
     program = real_program('nvcc') or home and os.path.join(home, 'bin', 'nvcc')

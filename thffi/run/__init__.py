@@ -25,7 +25,7 @@ or a later `make`) comes first on PATH and on PYTHONPATH; it holds:
   thffi (at its own path, so that what a build records of it outlives the
   run), torch.utils.ffi (thffi's _hook) and the names today's Python,
   NumPy, SciPy and PyTorch removed where they have an equivalent
-  (_run_names.py), each said on stderr once, when first used.
+  (removed_names.py), each said on stderr once, when first used.
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
 which the `nvcc` here would hide.  What the compilers probe once a run
 (nvcc's architectures, the C compiler's rules) is kept in a folder made
@@ -39,18 +39,19 @@ import subprocess
 import sys
 import tempfile
 
-from . import cuda
-from ._compile import cache_root
-from ._run_tools import MARKER, STATE
+from ..builder.compile import cache_root
+from ..toolchain import cuda_toolkit as cuda
+from .shims import MARKER, STATE
 
 COMPILERS = ('nvcc', 'cc', 'gcc')
 USAGE = ("usage: python -m thffi run [--] COMMAND [ARGS...]\n"
          "  one argument is a command line run by bash ('cd lib && sh make.sh'); several are a "
          "program and its arguments\n")
-_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+_RUN = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE = os.path.dirname(_RUN)
 
 _COMPILER_SHIM = '''#!{python} -IS
-# `{name}` for `python -m thffi run`: thffi/_run_tools.py, then the real {name}.
+# `{name}` for `python -m thffi run`: thffi/run/shims.py, then the real {name}.
 import sys
 sys.path.insert(0, {parent!r})
 tools = {{'__name__': '_thffi_run_tools', '__file__': {tools!r}}}
@@ -64,7 +65,7 @@ exec {python} "$@"
 '''
 _SITECUSTOMIZE = '''"""Written by `python -m thffi run` for the Pythons its command starts:
 the thffi that runs it, torch.utils.ffi (thffi/_hook.py) and the removed
-names that have an equivalent (thffi/_run_names.py), loaded by path so
+names that have an equivalent (thffi/run/removed_names.py), loaded by path so
 that importing neither thffi nor torch is paid at start."""
 import importlib.machinery
 import importlib.util
@@ -129,7 +130,7 @@ def make_folder(root=None):
     for name in COMPILERS:
         _write(os.path.join(folder, name), _COMPILER_SHIM.format(
             python=sys.executable, name=name, parent=os.path.dirname(_PACKAGE),
-            tools=os.path.join(_PACKAGE, '_run_tools.py')),
+            tools=os.path.join(_RUN, 'shims.py')),
             executable=True)
     pythons = ('python', 'python3', 'python%d.%d' % sys.version_info[:2])
     for name in pythons:
@@ -138,7 +139,7 @@ def make_folder(root=None):
     _write(os.path.join(folder, 'sitecustomize.py'), _SITECUSTOMIZE.format(
         init=os.path.join(_PACKAGE, '__init__.py'), package=_PACKAGE,
         hook=os.path.join(_PACKAGE, '_hook.py'),
-        names=os.path.join(_PACKAGE, '_run_names.py'),
+        names=os.path.join(_RUN, 'removed_names.py'),
         pyremoved=os.path.join(_PACKAGE, 'toolchain', 'pyremoved.py'), marker=MARKER))
     return folder
 

@@ -11,7 +11,7 @@ tree by then.  Two things setuptools would not do by itself:
   packages build.py writes (pkg._ext, pkg._ext.my_lib) are not listed and
   only the library is installed: the package then imports as an empty
   namespace package, without its functions.
-- check the library it links for names nothing defines (_linking.py).
+- check the library it links for names nothing defines (link.py).
 
 When build.py runs inside setup() (cffi's cffi_modules handler runs it,
 handing it no reference to the setup), `adopt` finds that setup's
@@ -25,8 +25,8 @@ import os
 import shutil
 import sys
 
-from ._configure import BuildError
-from ._linking import check_symbols, with_inline_definitions
+from .configure import BuildError
+from .link import check_symbols, with_inline_definitions
 
 
 def running_distribution():

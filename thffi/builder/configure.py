@@ -2,7 +2,7 @@
 
 `configure` reads the headers, checks the sources, and decides the compiler
 and linker arguments, the CUDA toolkit and architectures, the C source of
-the cffi module and the compile jobs: a Plan (_plan.py).  Nothing is
+the cffi module and the compile jobs: a Plan (plan.py).  Nothing is
 compiled here."""
 
 import dataclasses
@@ -14,14 +14,15 @@ import subprocess
 import sys
 import sysconfig
 
-from . import _codegen, _jobs, _link, _log, cuda
-from ._jobs import CSRC, HERE, INCLUDE_DIR
-from ._parse import read_header
-from ._plan import Plan, display
-from .toolchain import cc, cuda_api, nvcc as toolchain_nvcc, warnings as toolchain_warnings
+from . import codegen, jobs, binaries, command_log
+from ..toolchain import cuda_toolkit as cuda
+from .jobs import CSRC, THFFI_DIR, INCLUDE_DIR
+from .headers import read_header
+from .plan import Plan, display
+from ..toolchain import cc, cuda_api, nvcc as toolchain_nvcc, warnings as toolchain_warnings
 
 # thffi's own C code, compiled apart from the user's (with its own flags, in
-# parallel, and cached: see _compile.py): (file, gcc optimisation).
+# parallel, and cached: see compile.py): (file, gcc optimisation).
 # The floating-point loops get -O3; bookkeeping code compiles faster at -O1,
 # and so do the 49 conversions between types (legacy code converts index
 # tensors and results; at size a conversion waits on memory, not on code).
@@ -41,7 +42,7 @@ THC_SOURCES = [('THCTensor.cu', None), ('THC.c', '-O2'), ('THCBlas.c', '-O2'),
 # for an extension built with_cuda that links cuSPARSE: it calls cuSPARSE,
 # so it is compiled into that extension alone (never into thffi's shared
 # library, which would then need cuSPARSE everywhere).
-CUSPARSE_LEGACY = (_jobs.CUSPARSE_LEGACY_SOURCE, '-O2')
+CUSPARSE_LEGACY = (jobs.CUSPARSE_LEGACY_SOURCE, '-O2')
 # Extensions with C++ code: catches C++ exceptions leaving a wrapped function.
 CXX_GUARD = [('THCxx.cpp', '-O2')]
 # Functions the extension's own objects call through thffi (-Wl,--wrap):
@@ -145,7 +146,7 @@ def sanitize_mode():
 
 
 def shared_library_name():
-    from . import __version__
+    from .. import __version__
     return 'libthffi-%s.so' % __version__
 
 
@@ -203,7 +204,7 @@ def _source_by_symbols(obj):
     or two define as many."""
     if not os.path.isfile(obj):
         return None
-    _, defined = _link.symbols([obj])
+    _, defined = binaries.symbols([obj])
     names = [n for n in defined if re.fullmatch(r'[A-Za-z]\w*', n)]
     if not names:
         return None
@@ -239,7 +240,7 @@ def _static_cuda_runtime(name, obj):
     shared one replaces (saying so): linked in, it gives the extension a
     CUDA runtime of its own, not PyTorch's.  (Builds of 2018 globbed the
     toolkit's lib64/*.a into extra_objects.)  The shared runtime is then
-    linked for the objects that need it (_linking.py)."""
+    linked for the objects that need it (link.py)."""
     if not os.path.basename(obj).startswith('libcudart_static'):
         return False
     shared = os.path.isfile(os.path.join(os.path.dirname(obj), 'libcudart.so'))
@@ -264,7 +265,7 @@ def removed_calls(obj, toolkit, compiled=False):
     one (compiled: only names nvcc wrote into it).  None when it calls none.
     cuSPARSE's legacy routines are not counted: compiled again, the object
     would call them the same, and thffi defines them (THCSparseLegacy.c)."""
-    undefined, _ = _link.symbols([obj])
+    undefined, _ = binaries.symbols([obj])
     gone = {}  # {release: [name]}
     for name in sorted(undefined):
         row = cuda_api.lookup(name)
@@ -283,7 +284,7 @@ def old_device_code(obj):
     """'it holds GPU code only for sm_52 ...' when the object's GPU code is
     machine code for architectures the installed nvcc cannot target and no
     PTX (which the driver would compile for today's GPUs); else None."""
-    code = _link.device_code(obj)
+    code = binaries.device_code(obj)
     if not code or any(kind == 'compute' for kind, _ in code):
         return None
     archs = {arch for _, arch in code}
@@ -304,8 +305,8 @@ def meant_command(obj, base):
     through the scripts it runs (readers/route.py), as lib/make.sh beside
     an extension's own make.sh that the README never runs; then the one
     nearest base."""
-    from .port.readers import commands_building
-    from .port.readers.route import readmes, route
+    from ..port.readers import commands_building
+    from ..port.readers.route import readmes, route
     obj, base = os.path.realpath(obj), os.path.abspath(base)
     folders = [base]
     while len(folders) < 4 and os.path.dirname(folders[-1]) != folders[-1]:
@@ -349,7 +350,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
     with_cuda = bool(with_cuda)
     kw = dict(kwargs)
     nvcc_args = as_list(kw.pop('extra_nvcc_args', None))
-    user_words = _log.user_words(kw, nvcc_args)
+    user_words = command_log.user_words(kw, nvcc_args)
     # thffi's folders first, as torch.utils.ffi put torch's.
     kw['include_dirs'] = include_dirs() + kw.get('include_dirs', [])
     # The generated entry points use CPython's full API (vectorcall), not
@@ -389,10 +390,10 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
     # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
     # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
     # make.sh, as legacy build.py files did).
-    needs = _link.runtime_needs([o for o in user_objects if os.path.isfile(o)])
-    cxx_code = cxx or bool(cuda_sources) or _link.CXX_RUNTIME in needs
+    needs = binaries.runtime_needs([o for o in user_objects if os.path.isfile(o)])
+    cxx_code = cxx or bool(cuda_sources) or binaries.CXX_RUNTIME in needs
     # thffi's own C, (path, gcc optimisation or None for nvcc), and the
-    # user's .cu files: compiled before cffi links (_compile.py).
+    # user's .cu files: compiled before cffi links (compile.py).
     shared_library, linked_libraries, linking = _shared_library(name, base, with_cuda,
                                                                 user_objects, kw)
     kw.update(linking)
@@ -413,7 +414,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         # is not the user's to fix (toolchain/warnings.py).
         kw['define_macros'] = kw['define_macros'] + toolchain_warnings.QUIET_DEPRECATIONS
     for fn in functions:
-        if _codegen.uses_cuda(fn) and not with_cuda:
+        if codegen.uses_cuda(fn) and not with_cuda:
             raise BuildError('create_extension(%r): %s takes CUDA tensors; pass '
                              'with_cuda=True (a build script that sets it behind `if '
                              'torch.cuda.is_available():` leaves it False on a machine '
@@ -428,7 +429,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         # package mode setuptools links later, so the objects must stay.
         build_dir=(os.path.join(base, 'build', 'thffi', name) if package
                    else os.path.join(target_dir, '.thffi-build')),
-        verbose=_log.shown(verbose), full_commands=_log.full(verbose),
+        verbose=command_log.shown(verbose), full_commands=command_log.full(verbose),
         user_words=user_words, headers=headers, functions=functions, constants=constants,
         sources=sources, cuda_sources=cuda_sources, user_objects=user_objects,
         rescued=rescued, rescue_reasons=rescue_reasons, meant=meant,
@@ -442,11 +443,11 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         sanitize=sanitize, sanitize_flags=sanitize_flags, shared_library=shared_library,
         kwargs=kw, nvcc_args=nvcc_args, cuda_toolkit=toolkit,
         cuda_home=toolkit and toolkit.home, **nvcc,
-        cdef_text=_codegen.cdef(with_cuda),
+        cdef_text=codegen.cdef(with_cuda),
         source_text=_module_source(headers, functions, constants, with_cuda, cxx_code,
                                    shared_library, cc_is_cxx),
         source_extension='.cpp' if kw.get('language') == 'c++' else '.c')
-    return dataclasses.replace(plan, jobs=_jobs.jobs(
+    return dataclasses.replace(plan, jobs=jobs.jobs(
         plan, [(os.path.join(CSRC, f), o) for f, o in own]))
 
 
@@ -545,7 +546,7 @@ def _module_source(headers, functions, constants, with_cuda, cxx_code, shared_li
         includes = ('#ifdef __cplusplus\nextern "C" {\n#endif\n' + includes
                     + '#ifdef __cplusplus\n}\n#endif\n')
     return ('#include <TH/TH.h>\n' + ('#include <THC/THC.h>\n' if with_cuda else '')
-            + includes + _codegen.module_source(functions, HERE, cxx_code,
+            + includes + codegen.module_source(functions, THFFI_DIR, cxx_code,
                                                 bool(shared_library), constants))
 
 
@@ -648,7 +649,7 @@ def _shared_library(name, base, with_cuda, user_objects, kw):
                 linked.append(os.path.join(folder, 'lib%s.so' % library))
                 break
     for path in linked:
-        needed, search = _link.dynamic_section(path)
+        needed, search = binaries.dynamic_section(path)
         for needs in needed:
             version = _shared_library_version(needs)
             if version is None:
@@ -665,7 +666,7 @@ def _shared_library(name, base, with_cuda, user_objects, kw):
                                  'holding it (its RUNPATH): link it with all the flags of '
                                  '`python -m thffi --libs`' % (name, display(base, path), needs))
             shared = os.path.join(found[0], needs)
-            if any('libcudart' in n for n in _link.dynamic_section(shared)[0]) and not with_cuda:
+            if any('libcudart' in n for n in binaries.dynamic_section(shared)[0]) and not with_cuda:
                 raise BuildError('create_extension(%r): %s was linked against thffi\'s TH/THC '
                                  'library; build the extension with with_cuda=True (or link '
                                  'that library against the TH-only one: THFFI_WITH_CUDA=0 '

@@ -6,7 +6,7 @@ objects need (legacy make.sh objects relied on torch having loaded them);
 `link` has cffi compile the module and the user's C sources and link
 everything; `check_symbols` fails the build when the loader could not
 resolve a name the library uses, before anything is installed (package
-mode's setuptools build runs it too: _package.py)."""
+mode's setuptools build runs it too: package_mode.py)."""
 
 import contextlib
 import io
@@ -21,11 +21,12 @@ import time
 
 import cffi
 
-from . import _link, _log, _preprocessed, cuda
-from ._compile import compile, explained
-from ._configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
-                         meant_command, removed_calls, show_step)
-from .toolchain import cc, cuda_api
+from . import binaries, command_log, preprocessed
+from ..toolchain import cuda_toolkit as cuda
+from .compile import compile, explained
+from .configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
+                        meant_command, removed_calls, show_step)
+from ..toolchain import cc, cuda_api
 
 
 def link_kwargs(plan, objects):
@@ -50,10 +51,10 @@ def link_kwargs(plan, objects):
     # The libraries linked already, by name ('cusparse' for -lcusparse
     # and for -l:libcusparse.so.12).
     linked = {re.sub(r'^:lib|\.so[\d.]*$', '', name) for name in kw['libraries']}
-    for library, (what, symbols) in _link.runtime_needs(user).items():
+    for library, (what, symbols) in binaries.runtime_needs(user).items():
         if library in linked:
             continue
-        if library != _link.CXX_RUNTIME:
+        if library != binaries.CXX_RUNTIME:
             found = _cuda_library(plan, library, what, symbols)
             for key in ('library_dirs', 'runtime_library_dirs'):
                 kw[key] = kw[key] + ([found.folder] if found.folder not in kw[key] else [])
@@ -77,7 +78,7 @@ def _check_removed_calls(plan):
                          '.cu with today\'s nvcc (thffi does so itself when the .cu lies '
                          'beside it, as %s or %s)'
                          % ((plan.display(obj), old) + _source_names(obj)))
-        undefined, _ = _link.symbols([obj])
+        undefined, _ = binaries.symbols([obj])
         # (cuSPARSE's legacy routines are defined here when the extension
         # links cuSPARSE with_cuda: THCSparseLegacy.c)
         removed = cuda_api.describe_all(
@@ -118,7 +119,7 @@ def check_symbols(plan, library, kwargs, compiled=None):
     with an implicit-declaration warning.  compiled: {object: source}
     of the module and the user's C sources; by default cffi's objects,
     in the build folder under their source's absolute path."""
-    names, missing, linked = _link.unresolved(library, kwargs.get('library_dirs', []),
+    names, missing, linked = binaries.unresolved(library, kwargs.get('library_dirs', []),
                                               plan.linked_libraries)
     if not names and not linked:
         return
@@ -132,14 +133,14 @@ def check_symbols(plan, library, kwargs, compiled=None):
     objects = [os.path.join(root, f) for root, _, files in os.walk(plan.build_dir)
                for f in files if f.endswith('.o')]
     objects += [o for o in compiled if o not in objects and os.path.isfile(o)]
-    users, defined = _link.symbols(objects + plan.user_objects)
+    users, defined = binaries.symbols(objects + plan.user_objects)
     # C++ functions by their unqualified name, for a C name defined with
     # C++ linkage (a .cpp without extern "C").
     cxx = {}
-    for symbol, spelled in _link.demangled(defined).items():
+    for symbol, spelled in binaries.demangled(defined).items():
         cxx.setdefault(spelled.split('(')[0], set()).update(
             source_of.get(o, o) for o in defined[symbol])
-    spelled = _link.demangled(names)
+    spelled = binaries.demangled(names)
     declared = {fn.name: fn.header for fn in plan.functions}
     inline = inline_only(plan, kwargs, set(names))
     lines = []
@@ -178,7 +179,7 @@ def check_symbols(plan, library, kwargs, compiled=None):
 
 
 def _inline_reason(plan, definition):
-    """Why the function `definition` (_preprocessed.Definition) defines
+    """Why the function `definition` (preprocessed.Definition) defines
     is in no object."""
     where = '%s:%d' % (plan.display(definition.file), definition.line)
     if definition.kind == 'extern inline':
@@ -199,14 +200,14 @@ def _unresolved_reason(plan, name, declared, libraries):
     removed = cuda_api.describe_all([name], toolkit)
     if removed:
         return removed[0].split(': ', 1)[1]
-    runtime = _link.runtime_of(name)
+    runtime = binaries.runtime_of(name)
     if runtime and runtime[1] == 'cudart' and not plan.with_cuda:
         return 'a CUDA runtime function: build with with_cuda=True'
     if runtime and runtime[1] in libraries:
         return ('%s is linked (lib%s) and does not define it: a name the CUDA release here '
                 '(%s) does not have' % (runtime[0], runtime[1], '%d.%d' % toolkit
                                         if toolkit else 'unknown'))
-    if runtime and runtime[1] != _link.CXX_RUNTIME:
+    if runtime and runtime[1] != binaries.CXX_RUNTIME:
         return "part of %s: add '%s' to libraries" % runtime
     if name in declared and not plan.sources and not plan.cuda_sources:
         return ('no source or extra object defines it, and create_extension got no source '
@@ -238,7 +239,7 @@ def link(plan, objects):
         if sources is None and not deferred:
             raise
         sources = sources or {src: src for src in plan.sources}
-        if deferred and _link.unresolved(built, kwargs.get('library_dirs', []),
+        if deferred and binaries.unresolved(built, kwargs.get('library_dirs', []),
                                          plan.linked_libraries)[0]:
             kwargs = link_kwargs(plan, objects + compile(plan, deferred=True))
             built = _cffi_compile(plan, module, kwargs, list(sources))
@@ -286,7 +287,7 @@ def _cffi_compile(plan, module, kwargs, sources):
 
 
 def inline_only(plan, kwargs, names, folder=None):
-    """{name: (_preprocessed.Definition, the first C source reading it)}
+    """{name: (preprocessed.Definition, the first C source reading it)}
     for the names of `names` that the user's C defines for inlining only,
     as the preprocessor sees each C source of plan.sources with the
     build's compiler, include folders, macros and C flags (kwargs: the
@@ -301,7 +302,7 @@ def inline_only(plan, kwargs, names, folder=None):
     if os.path.basename(compiler.compiler_so[0]).endswith('++'):
         return {}  # CC=g++ compiles the C as C++, where inline functions are emitted
     paths = sysconfig.get_paths()
-    command = _preprocessed.preprocess_command(
+    command = preprocessed.preprocess_command(
         compiler.compiler_so + ccompiler.gen_preprocess_options(
             as_list(kwargs.get('define_macros'))
             + [(m,) for m in as_list(kwargs.get('undef_macros'))],
@@ -310,7 +311,7 @@ def inline_only(plan, kwargs, names, folder=None):
     found = {}
     for src in plan.sources:
         if names - set(found) and not src.endswith(_CXX_SUFFIXES):
-            for d in _preprocessed.inline_only(command, src, folder or plan.build_dir,
+            for d in preprocessed.inline_only(command, src, folder or plan.build_dir,
                                                lambda path: _users_file(plan, path)):
                 if d.name in names:
                     found.setdefault(d.name, (d, src))
@@ -334,7 +335,7 @@ def with_inline_definitions(plan, library, kwargs, relink, folder=None):
     folder: where the compiler ran (inline_only())."""
     defined = {}  # name: (Definition, the first source reading it)
     while True:
-        names = set(_link.unresolved(library, kwargs.get('library_dirs', []),
+        names = set(binaries.unresolved(library, kwargs.get('library_dirs', []),
                                      plan.linked_libraries)[0]) - set(defined)
         more = {name: found for name, found in inline_only(plan, kwargs, names, folder).items()
                 if found[0].kind == 'inline'}
@@ -434,7 +435,7 @@ def _teeing_stderr(output):
 def _printing_compiler_commands(plan):
     """Prints the compile and link commands cffi runs when plan.verbose: as
     the legacy verbose=True did with plan.full_commands, else one short line
-    each (_log.py).  cffi runs them through setuptools' distutils, which
+    each (command_log.py).  cffi runs them through setuptools' distutils, which
     logs each at INFO on the root logger (cffi lowers the threshold when
     verbose); without a handler there, as in a build script, nothing shows."""
     if not plan.verbose:
@@ -443,12 +444,12 @@ def _printing_compiler_commands(plan):
 
     class Lines(logging.Formatter):
         def format(self, record):
-            return _log.compiler_line(plan, record.getMessage())
+            return command_log.compiler_line(plan, record.getMessage())
 
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(Lines())
     handler.setLevel(logging.INFO)
-    handler.addFilter(lambda record: _log.compiler_line(plan, record.getMessage()) is not None)
+    handler.addFilter(lambda record: command_log.compiler_line(plan, record.getMessage()) is not None)
     root = logging.getLogger()
     root.addHandler(handler)
     try:

@@ -13,13 +13,13 @@ The library links no libtorch: tensors cross as data pointers, shapes and
 strides.  A build is skipped when nothing it depends on changed (a manifest
 of content hashes of every file the compiler read, from gcc -MMD).
 
-A build is one plan (_plan.py) through four step functions, each in a file
+A build is one plan (plan.py) through four step functions, each in a file
 importing only the ones before it: configure(arguments) -> plan
-(_configure.py), compile(plan) -> objects (_compile.py: thffi's own code and
-the .cu sources), link(plan, objects) -> library (_linking.py: the module,
+(configure.py), compile(plan) -> objects (compile.py: thffi's own code and
+the .cu sources), link(plan, objects) -> library (link.py: the module,
 the user's C sources and the link, then the check of unresolved symbols)
-and install(plan, library) (_install.py: the library, its Python package
-and the manifest).  In package mode setuptools links, and _package.py hands
+and install(plan, library) (install.py: the library, its Python package
+and the manifest).  In package mode setuptools links, and package_mode.py hands
 it the package and the check.  docs/architecture.md says who decides what."""
 
 import dataclasses
@@ -30,12 +30,13 @@ import time
 
 import cffi
 
-from . import _install, _log, _package
-from ._compile import compile
-from ._configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
-                         include_dirs)
-from ._install import install
-from ._linking import link, link_kwargs
+from . import command_log, package_mode
+from .compile import compile
+from .configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
+                        include_dirs)
+from .install import (empty_reason, install, is_up_to_date, library_path, locked,
+                      make_package_dirs, write_python_files)
+from .link import link, link_kwargs
 
 __all__ = ['BuildError', 'Extension', 'create_extension', 'include_dirs', 'INCLUDE_DIR']
 
@@ -94,24 +95,24 @@ class Extension(cffi.FFI):
         # by the built package when it is imported (pip hides build output).
         if not plan.functions:
             sys.stderr.write('thffi: warning: %s has no functions: %s\n'
-                             % (plan.name, _install.empty_reason(plan)))
+                             % (plan.name, empty_reason(plan)))
         kwargs = plan.kwargs
         if plan.package:
             # setuptools compiles and links from build.py's ffi later: what
             # it links and the package's Python files must exist by then.
             compile_by_language()
-            _install.make_package_dirs(plan.base, plan.name)
+            make_package_dirs(plan.base, plan.name)
             shutil.rmtree(plan.build_dir, ignore_errors=True)
             os.makedirs(plan.build_dir)
             kwargs = link_kwargs(plan, compile(plan))
-            _install.write_python_files(plan, plan.module_name.split('.')[-1])
-            _package.adopt(plan, kwargs)
+            write_python_files(plan, plan.module_name.split('.')[-1])
+            package_mode.adopt(plan, kwargs)
         # What setuptools links with (package mode: the runtimes the
         # compiled objects need too).
         self.kwargs = kwargs
         # setuptools wants sources relative to setup.py's folder (an absolute
         # one is an error there); build() compiles from absolute paths.  The
-        # module uses CPython's full API (_configure.py): setuptools must not
+        # module uses CPython's full API (configure.py): setuptools must not
         # name it .abi3.so, a file every Python 3 would load.
         self.set_source(plan.module_name, plan.source_text,
                         source_extension=plan.source_extension,
@@ -125,8 +126,8 @@ class Extension(cffi.FFI):
 
     @verbose.setter
     def verbose(self, value):
-        self.plan = dataclasses.replace(self.plan, verbose=_log.shown(value),
-                                        full_commands=_log.full(value))
+        self.plan = dataclasses.replace(self.plan, verbose=command_log.shown(value),
+                                        full_commands=command_log.full(value))
 
     @property
     def jobs(self):
@@ -135,28 +136,28 @@ class Extension(cffi.FFI):
 
     def library_path(self):
         """The built library's file, or None before the first build."""
-        return _install.library_path(self.plan)
+        return library_path(self.plan)
 
     def is_up_to_date(self):
         """Whether build() would compile nothing: the library was built with
         this configuration (arguments, compilers, flags, CUDA architectures)
         from the files it read, unchanged since."""
-        return _install.is_up_to_date(self.plan)
+        return is_up_to_date(self.plan)
 
     def build(self):
         """Compiles the extension unless it is up to date.  Returns True when
         it compiled.  The previous library stays in place until the new one
         is complete (files are written aside, then renamed)."""
         plan = self.plan
-        if _install.is_up_to_date(plan):
+        if is_up_to_date(plan):
             if plan.verbose:
                 print('thffi: %s is up to date' % plan.name)
             return False
         start = time.perf_counter()
-        _install.make_package_dirs(plan.base, plan.name)
+        make_package_dirs(plan.base, plan.name)
         try:
-            with _install.locked(os.path.join(plan.target_dir, '.thffi-lock')):
-                if _install.is_up_to_date(plan):  # another process built it meanwhile
+            with locked(os.path.join(plan.target_dir, '.thffi-lock')):
+                if is_up_to_date(plan):  # another process built it meanwhile
                     return False
                 shutil.rmtree(plan.build_dir, ignore_errors=True)
                 os.makedirs(plan.build_dir)
