@@ -6,7 +6,7 @@ register_op), imported on first use so that building does not import torch."""
 import functools
 import sys
 
-__version__ = '0.1.0'
+from ._version import __version__  # noqa: F401 (thffi.__version__)
 
 from .builder import BuildError, Extension, create_extension, INCLUDE_DIR
 from .toolchain.cuda_toolkit import cuda_enabled, find_cuda_home, nvcc_arch_flags

@@ -146,7 +146,7 @@ def sanitize_mode():
 
 
 def shared_library_name():
-    from .. import __version__
+    from .._version import __version__
     return 'libthffi-%s.so' % __version__
 
 

@@ -37,6 +37,9 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameP
 
 from .report import Finding
 
+# The legacy autograd classes python.py rewrites (triggers.py looks for them).
+FUNCTION_CLASSES = {'torch.autograd.Function', 'torch.autograd.function.Function'}
+VARIABLE_CLASSES = {'torch.autograd.Variable', 'torch.autograd.variable.Variable'}
 _INT_DTYPES = {'torch.' + n for n in ('long', 'int64', 'int', 'int32', 'short', 'int16',
                                        'int8', 'uint8', 'char', 'byte')}
 _INT_TYPES = ('LongTensor', 'IntTensor', 'ShortTensor', 'CharTensor', 'ByteTensor')

@@ -29,11 +29,10 @@ import functools
 import os
 import re
 
-from fissix import fixer_base, pygram, pytree, refactor
+from fissix import fixer_base, refactor
 from fissix.fixer_util import FromImport, String, find_binding, syms, token
 from fissix.fixes import fix_operator, fix_print
 from fissix.fixes.fix_import import FixImport, traverse_imports
-from fissix.pgen2 import driver as pgen_driver
 from fissix.pytree import Leaf, Node
 
 from ..toolchain.pyremoved import PYTHON2
@@ -52,22 +51,6 @@ _NAME_FIXERS = {'fix_long', 'fix_unicode', 'fix_basestring', 'fix_xrange', 'fix_
 # rest leave a guard as it is, code written for both Pythons).
 _SYNTAX_FIXERS = {'fix_print', 'fix_except', 'fix_exec', 'fix_raise', 'fix_ne', 'fix_repr',
                   'fix_numliterals', 'fix_tuple_params', 'fix_paren'}
-
-
-def parses_as_python2(source):
-    """Whether fissix's Python 2 grammar (print and exec statements) parses
-    source."""
-    driver = _driver()
-    try:
-        driver.parse_string(source if source.endswith('\n') else source + '\n')
-    except Exception:  # fissix's parser raises ParseError, TokenError, IndentationError
-        return False
-    return True
-
-
-@functools.lru_cache(maxsize=1)
-def _driver():
-    return pgen_driver.Driver(pygram.python_grammar, convert=pytree.convert)
 
 
 def future(source, feature):

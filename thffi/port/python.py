@@ -53,14 +53,12 @@ from . import gates, layout, metadata, pyversion, triggers, unused_imports
 from .chain import Chain
 from .data_to_c import DataArguments
 from .align import realign
-from .behaviours import Behaviours, fix_async
+from .behaviours import FUNCTION_CLASSES, VARIABLE_CLASSES, Behaviours, fix_async
 from .py2 import future, to_python3
 from .removed import Removed
 from .report import Finding
 from .version import DEFAULT as DEFAULT_VERSION
 
-_FUNCTION = {'torch.autograd.Function', 'torch.autograd.function.Function'}
-_VARIABLE = {'torch.autograd.Variable', 'torch.autograd.variable.Variable'}
 _NUMBER_BUILTINS = {'builtins.' + n for n in ('print', 'float', 'int', 'round', 'abs', 'str',
                                                 'min', 'max')}
 # Calls that make a tensor of their own (torch.<name>, torch.cuda.<name>, x.<name>).
@@ -364,7 +362,7 @@ class _Analysis(cst.CSTVisitor):
             if base.keyword is not None:
                 continue
             names = {q.name for q in self.get_metadata(QualifiedNameProvider, base.value, ())}
-            if not names & _FUNCTION:
+            if not names & FUNCTION_CLASSES:
                 continue
             if _is_legacy(node):
                 self.legacy_classes[node] = base
@@ -559,7 +557,7 @@ class _Rewriter(cst.CSTTransformer):
             return cst.Call(func=cst.parse_expression('thffi.cuda_enabled'))
         if 'torch.range' in names:
             return self._arange(original_node, updated_node)
-        if names & _VARIABLE:
+        if names & VARIABLE_CLASSES:
             return self._variable(original_node, updated_node)
         return updated_node
 

@@ -25,6 +25,7 @@ hasattr(...), or a name the file assigns from those (PY2 = sys.version_info
 [0] == 2)."""
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 
@@ -85,7 +86,6 @@ def decide(source):
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
-        from .py2 import parses_as_python2  # fissix's grammar: loaded only for these files
         line, message = exc.lineno or 0, exc.msg
         if parses_as_python2(source):
             return Verdict(PYTHON2, line, '%s, a SyntaxError in Python 3' % message, False)
@@ -188,3 +188,22 @@ def _python2_names(tree, guard_names, bound):
             found.append((node.lineno, '`%s`, which only Python 2 has' % node.id, node.id))
     found = [f for f in found if len(f) == 2 or f[2] not in bound]
     return min(found)[:2] if found else None
+
+
+def parses_as_python2(source):
+    """Whether fissix's Python 2 grammar (print and exec statements) parses
+    source."""
+    driver = _python2_driver()
+    try:
+        driver.parse_string(source if source.endswith('\n') else source + '\n')
+    except Exception:  # fissix's parser raises ParseError, TokenError, IndentationError
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=1)
+def _python2_driver():
+    # fissix's grammar is loaded only for a file Python 3 cannot parse.
+    from fissix import pygram, pytree
+    from fissix.pgen2 import driver
+    return driver.Driver(pygram.python_grammar, convert=pytree.convert)

@@ -102,8 +102,8 @@ def _int_tensor():
 
 @functools.lru_cache(maxsize=None)
 def _tests(version, extensions):
-    from . import python  # python.py reads this module: imported when first asked
-    tests = [_Qualified(n) for n in sorted(python._FUNCTION | python._VARIABLE) +
+    tests = [_Qualified(n) for n in sorted(behaviours.FUNCTION_CLASSES
+                                           | behaviours.VARIABLE_CLASSES) +
              list(_PYTHON_NAMES)]
     # removed.py: the rows of REMOVED, a module's row covering what it holds.
     for row in pyremoved.REMOVED:

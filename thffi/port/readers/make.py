@@ -14,7 +14,6 @@ import os
 import re
 import subprocess
 
-from . import Command
 
 _ASSIGNMENT = re.compile(r'[ \t]*(?:(?:override|export|private)[ \t]+)*([^\s:#=$]+)[ \t]*'
                          r'(:::=|::=|:=|\?=|\+=|!=|=)')

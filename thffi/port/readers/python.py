@@ -11,7 +11,7 @@ import os
 import re
 import shlex
 
-from . import Command
+from .command import Command
 
 _RUNS = {'system', 'popen', 'call', 'check_call', 'run', 'Popen', 'check_output',
          'getoutput', 'getstatusoutput', 'spawn'}

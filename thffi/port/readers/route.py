@@ -9,7 +9,7 @@ import os
 import re
 import shlex
 
-from . import kind
+from .command import kind
 
 _README = re.compile(r'(?:README|INSTALL)[\w-]*(?:\.md|\.markdown|\.rst|\.txt)?$', re.I)
 _PROMPT = re.compile(r'^\s*(?:[$>%#]\s+)?')

@@ -9,7 +9,7 @@ import re
 
 import bashlex
 
-from . import Command
+from .command import Command
 
 # A command's first word running nvcc: nvcc, /usr/local/cuda/bin/nvcc,
 # $NVCC, ${CUDA_PATH}/bin/nvcc, $(which nvcc).
