@@ -1,4 +1,5 @@
-"""What a built extension needs from the process that loads it.
+"""What objects and built libraries define and need, read from their
+symbols (nm, the dynamic loader, their GPU code).
 
 Legacy extensions were loaded into a process where torch had already loaded
 the C++ and CUDA runtimes globally, so the objects a make.sh built (nvcc's
@@ -6,13 +7,16 @@ the C++ and CUDA runtimes globally, so the objects a make.sh built (nvcc's
 reads the undefined symbols of such objects, so that the builder links
 those runtimes itself.  `unresolved` asks the dynamic loader which symbols
 of a built library nothing defines, so that a call to a function nobody
-provides fails the build by name, instead of the import."""
+provides fails the build by name, instead of the import.  `removed_calls`
+names what an object calls that today's CUDA toolkit removed."""
 
 import os
 import re
 import struct
 import subprocess
 import sys
+
+from ..toolchain import cuda_api
 
 # Runtimes an object may need, told by the names of its undefined symbols:
 # (what, library for -l, names).  The first match decides (cuBLASLt before
@@ -227,3 +231,25 @@ def unresolved(library, search_dirs, linked=()):
     names = sorted(names.intersection(everything))
     in_linked = {p: sorted(set(n).intersection(everything)) for p, n in in_linked.items()}
     return names, missing, {p: n for p, n in in_linked.items() if n}
+
+
+def removed_calls(obj, toolkit, compiled=False):
+    """'it calls cudaConfigureCall, ..., which CUDA 10.1 removed' when the
+    object calls functions the toolkit release `toolkit` ((major, minor);
+    None: today's) lacks (toolchain/cuda_api.py): it was built by an older
+    one (compiled: only names nvcc wrote into it).  None when it calls none.
+    cuSPARSE's legacy routines are not counted: compiled again, the object
+    would call them the same, and thffi defines them (THCSparseLegacy.c)."""
+    undefined, _ = symbols([obj])
+    gone = {}  # {release: [name]}
+    for name in sorted(undefined):
+        row = cuda_api.lookup(name)
+        if (row and cuda_api.removed_by(row, toolkit) and (row.compiled or not compiled)
+                and row.thffi != 'cusparse'):
+            gone.setdefault(row.removed, []).append(name)
+    if not gone:
+        return None
+    return 'it calls %s%s' % ('; '.join(
+        '%s, which CUDA %s removed' % (', '.join(names), release)
+        for release, names in sorted(gone.items(), key=lambda g: cuda_api.release(g[0]))),
+        ' (the toolkit here is CUDA %d.%d)' % toolkit if toolkit else '')

@@ -254,30 +254,9 @@ def _static_cuda_runtime(name, obj):
 
 def _stale(obj, home):
     """Why an object nvcc built cannot serve with the CUDA toolkit at
-    `home`, or None: removed_calls(), or old_device_code()."""
-    return removed_calls(obj, cuda_api.toolkit_version(home)) or old_device_code(obj)
-
-
-def removed_calls(obj, toolkit, compiled=False):
-    """'it calls cudaConfigureCall, ..., which CUDA 10.1 removed' when the
-    object calls functions the toolkit release `toolkit` ((major, minor);
-    None: today's) lacks (toolchain/cuda_api.py): it was built by an older
-    one (compiled: only names nvcc wrote into it).  None when it calls none.
-    cuSPARSE's legacy routines are not counted: compiled again, the object
-    would call them the same, and thffi defines them (THCSparseLegacy.c)."""
-    undefined, _ = binaries.symbols([obj])
-    gone = {}  # {release: [name]}
-    for name in sorted(undefined):
-        row = cuda_api.lookup(name)
-        if (row and cuda_api.removed_by(row, toolkit) and (row.compiled or not compiled)
-                and row.thffi != 'cusparse'):
-            gone.setdefault(row.removed, []).append(name)
-    if not gone:
-        return None
-    return 'it calls %s%s' % ('; '.join(
-        '%s, which CUDA %s removed' % (', '.join(names), release)
-        for release, names in sorted(gone.items(), key=lambda g: cuda_api.release(g[0]))),
-        ' (the toolkit here is CUDA %d.%d)' % toolkit if toolkit else '')
+    `home`, or None: binaries.removed_calls(), or old_device_code()."""
+    return (binaries.removed_calls(obj, cuda_api.toolkit_version(home))
+            or old_device_code(obj))
 
 
 def old_device_code(obj):
@@ -375,7 +354,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         (shlex.split(os.environ.get('CC', '')) or ['cc'])[0]).endswith('++')
     cxx = (kw.get('language') == 'c++' or cc_is_cxx
            or any(s.endswith(_CXX_SUFFIXES) for s in sources))
-    user_objects, rescued, rescue_reasons, meant = _sort_extra_objects(
+    user_objects, rescued, rescue_reasons, meant, missing_steps = _sort_extra_objects(
         name, base, with_cuda, as_list(kw.get('extra_objects')))
     # The objects compile() makes join them at the link (link_kwargs).
     kw['extra_objects'] = user_objects
@@ -433,6 +412,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         user_words=user_words, headers=headers, functions=functions, constants=constants,
         sources=sources, cuda_sources=cuda_sources, user_objects=user_objects,
         rescued=rescued, rescue_reasons=rescue_reasons, meant=meant,
+        missing_steps=missing_steps,
         # Work only for what is linked: an extension built without CUDA
         # (its CUDA C left behind build.py's GPU gate) compiles what make.sh
         # was to build (25 s of nvcc) only when its C calls something
@@ -452,9 +432,9 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
 
 
 def _sort_extra_objects(name, base, with_cuda, extra_objects):
-    """(user_objects, rescued, rescue_reasons, meant): extra_objects, but for
-    objects nvcc is to build again here (rescued) and the static CUDA
-    runtime.
+    """(user_objects, rescued, rescue_reasons, meant, missing_steps):
+    extra_objects, but for objects nvcc is to build again here (rescued) and
+    the static CUDA runtime.
 
     Objects a make.sh step was to compile from a .cu (the one the build
     files' command that writes them compiles, else one beside them by
@@ -471,8 +451,11 @@ def _sort_extra_objects(name, base, with_cuda, extra_objects):
     to write}; rescue_reasons says why, for each source, and meant which
     command of the build files was to write it (meant_command()).  Without a
     toolkit a missing object is left out, saying so (the symbol check
-    names what used it)."""
-    user_objects, rescued, rescue_reasons, meant = [], {}, {}, {}
+    names what used it).  missing_steps: {a user object missing now: how a
+    message names the build files' step that was to write it (show_step),
+    or None}, for link, which reads no build file, should it be missing
+    still."""
+    user_objects, rescued, rescue_reasons, meant, missing_steps = [], {}, {}, {}, {}
     home = cuda.find_cuda_home()
     for obj in extra_objects:
         missing = not os.path.exists(obj)
@@ -498,13 +481,17 @@ def _sort_extra_objects(name, base, with_cuda, extra_objects):
                                  % (display(base, obj), why, display(base, source)))
         elif not _static_cuda_runtime(name, obj):
             user_objects.append(obj)
+            if missing:
+                if command is False:  # not an object: its build step was not looked for
+                    command = meant_command(obj, base)
+                missing_steps[obj] = command and show_step(command, base)
             old = not missing and home and old_device_code(obj)
             if old:
                 sys.stderr.write('thffi: warning: %s (extra_objects) was built by an old CUDA '
                                  'toolkit: %s, and no .cu lies beside it to compile again: '
                                  'its kernels will not run on today\'s GPUs\n'
                                  % (display(base, obj), old))
-    return user_objects, rescued, rescue_reasons, meant
+    return user_objects, rescued, rescue_reasons, meant, missing_steps
 
 
 def _compile_args(kw, cxx_code, sanitize_link, sanitize_flags):

@@ -13,7 +13,6 @@ import io
 import logging
 import os
 import re
-import subprocess
 import sys
 import sysconfig
 import threading
@@ -24,8 +23,7 @@ import cffi
 from . import binaries, command_log, preprocessed
 from ..toolchain import cuda_toolkit as cuda
 from .compile import compile, explained
-from .configure import (_CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language,
-                        meant_command, removed_calls, show_step)
+from .configure import _CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language
 from ..toolchain import cc, cuda_api
 
 
@@ -38,10 +36,10 @@ def link_kwargs(plan, objects):
     the fallback), with or without with_cuda."""
     for obj in plan.user_objects:
         if not os.path.isfile(obj):
-            meant = meant_command(obj, plan.base)
+            step = plan.missing_steps.get(obj)
             raise BuildError('create_extension(%r): extra_objects: %s does not exist (%s)'
-                             % (plan.name, obj, '%s was to build it' % show_step(
-                                 meant, plan.base) if meant else 'a make.sh step builds it?'))
+                             % (plan.name, obj, '%s was to build it' % step if step
+                                else 'a make.sh step builds it?'))
     _check_removed_calls(plan)
     own = {job.object for job in plan.jobs if job.own}
     user = plan.user_objects + [obj for obj in objects if obj not in own]
@@ -72,7 +70,7 @@ def _check_removed_calls(plan):
     toolkit = home and cuda_api.toolkit_version(home)
     lines = []
     for obj in plan.user_objects:
-        old = removed_calls(obj, toolkit, compiled=True)
+        old = binaries.removed_calls(obj, toolkit, compiled=True)
         if old:
             lines.append('%s was built by an old CUDA toolkit: %s. Compile it again from its '
                          '.cu with today\'s nvcc (thffi does so itself when the .cu lies '

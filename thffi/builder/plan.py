@@ -38,6 +38,8 @@ class Plan:
     rescued: dict         # {.cu: the extra object nvcc builds again from it}
     rescue_reasons: dict  # {.cu: why its object is built again}
     meant: dict           # {.cu: (build file, command, folder) meant to build it}
+    missing_steps: dict   # {user object missing at configure: the build files' step
+                          #  meant to write it, as messages show it, or None}
     deferred: list        # rescued .cu compiled only when the link leaves names undefined
                           # (an extension built without CUDA)
     linked_libraries: list  # shared libraries the link names by path or finds
