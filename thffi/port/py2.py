@@ -24,8 +24,9 @@ script's folder on sys.path, where `import utils.frame_utils` finds utils/
 as it is and `from .utils import ...` fails; the report says so of a
 module, and of one whose way of running nothing in the repository shows.
 `python -m thffi run` knows how each module runs, as it imports it
-(to_python3's package).  An import in a string a package's module execs
-is made explicit where its module is known: a literal, or a template
+(to_python3's package), and applies the same rules.  An import in a
+string a package's module execs is made explicit where its module is
+known: a literal, or a template
 filled by a loop over literals (`for name in ['conv', 'pool']:
 exec('from %s import *' % name)`); where it is known only at run time it
 is reported with what to write, as is `__import__(name, globals())`
@@ -527,18 +528,18 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
     creates; top_level: the modules whose imports stay, {absolute path:
     running.py's kind} (a set of paths: modules scripts import as top-level
     ones); package: whether the file runs as part of its package, where
-    known (thffi run imports it: True, and a Python 3 file's imports of its
-    siblings are made explicit as an __init__.py's; False, nothing of its
-    imports changes), None where port decides (FixLocalImport).  A file
-    that parses as neither Python, that fissix cannot parse, or that does
-    not compile once converted, is returned unchanged, with a finding saying
-    so."""
+    known (thffi run imports it: True, its imports of its siblings made
+    explicit; False, nothing of its imports changes), None where port
+    decides (FixLocalImport); a Python 3 file's imports change only in an
+    __init__.py.  A file that parses as neither Python, that fissix cannot
+    parse, or that does not compile once converted, is returned unchanged,
+    with a finding saying so."""
     verdict = verdict or pyversion.decide(source)
     if verdict.kind == pyversion.NEITHER:
         return source, [Finding(path, verdict.line, '%s: not changed' % verdict, False)], verdict
     python2 = verdict.kind == pyversion.PYTHON2
-    of_package = package if package is not None else os.path.basename(path) == '__init__.py'
-    if not python2 and not (of_package and re.search(
+    init = os.path.basename(path) == '__init__.py'
+    if not python2 and not (init and package is not False and re.search(
             r'^\s*(?:from|import|exec)\b|\b__import__\(', source, re.M)):
         return source, [], verdict
     names = [row.fix for row in PYTHON2] if python2 else list(_IMPORT_FIXERS)
