@@ -26,11 +26,11 @@ module, and of one whose way of running nothing in the repository shows.
 `python -m thffi run` knows how each module runs, as it imports it
 (to_python3's package), and applies the same rules.  An import in a
 string a package's module execs is made explicit where its module is
-known: a literal, or a template
-filled by a loop over literals (`for name in ['conv', 'pool']:
-exec('from %s import *' % name)`); where it is known only at run time it
-is reported with what to write, as is `__import__(name, globals())`
-(Python 2 looked beside the importer first when given its globals).
+known: a literal, or a template filled by a loop over literals (`for name
+in ['conv', 'pool']: exec('from %s import *' % name)`); where it is known
+only at run time it is reported with what to write, as is
+`__import__(name, globals())` (Python 2 looked beside the importer first
+when given its globals).
 `__import__(name)` is absolute in both Pythons and stays."""
 
 import ast
