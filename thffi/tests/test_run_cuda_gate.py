@@ -108,6 +108,7 @@ def test_is_available_stays_the_truth_where_nothing_builds(tmp_path):
     truth = subprocess.run([sys.executable, '-c', ask], env=ENV, capture_output=True, text=True,
                            timeout=300).stdout
     write_files(tmp_path, {
+        'repo/_ext/__init__.py': '',
         'repo/_ext/x/__init__.py': 'from torch.utils.ffi import _wrap_function\n',
         'repo/train.py': '''\
             import torch
