@@ -113,3 +113,33 @@ def test_thffi_run_runs_the_script_as_it_is(tmp_path):
                   THFFI_CACHE_DIR=str(tmp_path / 'cache'))
     assert (out.returncode, out.stdout) == (0, OUTPUT), out.stderr
     assert (tmp_path / 'lstm_ext' / 'test.py').read_text().startswith(IMPORTS)
+
+
+def test_an_exec_d_import_follows_how_its_module_runs(tmp_path):
+    """A Python 2 script's exec'd import stays as its code's do; a package's
+    module whose loop names its own modules and a top-level one is
+    reported, not half converted."""
+    write_files(tmp_path, {
+        'layers/__init__.py': '''\
+            for name in ['conv', 'os']:
+                exec('from %s import *' % name)
+            ''',
+        'layers/conv.py': 'def conv():\n    return 1\n',
+        'layers/demo.py': '''\
+            exec('from conv import *')
+            if __name__ == '__main__':
+                print conv()
+            ''',
+    })
+    _, findings, _, changed = port(str(tmp_path), write=True)
+    init = os.path.join('layers', '__init__.py')
+    demo = os.path.join('layers', 'demo.py')
+    assert changed == [demo]
+    assert (tmp_path / demo).read_text().startswith("exec('from conv import *')\n")
+    assert left(findings, init) == [
+        init + ":2: Python 2: not converted: `exec('from %s import *' % name)`: the import in "
+        "the string names this package's modules (conv) and others (os): Python 2 found each "
+        "where it is, Python 3 looks only at the top level; import this package's with `from "
+        ".%s import *`"]
+    out = _python(['demo.py'], tmp_path / 'layers')
+    assert (out.returncode, out.stdout) == (0, '1\n'), out.stderr
