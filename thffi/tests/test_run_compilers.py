@@ -390,3 +390,31 @@ def test_thffi_run_imports_no_build_machinery_at_start(tmp_path):
     assert 'thffi.run' in imported
     assert not {m for m in imported if m.startswith(('thffi.builder', 'cffi', 'pycparser',
                                                      'torch'))}
+
+
+# -- the library ---------------------------------------------------------------------
+
+def test_the_library_comes_after_what_ldpreload_holds_and_once(tmp_path):
+    """A sanitizer's runtime must come first; a nested run adds nothing."""
+    from thffi import run
+    env = run.environment(str(tmp_path), {'PATH': '/usr/bin', 'LD_PRELOAD': '/x/libasan.so'},
+                          library='/c/intercept-1.so')
+    assert env['LD_PRELOAD'] == '/x/libasan.so:/c/intercept-1.so'
+    assert env['THFFI_RUN_COMPILER'] == os.path.join(str(tmp_path), 'thffi-compiler')
+    again = run.environment(str(tmp_path), env, library='/c/intercept-1.so')
+    assert again['LD_PRELOAD'] == '/x/libasan.so:/c/intercept-1.so'
+
+
+def test_where_the_library_cannot_be_built_the_run_says_why(tmp_path, monkeypatch):
+    from thffi.run import intercept
+    assert intercept.library([str(tmp_path / 'a b'), str(tmp_path / 'a:b')]) == (
+        None, "no folder of thffi's cache to build it in whose path has no blank nor colon")
+    monkeypatch.setattr(shutil, 'which', lambda name: None)
+    assert intercept.library([str(tmp_path)]) == (
+        None, 'no C compiler (cc) to build thffi/run/intercept.c')
+    env = dict(ENV, THFFI_CACHE_DIR=str(tmp_path / 'cache'), PATH=os.path.dirname(sys.executable))
+    out = thffi_run(['--', 'python', '-c', 'print("ran")'], tmp_path, env)
+    assert out.returncode == 0 and out.stdout == 'ran\n', out.stderr
+    assert said(out.stderr) == [
+        'thffi run: no C compiler (cc) to build thffi/run/intercept.c: the compilers the step '
+        'starts run as they are, but nvcc by name']
