@@ -61,15 +61,13 @@ import os
 import runpy
 import sys
 
-from . import _hook, builder, sanitize
+from . import _hook
 from .toolchain import cuda_toolkit as cuda
 
 
 def _includes():
-    # gcc compiling a .c that includes <THC/THC.h> needs the CUDA headers
-    # too; nvcc has them anyway.
-    print(' '.join('-I' + d for d in builder.include_dirs()
-                   + cuda.header_dirs(cuda.find_cuda_home())))
+    from . import builder
+    print(' '.join(builder.include_flags()))
     return 0
 
 
@@ -108,6 +106,7 @@ def _cuda_home():
 
 
 def _libs():
+    from . import builder
     from .builder import shared_library
     try:
         path = shared_library.library(cuda.cuda_enabled())
@@ -137,6 +136,11 @@ def _run(args):
     return main(args)
 
 
+def _sanitize(args):
+    from .sanitize import main
+    return main(args)
+
+
 NO_ARGUMENTS = {
     '--includes': _includes,
     '--libs': _libs,
@@ -158,7 +162,7 @@ def _without_arguments(option):
 
 COMMANDS = dict({option: _without_arguments(option) for option in NO_ARGUMENTS},
                 **{'--cuda-libs': _cuda_libs, 'port': _port, 'run': _run,
-                    'sanitize': sanitize.main})
+                    'sanitize': _sanitize})
 
 
 def run_script(path, args):
