@@ -43,11 +43,13 @@ usage:
     python -m thffi run [--] COMMAND [ARGS...]
                                   runs a README's step (make, sh make.sh,
                                   python train.py) with today's toolchain in
-                                  front: an nvcc and gcc that change the
-                                  flags today's refuse, python as thffi's
-                                  interpreter, and the names Python, NumPy
-                                  and PyTorch removed given back; one
-                                  argument is a command line run by bash
+                                  front: every nvcc, gcc, cc, g++ and c++ it
+                                  starts, by any path, gets the flags today's
+                                  take; python is thffi's interpreter, Python
+                                  2 modules run converted, and the names
+                                  Python, NumPy and PyTorch removed are given
+                                  back; one argument is a command line run
+                                  by bash
     python -m thffi sanitize SCRIPT [args]
                                   runs a script against extensions built with
                                   THFFI_SANITIZE=address (AddressSanitizer);
