@@ -94,7 +94,8 @@ class _Thffi:
 sys.meta_path.insert(0, _Thffi())
 _load('_thffi_hook', {hook!r}).install()
 _table = _load('_thffi_pyremoved', {pyremoved!r})
-_load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES)
+_load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES,
+                                            _table.STUBS)
 # A sitecustomize of the environment's own, which this one hides, still runs.
 _next = importlib.machinery.PathFinder.find_spec('sitecustomize', [
     p for p in sys.path if not os.path.exists(os.path.join(p or '.', {marker!r}))])
