@@ -27,9 +27,13 @@ wherever today's operators have one, including through functions 0.4.1
 gave none (potrs, potri, symeig, btrisolve); gels and pstrf have none, as
 in 0.4.1.
 
+The FFTs (fft, ifft, rfft, irfft) take and give complex numbers as a last
+dimension of (real, imaginary) pairs, as 0.4.1's did, over the
+signal_ndim dimensions before it; normalized is norm='ortho'.
+
 Also here: `_assert_no_grad`, the check 0.4.1's losses ran on their target
 (torch.nn.modules.loss imported it), and the four RNN cells of
-torch.nn._functions.rnn."""
+torch.nn._functions.rnn (one step of each, gates in torch.nn's order)."""
 
 import warnings
 

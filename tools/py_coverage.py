@@ -363,6 +363,12 @@ def report(entries, measured, counts):
         fates = by_kind.get(kind, collections.Counter())
         lines.append('| %s | %d | %d | %d | %d | %d | %d |' % (
             kind, kinds[kind], sum(fates.values()), *[fates[f] for f in FATES]))
+    covering = collections.Counter((row.old, what) for e, state, row, what in measured
+                                   if row is not None)
+    lines += ['', '| the row that covers them (the most names) | becomes | lacking names |',
+              '|---|---|---:|']
+    for (old, what), count in covering.most_common(12):
+        lines.append('| `%s` | %s | %d |' % (old, what, count))
     stubs = sum(1 for m in measured if m[1] == 'stub')
     lines += ['', '%d of the lacking names are stubs that raise today; %d keyword arguments '
               'could not be told (an owner taking **kwargs, or a builtin without a signature).'
