@@ -360,9 +360,10 @@ class NestedIOFunction(_Nested, Function):
 
 def _accept_nested():
     """torch.autograd.function.NestedIOFunction's call and context run as
-    thffi's (where this PyTorch still has the class)."""
-    torch_class = getattr(torch.autograd.function, 'NestedIOFunction', None)
-    if torch_class is None:
+    thffi's (where this PyTorch still has the class; read from the module's
+    own namespace: under `thffi run` the name is thffi's class already)."""
+    torch_class = vars(torch.autograd.function).get('NestedIOFunction')
+    if torch_class is None or issubclass(torch_class, _Nested):
         return
     for name, value in vars(_Nested).items():
         if not name.startswith('__') or name == '__call__':
