@@ -352,6 +352,8 @@ _GONE_041 = (
     ('torch.utils.bottleneck', 'python -m torch.utils.bottleneck script.py', ''),
     ('torch.utils.cpp_extension.check_compiler_abi_compatibility', 'nothing: '
      'cpp_extension checks the compiler itself', ''),
+    ('torch.utils.cpp_extension.is_binary_build', 'nothing: cpp_extension checks the '
+     'compiler itself (torch.version.git_version for the build)', ''),
     ('torch.utils.data.dataloader.MANAGER_STATUS_CHECK_INTERVAL', 'nothing (internal to '
      "the DataLoader's workers)", ''),
     ('torch.utils.data.dataloader.ManagerWatchdog', 'nothing (internal to the DataLoader\'s '

@@ -7,8 +7,7 @@ with Python's ast.  Writes tools/py_surface/surface.tsv.
                                                                   releases were: torch/...)
 
 GIT_DIR is a git directory of pytorch/pytorch holding the commits of
-SOURCES (a fork's snapshot has them; the tags themselves were not
-reachable, see SOURCES).  Nothing of PyTorch's is committed: only the names
+SOURCES, the release tags (a fork's snapshot has them).  Nothing of PyTorch's is committed: only the names
 and signatures this script derives.
 
 What is a name of the API (each listed once, under its shortest public
@@ -45,15 +44,12 @@ OUT = os.path.join(HERE, 'surface.tsv')
 RELEASES = ('0.3.1', '0.4.1')
 COLUMNS = ('name', 'kind', 'releases', 'aliases') + tuple('signature ' + r for r in RELEASES)
 
-# release: (commit, what the commit is).  Both in the snapshot of the fork
-# goldsborough/pytorch (its branches kept pytorch's history to 2019).
+# release: (commit, what the commit is): the release tags, as
+# tools/th_surface/extract.py reads them (the snapshot of the fork
+# KabirKwatra/pytorch holds both).
 SOURCES = {
-    '0.3.1': ('af3964a8725236c78ce969b827fdeee1c5c54110',
-              'the v0.3.1 branch as of 2017-12-04 (setup.py says 0.3.0b0), from which v0.3.1 '
-              'was tagged on 2018-02-14 with bug fixes only; the tag itself was not reachable'),
-    '0.4.1': ('5651b274586bf0fddead4e5ee20fdb58f3abc5f2',
-              'master of 2018-07-19, a week before v0.4.1 (2018-07-26), as '
-              'tools/th_surface/extract.py uses; the tag itself was not reachable'),
+    '0.3.1': ('2b4748011b5881583567bb166801ca6625f2fdda', 'the release tag v0.3.1, 2018-02-09'),
+    '0.4.1': ('a24163a95edb193ff7b06e98cd69bf7cfd4c0d2f', 'the release tag v0.4.1, 2018-07-25'),
 }
 
 # Private names 2017-2018 code imported (read in the corpus and the issue):
