@@ -24,6 +24,14 @@ def _bench():
 
 def _use(row):
     """A line of 2018 code that uses what REMOVED's row names."""
+    if row.old.endswith('=)'):  # a keyword of a call: of a method, or of a qualified name
+        owner, keyword = row.old[:-2].split('(')
+        return _use(row._replace(old=owner)).replace('()', '(%s=1)' % keyword).replace(
+            '(x)', '(x, %s=1)' % keyword)
+    if row.old.endswith('()'):  # a call of a name that is something else today
+        return _use(row._replace(old=row.old[:-2]))
+    if row.old.endswith(':'):  # an import of a module that is something else today
+        return 'from %s import x\n' % row.old[:-1]
     if row.old.startswith('self.'):
         return 'class T(unittest.TestCase):\n    def test(self):\n        %s(1, 1)\n' % row.old
     if row.old.startswith('.'):

@@ -38,11 +38,29 @@ Where thffi differs from PyTorch 0.3, and why:
 - A subclass with a @staticmethod forward is a TypeError: that is the
   modern style, which subclasses torch.autograd.Function.
 
+NestedIOFunction is PyTorch 0.4.1's Function of nested inputs and outputs
+(`from thffi.legacy import NestedIOFunction`, was torch.autograd's): a
+subclass defines forward_extended and backward_extended, which take and
+return lists and tuples of tensors nested as the caller's, and is called
+as any legacy Function (`Twice()(x)`, `Pair()((a, b), c)`).  As in 0.4.1,
+the call flattens its inputs to their tensors (anything else but None is a
+ValueError), forward_extended gets them nested as given and its result,
+kept as `_nested_output`, is the shape the outputs are returned in;
+backward_extended gets the output gradients nested so (one tensor output's
+gradient as its one argument: 0.4.1 unpacked that tensor along its first
+dimension, which no backward_extended could have meant) and returns the
+input gradients nested as the inputs (None for an input without one);
+save_for_backward takes a nest too and saved_tensors gives it back;
+retain_variables is True in backward, as 0.4.1 always passed it.
+
 Without the import line: accept_legacy_functions() lets torch.autograd.Function
-itself run legacy subclasses (instance forward) this way.  Every thffi-built
-extension calls it as it loads (the runtime's install), so a 2018 script that
-imports its extension runs its Functions unchanged; THFFI_LEGACY_FUNCTIONS=0
-turns that off."""
+itself run legacy subclasses (instance forward) this way, and
+torch.autograd.function.NestedIOFunction's subclasses (whose call today's
+PyTorch left broken: "'super' object has no attribute '_do_forward'").
+Every thffi-built extension calls it as it loads (the runtime's install),
+and so does importing torch.utils.ffi, so a 2018 script that imports its
+extension runs its Functions unchanged; THFFI_LEGACY_FUNCTIONS=0 turns that
+off."""
 
 import inspect
 import os
@@ -50,7 +68,7 @@ import types
 
 import torch
 
-__all__ = ['Function', 'accept_legacy_functions']
+__all__ = ['Function', 'NestedIOFunction', 'accept_legacy_functions']
 
 
 class _Context:
@@ -250,6 +268,108 @@ class _Gradients(torch.autograd.Function):
             % ctx.name)
 
 
+# -- NestedIOFunction -------------------------------------------------------
+
+def _flat(nest, what, none=False):
+    """The tensors of a nest of lists and tuples, in order: Nones left
+    out (kept, with none=True); any other leaf is a ValueError, as in
+    0.4.1."""
+    if isinstance(nest, torch.Tensor):
+        yield nest
+    elif nest is None:
+        if none:
+            yield None
+    elif isinstance(nest, (list, tuple)):
+        for item in nest:
+            yield from _flat(item, what, none)
+    else:
+        raise ValueError('NestedIOFunction: %s should be Tensors, or lists or tuples of them '
+                         '(None allowed), got %s' % (what, type(nest).__name__))
+
+
+def _nest(flat, proto):
+    """The items of flat put in proto's nesting: each non-None leaf of
+    proto takes the next item; a None of proto stays None."""
+    items = iter(flat)
+
+    def build(node):
+        if isinstance(node, (list, tuple)):
+            return type(node)(None if item is None else build(item) for item in node)
+        return next(items)
+
+    return build(proto)
+
+
+def _autograd_of(cls):
+    return cls.__dict__.get('_thffi_autograd') or _adopt(cls)
+
+
+class _Nested:
+    """NestedIOFunction's contract (see the module's docstring), over the
+    legacy Function machinery: the call runs on the flat tensors."""
+
+    def __call__(self, *inputs):
+        flat = tuple(_flat(inputs, 'the inputs'))
+        self._nested_input = inputs
+        outputs = _autograd_of(type(self)).apply(self, *flat)
+        if not isinstance(outputs, tuple):
+            outputs = (outputs,)
+        return _nest(outputs, self._nested_output)
+
+    _do_forward = __call__
+
+    def forward(self, *flat):
+        result = self.forward_extended(*_nest(flat, self._nested_input))
+        del self._nested_input
+        self._nested_output = result
+        return tuple(_flat(result, 'the outputs of forward_extended'))
+
+    def backward(self, *gradients):
+        self.retain_variables = True
+        nested = _nest(gradients, self._nested_output)
+        result = self.backward_extended(*nested if isinstance(nested, (list, tuple))
+                                        else (nested,))
+        return tuple(_flat(result, 'the gradients backward_extended returns', none=True))
+
+    def save_for_backward(self, *nest):
+        self._ctx('save_for_backward').save_for_backward(*_flat(nest, 'saved tensors'))
+        self._to_save_nested = nest
+
+    @property
+    def saved_tensors(self):
+        return _nest(self._ctx('saved_tensors').saved_tensors, self._to_save_nested)
+
+    def mark_dirty(self, *nest, **named):
+        self._ctx('mark_dirty').mark_dirty(*_flat((nest, tuple(named.values())), 'dirty'))
+
+    def mark_non_differentiable(self, *nest, **named):
+        self._ctx('mark_non_differentiable').mark_non_differentiable(
+            *_flat((nest, tuple(named.values())), 'non-differentiable outputs'))
+
+
+class NestedIOFunction(_Nested, Function):
+    """Base class of PyTorch 0.4.1's Functions of nested inputs and outputs:
+    define forward_extended and backward_extended."""
+
+    def forward_extended(self, *inputs):
+        raise NotImplementedError('%s.forward_extended is not defined' % type(self).__name__)
+
+    def backward_extended(self, *grad_outputs):
+        raise NotImplementedError('%s.backward_extended is not defined' % type(self).__name__)
+
+
+def _accept_nested():
+    """torch.autograd.function.NestedIOFunction's call and context run as
+    thffi's (where this PyTorch still has the class; read from the module's
+    own namespace: under `thffi run` the name is thffi's class already)."""
+    torch_class = vars(torch.autograd.function).get('NestedIOFunction')
+    if torch_class is None or issubclass(torch_class, _Nested):
+        return
+    for name, value in vars(_Nested).items():
+        if not name.startswith('__') or name == '__call__':
+            setattr(torch_class, name, value)
+
+
 # -- legacy subclasses of torch.autograd.Function ---------------------------
 
 ENVIRONMENT = 'THFFI_LEGACY_FUNCTIONS'
@@ -293,6 +413,7 @@ def accept_legacy_functions():
     torch_call = base.__dict__.get('__call__')
     if getattr(torch_call, '_thffi_legacy', False):
         return True
+    _accept_nested()
     # Decided by what this PyTorch defines: a torch without __init__ or
     # __call__ on Function gets none wrapped (instances are then plain).
     torch_init = base.__dict__.get('__init__')

@@ -16,7 +16,9 @@ What it holds:
   `_cffi_to_torch`, `_torch_to_cffi`, `PY_MODULE_TEMPLATE`, and the modules
   and functions it imported (os, glob, tempfile, shutil, cffi, torch,
   wraps, reduce, Template, _accumulate).
-- Any other name raises AttributeError saying what to use instead."""
+- Any other name raises AttributeError saying what to use instead.
+Importing it lets legacy autograd Functions run
+(thffi.legacy.accept_legacy_functions)."""
 
 # glob, reduce and wraps are unused here: names the legacy module had.
 import glob  # noqa: F401
@@ -34,8 +36,14 @@ import torch
 import thffi
 from thffi import *  # noqa: F401,F403 (create_extension and thffi's public names)
 from thffi import INCLUDE_DIR, find_cuda_home
+from thffi.legacy import accept_legacy_functions as _accept_legacy_functions
 
 __all__ = list(thffi.__all__)
+
+# A process that imports torch.utils.ffi runs legacy autograd Functions (and
+# NestedIOFunction's subclasses) as 0.4.1 did, as one that loads a
+# thffi-built extension does.
+_accept_legacy_functions()
 
 # PyTorch's private helper (torch._utils._accumulate), which today's
 # itertools.accumulate is: running results, accumulate(['a', 'b'],

@@ -20,9 +20,8 @@ otherwise.  `version` is the PyTorch the code was written for ('0.1' to
   corner alignment of the version: align_corners=True before 0.4 (and
   always for upsample_bilinear), False in 0.4.  nn.Upsample with such a
   mode and no align_corners, before 0.4: align_corners=True.
-- torch.testing.get_all_dtypes (gone), torch.cuda.device(n) for n >= 1 (an
-  error where the device does not exist), requires_grad on an integer
-  tensor (an error today): reported.
+- torch.cuda.device(n) for n >= 1 (an error where the device does not
+  exist), requires_grad on an integer tensor (an error today): reported.
 
 `.cuda(async=True)` is a SyntaxError since Python 3.7, so it is rewritten
 before parsing (python.py, fix_async)."""
@@ -232,10 +231,6 @@ class Behaviours(cst.CSTTransformer):
             updated_node = self._reduction(original_node, updated_node)
         if 'torch.nn.Upsample' in names or 'torch.nn.modules.upsampling.Upsample' in names:
             return self._upsample_module(original_node, updated_node)
-        if 'torch.testing.get_all_dtypes' in names:
-            self._report(original_node, 'torch.testing.get_all_dtypes is gone from PyTorch: '
-                         'list the dtypes, e.g. [torch.float32, torch.float64, torch.int64]',
-                         fixed=False)
         if 'torch.cuda.device' in names and original_node.args and isinstance(
                 original_node.args[0].value, cst.Integer) and int(
                     original_node.args[0].value.value) >= 1:

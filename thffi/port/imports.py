@@ -41,7 +41,7 @@ def removed(statements):
     out = []
     for line, level, names in statements:
         for name in names if not level else ():
-            row = pyremoved.find(name)
+            row = pyremoved.find(name) or pyremoved.IMPORTS.get(name)
             if row is not None and row.fix is None:
                 out.append((line, '%s (gone since %s)' % (name, row.removed)))
                 break

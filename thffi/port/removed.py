@@ -9,6 +9,13 @@ collections import Iterable` are both found):
 - 'value' rows: the use written as the row's expression, and `from M
   import name` as `name = <expression>`;
 - 'call' rows: the call rewritten by the row's template;
+- 'method' rows: `x.potrf(u)` (x neither self nor an import's name)
+  written `thffi.torch041.potrf(x, u)`;
+- CALLS rows: the call of the name (`torch.fft(x, 2)`) made a call of the
+  row's new; IMPORTS rows: the import reported;
+- keyword rows: the keyword of a call of their owner (a qualified name, or
+  a method's name on an object an import did not name) renamed, or the
+  call reported;
 - the rest: reported, with the line and what to write: at the import (once
   for the file) for a removed module, else at each use.
 
@@ -27,7 +34,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, \
-    ScopeProvider
+    QualifiedNameSource, ScopeProvider
 
 from ..toolchain import pyremoved
 from . import unused_imports
@@ -84,6 +91,17 @@ def _drops_module(row, name):
     if row.fix == 'call':
         return '{module}' not in row.new
     return row.fix == 'rename' and row.new.rpartition('.')[0] != row.old.rpartition('.')[0]
+
+
+def _imports_row(module):
+    """The IMPORTS row of a module name that is something else today (or
+    of the module holding it), shown as the module; or None."""
+    name = module
+    while name:
+        if name in pyremoved.IMPORTS:
+            return pyremoved.IMPORTS[name]._replace(old=name)
+        name = name.rpartition('.')[0]
+    return None
 
 
 def _message(row, what=None, new=None):
@@ -159,6 +177,10 @@ class Removed(cst.CSTTransformer):
     def visit_Import(self, node):
         for alias in node.names:
             name = _code(alias.name)
+            gone = _imports_row(name)
+            if gone is not None:
+                self._report(node, _message(gone, 'import ' + name), False, gone.old)
+                continue
             row = pyremoved.find(name)
             if row is None:
                 continue
@@ -205,6 +227,11 @@ class Removed(cst.CSTTransformer):
         if isinstance(original_node.names, cst.ImportStar) or original_node.relative:
             return updated_node
         module = _code(original_node.module)
+        gone = _imports_row(module)
+        if gone is not None:
+            self._report(original_node, _message(gone, 'from %s import ...' % module), False,
+                         gone.old)
+            return updated_node
         moved, kept, lines = {}, [], []
         for alias in original_node.names:
             name = module + '.' + alias.name.value
@@ -274,7 +301,7 @@ class Removed(cst.CSTTransformer):
         if id(original_node) in self._keywords:  # getargspec(f).keywords
             return updated_node.with_changes(attr=cst.Name('varkw'))
         method = pyremoved.METHODS.get(original_node.attr.value)
-        if method is not None:
+        if method is not None and method.fix == 'rename':
             return self._rename_method(original_node, updated_node, method)
         self_row = pyremoved.SELF_METHODS.get(original_node.attr.value)
         if self_row is not None and m.matches(original_node.value, m.Name('self')):
@@ -368,7 +395,32 @@ class Removed(cst.CSTTransformer):
 
     # -- calls ---------------------------------------------------------------
 
+    def _imported(self, node):
+        """Whether node names what an import bound (a module: np.fft), not
+        an object of the program's own."""
+        return any(q.source == QualifiedNameSource.IMPORT
+                   for q in self.get_metadata(QualifiedNameProvider, node, ()))
+
+    def _method_row(self, func):
+        """The 'method' row of a call `x.m(...)` of a tensor's method m that
+        is gone, where x is neither self nor an import's name."""
+        if not isinstance(func, cst.Attribute):
+            return None
+        row = pyremoved.METHODS.get(func.attr.value)
+        if row is None or row.fix != 'method' or m.matches(func.value, m.Name('self')) or \
+                self._imported(func.value):
+            return None
+        return row
+
     def leave_Call(self, original_node, updated_node):
+        updated_node = self._keyword_rows(original_node, updated_node)
+        method = self._method_row(original_node.func)
+        if method is not None:
+            return self._method_call(original_node, updated_node, method)
+        called = self._qualified(original_node.func) & pyremoved.CALLS.keys()
+        if called:
+            return self._renamed_call(original_node, updated_node,
+                                      pyremoved.CALLS[sorted(called)[0]])
         name, row = self._row(original_node.func)
         if row is None or row.old != name or row.fix not in ('call', 'getargspec'):
             return updated_node
@@ -390,6 +442,53 @@ class Removed(cst.CSTTransformer):
         new = cst.parse_expression(row.new.format(_code(argument), module=module))
         self._report(original_node, _message(row, _code(original_node), _code(new)), True)
         return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+
+    def _method_call(self, original, updated, row):
+        """x.m(args) -> new(x, args): a tensor's method that is gone, given as
+        the function that takes the tensor first."""
+        receiver = updated.func.value
+        new = updated.with_changes(func=_dotted(row.new), args=[
+            cst.Arg(receiver.with_changes(lpar=[], rpar=[]) if receiver.lpar else receiver)
+        ] + list(updated.args))
+        AddImportsVisitor.add_needed_import(self.context, row.new.rpartition('.')[0])
+        self._report(original, _message(row, _code(original.func) + '()', '%s(%s%s)' % (
+            row.new, _code(receiver), ', ...' if updated.args else '')), True)
+        return new
+
+    def _renamed_call(self, original, updated, row):
+        """A call of a name that is something else today (CALLS: torch.fft
+        is a module): the call's function is row.new."""
+        shown = row.old[:-2] + '(...)'
+        if row.fix != 'rename':
+            self._report(original, _message(row, shown), False)
+            return updated
+        AddImportsVisitor.add_needed_import(self.context, row.new.rpartition('.')[0])
+        self._report(original, _message(row, shown, row.new + '(...)'), True)
+        return updated.with_changes(func=_dotted(row.new))
+
+    def _keyword_rows(self, original, updated):
+        """The call's keyword arguments that a KEYWORDS row names: renamed
+        ('rename'), else reported."""
+        owners = set(self._qualified(original.func))
+        if isinstance(original.func, cst.Attribute) and not self._imported(original.func.value):
+            owners.add('.' + original.func.attr.value)
+        if not owners or not any(a.keyword for a in original.args):
+            return updated
+        args = list(updated.args)
+        for i, arg in enumerate(original.args):
+            if arg.keyword is None:
+                continue
+            row = next((pyremoved.KEYWORDS[(o, arg.keyword.value)] for o in sorted(owners)
+                        if (o, arg.keyword.value) in pyremoved.KEYWORDS), None)
+            if row is None:
+                continue
+            shown = '%s(%s=)' % (_code(original.func), arg.keyword.value)
+            if row.fix == 'rename':
+                self._report(original, _message(row, shown, '%s=' % row.new), True)
+                args[i] = args[i].with_changes(keyword=cst.Name(row.new))
+            else:
+                self._report(original, _message(row, shown), False)
+        return updated.with_changes(args=args)
 
     def _getargspec(self, original, call, row):
         """inspect.getargspec(f): getfullargspec(f) where only its first four

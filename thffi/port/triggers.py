@@ -107,21 +107,25 @@ def _tests(version, extensions):
              list(_PYTHON_NAMES)]
     # removed.py: the rows of REMOVED, a module's row covering what it holds.
     for row in pyremoved.REMOVED:
-        if row.old.startswith('self.'):
-            tests.append(_Attribute(row.old[len('self.'):]))
-        elif row.old.startswith('.'):
-            tests.append(_Attribute(row.old[1:]))
+        old = row.old.partition('(')[0].rstrip(':')  # a keyword's owner, a call, an import
+        if old.startswith('self.'):
+            test = _Attribute(old[len('self.'):])
+        elif old.startswith('.'):
+            test = _Attribute(old[1:])
         else:
-            tests.append(_Qualified(row.old))
+            test = _Qualified(old)
+        if row.old.endswith('=)'):  # the owner, and the keyword written
+            test = _All(row.old[row.old.index('(') + 1:-1], [test])
+        tests.append(test)
     # behaviours.py: integer / and requires_grad on an integer tensor; the
-    # reductions' size_average= and reduce=; x.volatile; upsample; get_all_dtypes;
+    # reductions' size_average= and reduce=; x.volatile; upsample;
     # torch.cuda.device(n); before 0.2, reductions with a dim.
     ints = _int_tensor()
     tests += [_All('/', ints), _All('requires_grad', ints)]
     tests += [_Word('size_average'), _Word('reduce'), _Attribute('volatile')]
     tests += [_Qualified(n) for n in sorted(behaviours._UPSAMPLE) + [
         'torch.nn.Upsample', 'torch.nn.modules.upsampling.Upsample',
-        'torch.testing.get_all_dtypes', 'torch.cuda.device']]
+        'torch.cuda.device']]
     if version == '0.1':
         tests += [_Attribute(n) for n in sorted(behaviours._KEEPDIM)]
     # layout.py: calls into an `_ext` module or an extension the build makes.

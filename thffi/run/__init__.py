@@ -107,7 +107,8 @@ class _Thffi:
 sys.meta_path.insert(0, _Thffi())
 _load('_thffi_hook', {hook!r}).install()
 _table = _load('_thffi_pyremoved', {pyremoved!r})
-_load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES)
+_load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES,
+                                            _table.STUBS)
 # The step's own code: build scripts asking for CUDA (run/cuda_gate.py) and
 # Python 2 (run/python2.py, which may run the script itself: last).
 _root = os.environ.get({root!r})

@@ -8,17 +8,28 @@ Each REMOVED row whose `fix` gives an equivalent ('rename', 'value', 'call',
 'getargspec') is served by a module `__getattr__` (PEP 562) of the module
 that held the name, consulted only for names the module lacks (the
 module's own `__getattr__`, NumPy's "was removed" one, is asked after):
-nothing a module still has changes.  A method row's old name is put on the
-class METHOD_CLASSES names for it (`threading.Thread.isAlive`), where the
-class lacks it.  The first use of each
+nothing a module still has changes, but for the names STUBS lists (a stub
+that raises today, torch.symeig): those are taken out of their module once
+its top package has loaded, so that the `__getattr__` serves them.  A
+method row's old name is put on the class METHOD_CLASSES names for it
+(`threading.Thread.isAlive`; torch.Tensor's potrf, a 'method' row: the
+function its `new` names, called with the tensor first), where the class
+lacks it or STUBS lists it.  A CALLS row makes its module callable
+(`torch.fft(x, 2)`, torch.fft being the module of the new FFTs), an
+IMPORTS row's import fail saying what to write.  The first use of each
 name says on stderr where it was used, what it was and what it now is;
 later uses are silent.  A row with no equivalent makes the AttributeError
 (or ModuleNotFoundError, for a module) name what to write instead.
+Keyword rows are port's only: a call with an old keyword fails as
+PyTorch says.
 
 Modules already imported are given their `__getattr__` at install(), the
 others when they are imported (a meta path finder wraps their loader); a
 module that is gone (torch._six, imp on Python 3.12) is made, empty but for
-those names, when a row gives one of its names an equivalent.
+those names, when a row gives one of its names an equivalent (and so is a
+gone package holding it: torch.nn._functions for
+torch.nn._functions.rnn.LSTMCell, whose other names fail saying what to
+write).
 
 This file is loaded by path (not as part of thffi) and imports only the
 standard library, so that every Python pays no more than it at start."""
@@ -30,6 +41,7 @@ import importlib.abc
 import importlib.machinery
 import os
 import sys
+import types
 
 EQUIVALENT = ('rename', 'value', 'call', 'getargspec')
 _SAID = set()
@@ -126,32 +138,74 @@ class _Method:
         return getattr(owner if instance is None else instance, self.new)
 
 
+class _Function:
+    """A method given back as the function a 'method' row's new names,
+    called with the object first; imported on first use, said then."""
+
+    def __init__(self, row):
+        self.row = row
+        self.function = None
+
+    def __get__(self, instance, owner):
+        if self.function is None:
+            self.function = _qualified(self.row.new)
+        _say(self.row)
+        return self.function if instance is None else types.MethodType(self.function, instance)
+
+
+class _CallableModule(types.ModuleType):
+    """A module that was a function (a CALLS row): calling it calls the
+    row's equivalent."""
+
+    def __call__(self, *args, **kwargs):
+        row = self.__dict__['_thffi_call']
+        _say(row)
+        return _qualified(row.new)(*args, **kwargs)
+
+
 class Table:
     """REMOVED by module: names[module][attribute] -> row (the rows of
     names that module held), modules[module] -> the row of a module itself,
-    made: the modules that are made when gone, methods[module] -> [(class
-    name, method name, row)] (method_classes: METHOD_CLASSES)."""
+    made: the modules that are made when gone (and the gone packages
+    holding them), methods[module] -> [(class name, method name, row)]
+    (method_classes: METHOD_CLASSES), stubs[module] -> the names STUBS
+    lists there, calls and imports: the rows of CALLS and IMPORTS."""
 
-    def __init__(self, rows, method_classes):
+    def __init__(self, rows, method_classes, stubs=()):
         self.names = collections.defaultdict(dict)
         self.modules = {}
         self.methods = collections.defaultdict(list)
+        self.stubs = collections.defaultdict(set)
+        self.calls = {row.old[:-2]: row._replace(old=row.old[:-2] + '(...)')
+                      for row in rows if row.old.endswith('()')}
+        self.imports = {row.old[:-1]: row._replace(old=row.old[:-1])
+                        for row in rows if row.old.endswith(':')}
+        self.loaded = set()  # the top packages whose import has finished
         for row in rows:
-            if row.old in method_classes and row.fix == 'rename':
+            if row.old.endswith(('=)', '()', ':')):
+                continue  # keyword rows are port's; calls and imports: above
+            if row.old in method_classes and row.fix in ('rename', 'method'):
                 owner = method_classes[row.old]
                 module, _, cls = owner.rpartition('.')
-                old, new = (owner + '.' + n.rpartition('.')[2] for n in (row.old, row.new))
-                self.methods[module].append((cls, old.rpartition('.')[2],
-                                             row._replace(old=old, new=new)))
+                name = row.old.rpartition('.')[2]
+                new = (row.new if row.fix == 'method' else
+                       owner + '.' + row.new.rpartition('.')[2])
+                self.methods[module].append((cls, name, row._replace(
+                    old=owner + '.' + name, new=new), row.old in stubs))
             if row.old.startswith(('.', 'self.')):
                 continue
             module, _, name = row.old.rpartition('.')
             if module:
                 self.names[module][name] = row
+                if row.old in stubs:
+                    self.stubs[module].add(name)
             if row.fix is None:
                 self.modules[row.old] = row
         self.made = {module for module, names in self.names.items()
                      if any(row.fix in EQUIVALENT for row in names.values())}
+        # A gone package holding a made module is made too (torch.nn._functions).
+        self.made |= {'.'.join(m.split('.')[:i]) for m in list(self.made)
+                      for i in range(1, m.count('.') + 1)}
 
     def removed_module(self, fullname):
         """The row of the removed module fullname is or is in, or None."""
@@ -165,15 +219,30 @@ class Table:
 
 def patch(module, table):
     """Gives module what table has for it: the old methods of its classes,
-    a __getattr__ serving its names before its own (once)."""
-    for cls, name, row in table.methods.get(module.__name__, ()):
+    a __getattr__ serving its names before its own (once); a top package
+    whose import has finished, its stubs taken out and its calls made."""
+    for cls, name, row, stub in table.methods.get(module.__name__, ()):
         owner = getattr(module, cls, None)
-        if owner is not None and not hasattr(owner, name):
-            setattr(owner, name, _Method(row))
-    names = table.names.get(module.__name__)
+        if owner is not None and (stub or not hasattr(owner, name)):
+            setattr(owner, name, _Function(row) if row.fix == 'method' else _Method(row))
+    names = table.names.get(module.__name__, {})
+    gone = table.modules.get(module.__name__)
     previous = module.__dict__.get('__getattr__')
-    if not names or getattr(previous, 'thffi_run', False):
-        return
+    if (names or gone) and not getattr(previous, 'thffi_run', False):
+        _serve(module, table, names, gone, previous)
+    top = module.__name__.partition('.')[0]
+    if module.__name__ == top:
+        table.loaded.add(top)
+        for name in [m for m in table.stubs if m == top or m.startswith(top + '.')]:
+            if name in sys.modules:
+                _unstub(sys.modules[name], table)
+        for name, row in table.calls.items():
+            _make_callable(name, row)
+    elif top in table.loaded:
+        _unstub(module, table)
+
+
+def _serve(module, table, names, gone, previous):
     values = {}
 
     def __getattr__(name):
@@ -185,10 +254,26 @@ def patch(module, table):
             return values[name]
         if previous is not None:
             return previous(name)
+        row = row or gone
         raise AttributeError("module %r has no attribute %r%s" % (
             module.__name__, name, ' (%s)' % _advice(row) if row is not None else ''))
     __getattr__.thffi_run = True
     module.__getattr__ = __getattr__
+
+
+def _unstub(module, table):
+    """The STUBS names of module taken out, for its __getattr__ to serve."""
+    for name in table.stubs.get(module.__name__, ()):
+        module.__dict__.pop(name, None)
+
+
+def _make_callable(name, row):
+    """The module `name` (once imported) made callable, giving row's
+    equivalent."""
+    module = sys.modules.get(name)
+    if isinstance(module, types.ModuleType) and type(module) is types.ModuleType:
+        module._thffi_call = row
+        module.__class__ = _CallableModule
 
 
 class _PatchingLoader(importlib.abc.Loader):
@@ -235,8 +320,10 @@ class RemovedNames(importlib.abc.MetaPathFinder):
         self.table = table
 
     def find_spec(self, fullname, path=None, target=None):
-        names = fullname in self.table.names or fullname in self.table.methods
+        names = (fullname in self.table.names or fullname in self.table.methods or
+                 fullname in self.table.made)
         removed = None if names else self.table.removed_module(fullname)
+        removed = removed or self.table.imports.get(fullname)
         if not names and removed is None:
             return None
         for finder in sys.meta_path:
@@ -258,12 +345,14 @@ class RemovedNames(importlib.abc.MetaPathFinder):
         return None
 
 
-def install(rows, method_classes):
-    """Serves the rows (REMOVED, METHOD_CLASSES) in this process, once."""
+def install(rows, method_classes, stubs=()):
+    """Serves the rows (REMOVED, METHOD_CLASSES, STUBS) in this process,
+    once."""
     if any(type(f).__name__ == 'RemovedNames' for f in sys.meta_path):
         return
-    table = Table(rows, method_classes)
-    for name in set(table.names) | set(table.methods):
+    table = Table(rows, method_classes, stubs)
+    loaded = set(table.names) | set(table.methods)
+    for name in sorted(loaded, key=lambda n: -n.count('.')):  # top packages last
         if name in sys.modules:
             patch(sys.modules[name], table)
     sys.meta_path.insert(0, RemovedNames(table))

@@ -620,7 +620,7 @@ def test_zero_x_behaviours_are_rewritten_or_reported(version):
     # x.max(y) is elementwise, x.max(1) a reduction: 0.1's dim is asked for.
     assert [(f.line, f.message.split(':')[0]) for f in findings if not f.fixed] == (
         [(11, 'max(..., dim) in PyTorch 0.1 kept the dim')] if keep else []) + [
-        (14, '.volatile = ...'), (20, 'torch.testing.get_all_dtypes is gone from PyTorch'),
+        (14, '.volatile = ...'), (20, 'torch.testing.get_all_dtypes'),
         (21, 'torch.cuda.device(1) raises where there is no GPU 1'),
         (22, 'requires_grad on an integer tensor')]
     # What the rewrites compute: 0.x's truncating integer division, its dims.

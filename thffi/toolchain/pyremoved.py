@@ -29,15 +29,31 @@ Row(old, new, why, removed, fix):
                (`np.asscalar(a)` -> `a.item()`); a call of another shape is
                reported;
     'getargspec' - port/removed.py's one special case (the result's fields);
+    'method' - old is a method ('.potrf', of METHOD_CLASSES' class), new the
+               function that takes the object first: `x.potrf(u)` becomes
+               `thffi.torch041.potrf(x, u)` (not on self, nor on what an
+               import names: np.linalg.eig stays);
     None     - reported, with the line and `new`.
+  A 'rename' to thffi's own name (thffi.torch041.potrf,
+  thffi.legacy.NestedIOFunction) is the old name with its PyTorch 0.4.1
+  meaning; its `why` says what today's PyTorch has instead.
+  Three more shapes of `old`: 'owner(keyword=)' - a keyword argument of a
+  call (KEYWORDS; '.m(keyword=)' a method's), 'rename' writing the keyword
+  `new`, None reporting the call; 'name()' - a call of a name that is
+  something else today (CALLS: torch.fft is a module); 'module:' - an
+  import of a module that is something else today (IMPORTS: torch.tensor is
+  a function).
   A removed module still imported is also reported in every file that imports
   the file importing it (port/imports.py): importing either fails.
 
 `python -m thffi run` gives the rows that have an equivalent ('rename',
-'value', 'call', 'getargspec'; not the method rows) back to the Pythons it
-starts (thffi/run/removed_names.py), and names a row's `new` in the error where
-there is none; so a row's `new` is exact, and `old` names where the name
-was (the module that held it)."""
+'value', 'call', 'getargspec', 'method'; method rows on their
+METHOD_CLASSES class) back to the Pythons it starts
+(thffi/run/removed_names.py), in place of the STUBS too, and names a row's
+`new` in the error where there is none; so a row's `new` is exact, and
+`old` names where the name was (the module that held it).  Keyword rows
+are port's only.  tools/py_coverage.py checks that every name of PyTorch
+0.3.1's and 0.4.1's Python API that today's PyTorch lacks has a row."""
 
 import collections
 
@@ -187,6 +203,222 @@ _SCIPY_WINDOWS = ('barthann', 'bartlett', 'blackman', 'blackmanharris', 'bohman'
                   'chebwin', 'cosine', 'exponential', 'flattop', 'gaussian',
                   'general_gaussian', 'hamming', 'hann', 'kaiser', 'nuttall', 'parzen',
                   'triang', 'tukey')
+# Versions the rows below were removed in, where one release cannot be
+# named from what was read (0.4.1's sources, today's PyTorch).
+_AFTER_041 = 'a release after PyTorch 0.4.1'
+# PyTorch 0.4.1's functions given back with their 0.4.1 meaning
+# (thffi/torch041.py): name, today's nearest, the release that removed it.
+_TORCH041_FUNCTIONS = (
+    ('potrf', 'torch.linalg.cholesky(A, upper=True) (cholesky is lower by default; potrf '
+     'was upper)', 'PyTorch 1.9'),
+    ('potrs', 'torch.cholesky_solve(B, U, upper=True)', 'PyTorch 1.9'),
+    ('potri', 'torch.cholesky_inverse(U, upper=True)', 'PyTorch 1.9'),
+    ('pstrf', 'no pivoted Cholesky; scipy.linalg.lapack.dpstrf', _AFTER_041),
+    ('gesv', 'torch.linalg.solve(A, B) (the arguments swapped, no LU returned)',
+     'PyTorch 1.9'),
+    ('gels', 'torch.linalg.lstsq(A, B).solution (the arguments swapped, n rows, no QR '
+     'returned)', 'PyTorch 1.9'),
+    ('trtrs', 'torch.linalg.solve_triangular(A, B, upper=True) (no copy of A returned)',
+     'PyTorch 1.9'),
+    ('btrifact', 'torch.linalg.lu_factor(A)', 'PyTorch 1.9'),
+    ('btrifact_with_info', 'torch.linalg.lu_factor_ex(A)', _AFTER_041),
+    ('btrisolve', 'torch.linalg.lu_solve(LU, pivots, B) (B with a last dimension for its '
+     'columns)', 'PyTorch 1.9'),
+    ('btriunpack', 'torch.lu_unpack(LU, pivots)', _AFTER_041),
+    ('symeig', 'torch.linalg.eigh(A, UPLO="U") (eigenvalues always; the lower triangle by '
+     'default)', 'PyTorch 1.9'),
+    ('eig', 'torch.linalg.eig(A) (complex results)', 'PyTorch 1.9'),
+    ('fft', 'torch.view_as_real(torch.fft.fftn(torch.view_as_complex(x), dim=...))',
+     'PyTorch 1.8'),
+    ('ifft', 'torch.view_as_real(torch.fft.ifftn(torch.view_as_complex(x), dim=...))',
+     'PyTorch 1.8'),
+    ('rfft', 'torch.view_as_real(torch.fft.rfftn(x, dim=...))', 'PyTorch 1.8'),
+    ('irfft', 'torch.fft.irfftn(torch.view_as_complex(x), s=..., dim=...)', 'PyTorch 1.8'))
+# Those that were tensor methods too.
+_TORCH041_METHODS = ('potrf', 'potrs', 'potri', 'pstrf', 'gesv', 'gels', 'trtrs', 'btrifact',
+                     'btrifact_with_info', 'symeig', 'eig', 'fft', 'ifft', 'rfft', 'irfft')
+_CUDNN = ("torch.backends.cudnn's switches: enabled, benchmark, deterministic, version(), "
+          'is_available() (cuDNN is called from C++; its ctypes bindings are gone)')
+_CUDNN_041 = ('CUDNN_DATA_DOUBLE', 'CUDNN_DATA_FLOAT', 'CUDNN_DATA_HALF', 'CUDNN_DEFAULT_MATH',
+              'CUDNN_GRU', 'CUDNN_LINEAR_INPUT', 'CUDNN_LSTM', 'CUDNN_RNN_ALGO_PERSIST_DYNAMIC',
+              'CUDNN_RNN_ALGO_PERSIST_STATIC', 'CUDNN_RNN_ALGO_STANDARD', 'CUDNN_RNN_RELU',
+              'CUDNN_RNN_TANH', 'CUDNN_SKIP_INPUT', 'CUDNN_TENSOR_NCHW', 'CUDNN_TENSOR_NHWC',
+              'CUDNN_TENSOR_OP_MATH', 'CUDNN_TENSOR_TYPES', 'CuDNNError', 'CuDNNHandle',
+              'DropoutDescriptor', 'FilterDescriptor', 'RNNDescriptor', 'TensorDescriptor',
+              'TensorDescriptorArray', 'add_tensor', 'c_type', 'check_error', 'descriptor',
+              'descriptor_sequence', 'disable_global_flags', 'find_cudnn_windows_lib',
+              'flags_frozen', 'get_error_string', 'get_handle', 'int_array', 'lib', 'verbose')
+_JIT = ("torch.jit.trace(module, example_inputs) or torch.jit.script; 0.4.1's tracer "
+        'internals are gone')
+_JIT_041 = ('HOLE', 'LegacyTracedModule', 'Module', 'ModuleList', 'OrderedBufferDict',
+            'OrderedDictWrapper', 'OrderedModuleDict', 'OrderedParameterDict', 'Parameter',
+            'ParameterList', 'Placeholder', 'ScriptMeta', 'ScriptMethodStub', 'Sequential',
+            'TraceForKey', 'VOLATILE', 'batch', 'compile', 'createResolutionCallback',
+            'get_jit_ast', 'get_trace_graph', 'get_tracing_state', 'scope', 'vars_key',
+            'verify', 'TopLevelTracedModule.forward', 'TracedModule.forward',
+            'annotations.TupleCls', 'annotations.TupleInstance',
+            'annotations.default_signature', 'frontend.StmtBuilder.get_assign_lhs_expr',
+            'frontend.find_after')
+_PROFILER = ("torch.autograd.profiler.profile's results (prof.key_averages().table(), "
+             'prof.events())')
+_DISTRIBUTED = ('torch.distributed with the NCCL backend (one process a GPU: '
+                'all_reduce, broadcast, all_gather, reduce)')
+_ONNX = 'torch.onnx.export (its internals changed)'
+_OUT = 'the call without out=, its result assigned (or out.copy_(result))'
+# Names of 0.3.1/0.4.1 that are gone, what to write instead, why.
+_GONE_041 = (
+    *[('torch.backends.cudnn.' + n, _CUDNN, 'internal to cuDNN\'s ctypes binding')
+      for n in _CUDNN_041],
+    ('torch.backends.cudnn.rnn', 'torch.nn.LSTM, GRU and RNN (cuDNN runs inside them)',
+     "cuDNN's RNN is called from C++"),
+    ('torch.backends.cuda.CUDAModule', 'torch.backends.cuda.cufft_plan_cache, '
+     'torch.backends.cuda.matmul', 'internal'),
+    ('torch.backends.cuda.ContextProp', 'torch.backends.cuda.cufft_plan_cache, '
+     'torch.backends.cuda.matmul', 'internal'),
+    *[('torch.jit.' + n, _JIT, '') for n in _JIT_041],
+    ('torch.jit.batchop', 'torch.vmap (batching by a transform)', 'torch.jit.batch is gone'),
+    ('torch.jit.passes', 'torch.jit.freeze / torch.jit.optimize_for_inference',
+     "0.4.1's Python passes are gone"),
+    ('torch.onnx.symbolic', 'torch.onnx.symbolic_opset9... and '
+     'torch.onnx.register_custom_op_symbolic', 'split by opset'),
+    *[('torch.onnx.' + n, _ONNX, '') for n in (
+        'ExportTypes', 'ONNX_ARCHIVE_MODEL_PROTO_NAME', 'attr_pattern',
+        'export_to_pretty_string', 'set_training', 'symbolic_override',
+        'symbolic_override_first_arg_based', 'symbolic_override_packed_sequence_based',
+        'utils.attr_pattern', 'utils.export_to_pretty_string', 'utils.set_training')],
+    ('torch.for_onnx', 'torch.onnx.export', 'internal'),
+    ('torch.autograd.StochasticFunction', 'torch.distributions (a score function: loss = '
+     '-dist.log_prob(action) * reward)', 'stochastic Functions are gone'),
+    ('torch.autograd.stochastic_function', 'torch.distributions (a score function: loss = '
+     '-dist.log_prob(action) * reward)', 'stochastic Functions are gone'),
+    ('torch.autograd.function.traceable', 'nothing: torch.jit.trace traces any Function',
+     ''),
+    *[('torch.autograd.gradcheck.' + n, 'torch.autograd.gradcheck(f, inputs) and '
+       'gradgradcheck (their helpers are private)', '') for n in (
+        'contiguous', 'iter_tensors', 'iter_variables', 'make_jacobian')],
+    ('torch.autograd.gradcheck.zero_gradients', 'x.grad = None (or x.grad.zero_()) for each '
+     'input', ''),
+    *[('torch.autograd.profiler.' + n, _PROFILER, 'internal') for n in (
+        'Record', 'build_table', 'demangle', 'format_time', 'parse_cpu_trace',
+        'attr_formatter')],
+    ('torch.cuda.error', 'RuntimeError (CUDA errors are raised as RuntimeError)', ''),
+    ('torch.cuda.find_cuda_windows_lib', 'nothing: PyTorch finds its CUDA libraries', ''),
+    ('torch.cuda.nvtx.lib', 'torch.cuda.nvtx.range_push / range_pop / mark', 'internal'),
+    ('torch.cuda.nvtx.windows_nvToolsExt_lib', 'torch.cuda.nvtx.range_push / range_pop',
+     'internal'),
+    ('torch.cuda.nvtx.windows_nvToolsExt_path', 'torch.cuda.nvtx.range_push / range_pop',
+     'internal'),
+    ('torch.cuda.profiler.cudaOutputMode', 'torch.cuda.profiler.profile() (or nsys)', ''),
+    ('torch.cuda.profiler.init', 'torch.cuda.profiler.start() / stop()', ''),
+    ('torch.cuda.streams.EventHandle', 'torch.cuda.Event.ipc_handle()', ''),
+    ('torch.get_nvToolsExt_path', 'nothing: torch.cuda.nvtx loads it', ''),
+    ('torch.manager_path', 'nothing: torch.multiprocessing starts its manager', 'internal'),
+    ('torch.old_flags', 'nothing (the dlopen flags torch set while loading)', 'internal'),
+    *[('torch.distributed.' + n, _DISTRIBUTED, "the _multigpu collectives are gone")
+      for n in ('all_gather_multigpu', 'all_reduce_multigpu', 'broadcast_multigpu',
+                'reduce_multigpu')],
+    ('torch.distributed.init_master_worker', 'torch.distributed.init_process_group',
+     "the master-worker mode is gone"),
+    ('torch.distributed.dist_backend', 'torch.distributed.Backend', ''),
+    ('torch.distributed.remote_types', 'torch.distributed.rpc', "the master-worker mode's "
+     'types are gone'),
+    ('torch.distributed.c10d', 'torch.distributed (c10d became it in PyTorch 1.0)', ''),
+    ('torch.nn.parallel.distributed_c10d', 'torch.nn.parallel.DistributedDataParallel', ''),
+    ('torch.nn.parallel.distributed_cpu', 'torch.nn.parallel.DistributedDataParallel (the '
+     'gloo backend on CPU)', ''),
+    ('torch.nn.parallel.DistributedDataParallel.parallel_apply', 'nothing: one process a '
+     'device is the only mode', ''),
+    ('torch.nn.parallel.DistributedDataParallelCPU.sync_parameters', 'nothing: '
+     'torch.nn.parallel.DistributedDataParallel keeps the replicas in step', ''),
+    ('torch.distributions.utils.batch_tril', 'torch.tril', ''),
+    ('torch.multiprocessing.reductions.StorageRef', 'nothing (internal to sharing storages)',
+     'internal'),
+    ('torch.multiprocessing.reductions.rebuild_storage_cuda', 'nothing (internal to '
+     'sharing storages)', 'internal'),
+    ('torch.multiprocessing.reductions.reduce_event', 'nothing (internal to sharing CUDA '
+     'events)', 'internal'),
+    ('torch.nn.functional.GRID_SAMPLE_MODE_BORDER', "padding_mode='border' of "
+     'F.grid_sample', ''),
+    ('torch.nn.functional.GRID_SAMPLE_MODE_ZEROS', "padding_mode='zeros' of F.grid_sample",
+     ''),
+    ('torch.nn.modules.rnn.RNNCellBase.check_forward_input', 'nothing: the cell checks its '
+     'input', ''),
+    ('torch.nn.modules.rnn.RNNCellBase.check_forward_hidden', 'nothing: the cell checks '
+     'its hidden state', ''),
+    ('torch.testing.get_all_dtypes', 'the dtypes you test (torch.float32, torch.float64...)',
+     ''),
+    ('torch.testing.make_non_contiguous', "torch.testing.make_tensor(..., "
+     'noncontiguous=True)', ''),
+    ('torch.utils.bottleneck', 'python -m torch.utils.bottleneck script.py', ''),
+    ('torch.utils.cpp_extension.check_compiler_abi_compatibility', 'nothing: '
+     'cpp_extension checks the compiler itself', ''),
+    ('torch.utils.cpp_extension.is_binary_build', 'nothing: cpp_extension checks the '
+     'compiler itself (torch.version.git_version for the build)', ''),
+    ('torch.utils.data.dataloader.MANAGER_STATUS_CHECK_INTERVAL', 'nothing (internal to '
+     "the DataLoader's workers)", ''),
+    ('torch.utils.data.dataloader.ManagerWatchdog', 'nothing (internal to the DataLoader\'s '
+     'workers)', ''),
+    ('torch.utils.data.dataloader.pin_memory_batch', 'DataLoader(..., pin_memory=True), or '
+     'tensor.pin_memory()', ''),
+    ('torch.utils.model_zoo.HASH_REGEX', 'torch.hub.load_state_dict_from_url(url, '
+     'check_hash=True)', ''),
+    ('torch.utils.model_zoo.requests_available', 'nothing: torch.hub downloads with urllib',
+     ''),
+)
+# Renamed or moved (one the other's equivalent).
+_MOVED_041 = (
+    ('torch.autograd.profiler.range', 'torch.autograd.profiler.record_function'),
+    *[('torch.autograd.profiler.' + n, 'torch.autograd.profiler_util.' + n)
+      for n in ('FormattedTimesMixin', 'FunctionEventAvg', 'Interval', 'Kernel',
+                'StringTable')],
+)
+# Keyword arguments: (owner, keyword, new, why, fix): 'rename' - port writes
+# the keyword new; None - port reports the call, saying new.  An owner '.m'
+# is a tensor's method m (METHOD_CLASSES), as 0.3.1's Variable's too.
+_KEYWORDS_041 = (
+    ('.copy_', 'async', 'non_blocking', 'async is a keyword of Python 3.7', 'rename'),
+    ('.cuda', 'async', 'non_blocking', 'async is a keyword of Python 3.7', 'rename'),
+    ('.copy_', 'broadcast', 'copy_(src) (it always broadcasts)', '', None),
+    ('.add', 'value', 'alpha', 'x.add(value=2, other=y) is x.add(y, alpha=2)', 'rename'),
+    ('.add_', 'value', 'alpha', 'x.add_(value=2, other=y) is x.add_(y, alpha=2)', 'rename'),
+    *[('.' + m, 'k', 'diagonal', "0.4.1's documentation named it k", 'rename')
+      for m in ('tril', 'tril_', 'triu', 'triu_')],
+    ('.backward', 'retain_variables', 'retain_graph', 'renamed', 'rename'),
+    ('torch.autograd.backward', 'retain_variables', 'retain_graph', 'renamed', 'rename'),
+    ('torch.diagflat', 'diagonal', 'offset', 'renamed', 'rename'),
+    ('torch.mode', 'values', 'out=(values, indices)', '', None),
+    ('torch.mode', 'indices', 'out=(values, indices)', '', None),
+    *[('torch.' + f, 'out', _OUT, '', None)
+      for f in ('squeeze', 'unsqueeze', 't', 'transpose', 'zeros_like', 'ones_like',
+                'full_like')],
+    ('torch.cuda.Event', '_handle', 'torch.cuda.Event.from_ipc_handle(device, handle)', '',
+     None),
+    ('torch.backends.cudnn.flags', 'verbose', 'flags(enabled, benchmark, deterministic)',
+     '', None),
+    ('torch.jit.ScriptModule', 'optimize', 'torch.jit.script(module)', '', None),
+    ('torch.jit.TracedModule', 'optimize', 'torch.jit.trace(module, inputs)', '', None),
+    ('torch.jit.TracedModule', 'nderivs', 'torch.jit.trace(module, inputs)', '', None),
+    ('torch.jit.trace', 'args', 'torch.jit.trace(f, example_inputs)', '', None),
+    ('torch.jit.trace', 'kwargs', 'torch.jit.trace(f, example_inputs)', '', None),
+    ('torch.jit.trace', 'nderivs', 'torch.jit.trace(f, example_inputs)', '', None),
+    ('torch.jit.annotations.get_signature', '_n_arguments', 'torch.jit.script', '', None),
+    ('torch.jit.annotations.get_signature', '_n_binders', 'torch.jit.script', '', None),
+    ('torch.nn.RNNBase.forward', 'hx', 'the module called: lstm(input, hx) (LSTM, GRU and '
+     'RNN take hx)', '', None),
+    *[('torch.nn.grad.conv%dd_%s' % (n, what), 'bias', 'the call without bias= (it was '
+       'not used)', '', None) for n in (1, 2, 3) for what in ('input', 'weight')],
+    ('torch.onnx.utils.export', 'aten', 'operator_export_type=torch.onnx.'
+     'OperatorExportTypes.ONNX_ATEN', '', None),
+    ('torch.onnx.utils.export', 'export_raw_ir', 'torch.onnx.export (the raw IR is not '
+     'exported any more)', '', None),
+    ('torch.optim.lr_scheduler.ReduceLROnPlateau', 'verbose', 'the call without verbose= '
+     "(print scheduler.get_last_lr() yourself)", '', None),
+    ('torch.utils.cpp_extension.include_paths', 'cuda', "device_type='cuda' (cuda=True) or "
+     "'cpu'", '', None),
+    ('torch.utils.cpp_extension.library_paths', 'cuda', "device_type='cuda' (cuda=True) or "
+     "'cpu'", '', None),
+    ('torch.autograd.profiler.profile', 'use_cuda', "use_device='cuda'", '', None),
+)
 _DISTUTILS = ("where setuptools is installed, `import distutils` after `import setuptools` "
               "finds setuptools's copy")
 
@@ -368,25 +600,47 @@ REMOVED = [
     Row('torch.utils.data.dataloader._DataLoaderIter',
         "iter(loader) (the iterator's classes are private since 1.1)", '', 'PyTorch 1.1', None),
     *[Row('torch.' + old, new, '', 'PyTorch 1.9', None) for old, new in (
-        ('gesv', 'torch.linalg.solve(A, B) (the arguments swapped, no LU returned)'),
-        ('potrf', 'torch.linalg.cholesky(A) (lower by default; potrf was upper)'),
-        ('potrs', 'torch.cholesky_solve(B, L)'),
-        ('potri', 'torch.cholesky_inverse(L)'),
-        ('trtrs', 'torch.linalg.solve_triangular(A, B, upper=...)'),
-        ('btrifact', 'torch.linalg.lu_factor(A)'),
-        ('btrisolve', 'torch.linalg.lu_solve(LU, pivots, B)'),
-        ('gels', 'torch.linalg.lstsq(A, B).solution'),
-        ('symeig', 'torch.linalg.eigh(A) (eigenvalues always; from the lower triangle by '
-         'default)'),
-        ('eig', 'torch.linalg.eig(A) (complex results)'),
         ('lstsq', 'torch.linalg.lstsq(A, B).solution (the arguments swapped)'),
         ('solve', 'torch.linalg.solve(A, B) (the arguments swapped, no LU returned)'),
         ('matrix_rank', 'torch.linalg.matrix_rank(A)'))],
-    *[Row('torch.' + old, new, 'the old function is gone; torch.fft is the module of the new '
-          'ones, whose results are complex tensors', 'PyTorch 1.8', None) for old, new in (
-        ('rfft', 'torch.view_as_real(torch.fft.rfftn(x, dim=...))'),
-        ('irfft', 'torch.fft.irfftn(torch.view_as_complex(x), s=..., dim=...)'),
-        ('ifft', 'torch.view_as_real(torch.fft.ifftn(torch.view_as_complex(x), dim=...))'))],
+    # -- PyTorch 0.3.1 and 0.4.1's Python API --------------------------------
+    # tools/py_surface/surface.tsv lists it; tools/py_coverage.py fails when
+    # a name of it that today's PyTorch lacks has no row here.
+    *[Row('torch.' + name, 'thffi.torch041.' + name, 'today: ' + today, removed, 'rename')
+      for name, today, removed in _TORCH041_FUNCTIONS if name != 'fft'],
+    *[Row('.' + name, 'thffi.torch041.' + name, "a tensor's %s is gone; today: %s"
+          % (name, today), removed, 'method') for name, today, removed in _TORCH041_FUNCTIONS
+      if name in _TORCH041_METHODS],
+    Row('torch.fft()', 'thffi.torch041.fft', 'torch.fft is the module of the new FFTs; '
+        'today: torch.view_as_real(torch.fft.fftn(torch.view_as_complex(x), dim=...))',
+        'PyTorch 1.8', 'rename'),
+    Row('torch.tensor:', "torch.Tensor (0.3.1's module torch.tensor held the tensor classes' "
+        'Python methods)', 'torch.tensor is a function today', 'PyTorch 0.4', None),
+    Row('.masked_copy_', '.masked_scatter_', 'renamed', 'PyTorch 0.4', 'rename'),
+    Row('.masked_copy', '.masked_scatter', 'renamed', 'PyTorch 0.4', 'rename'),
+    Row('torch.nn.modules.loss._assert_no_grad', 'thffi.torch041._assert_no_grad',
+        'a loss checks nothing of its target today; write `assert not target.requires_grad`',
+        _AFTER_041, 'rename'),
+    Row('torch.autograd.function.NestedIOFunction', 'thffi.legacy.NestedIOFunction',
+        "today's class is a stub: its call raises", _AFTER_041, 'rename'),
+    Row('torch.autograd.NestedIOFunction', 'thffi.legacy.NestedIOFunction',
+        "today's class is a stub: its call raises", _AFTER_041, 'rename'),
+    Row('torch.nn._functions', "torch.nn.functional's functions and torch.nn's modules "
+        '(F.dropout, F.embedding, F.grid_sample, F.max_pool3d, F.pad, nn.LSTM...): the '
+        'autograd Function classes behind them are C++ now', 'torch.nn._functions is gone',
+        _AFTER_041, None),
+    *[Row('torch.nn._functions.rnn.' + name, 'thffi.torch041.' + name,
+          'today: torch.nn.%s (a module) or its weights through torch.nn.functional'
+          % name.replace('Tanh', '').replace('ReLU', ''), _AFTER_041, 'rename')
+      for name in ('LSTMCell', 'GRUCell', 'RNNTanhCell', 'RNNReLUCell')],
+    Row('torch.nn.backends', 'torch.nn.functional (the THNN backend classes are gone)',
+        "the THNN backend's classes are gone", _AFTER_041, None),
+    Row('torch.nn.backends.thnn', 'torch.nn.functional (the THNN backend classes are gone)',
+        "the THNN backend's classes are gone", _AFTER_041, None),
+    *[Row(old, new, why, _AFTER_041, None) for old, new, why in _GONE_041],
+    *[Row(old, new, 'renamed', _AFTER_041, 'rename') for old, new in _MOVED_041],
+    *[Row(old + '(%s=)' % keyword, new, why, _AFTER_041, fix)
+      for old, keyword, new, why, fix in _KEYWORDS_041],
 ]
 
 
@@ -405,10 +659,30 @@ _BY_NAME = {row.old: row for row in REMOVED}
 MODULES = frozenset(row.old.split('.')[0] for row in REMOVED
                     if not row.old.startswith(('.', 'self.')))
 # Methods matched by name alone: on any object, or on self.
-METHODS = {row.old[1:]: row for row in REMOVED if row.old.startswith('.')}
+METHODS = {row.old[1:]: row for row in REMOVED
+           if row.old.startswith('.') and '(' not in row.old}
 SELF_METHODS = {row.old[5:]: row for row in REMOVED if row.old.startswith('self.')}
+# Keyword arguments: (owner, keyword) -> row; owner '.m' is a method m.
+KEYWORDS = {tuple(row.old[:-2].split('(')): row for row in REMOVED if row.old.endswith('=)')}
+# Rows of a name that is something else today, matched only where it is
+# used as it was: a call (`torch.fft(x, 2)`: torch.fft is the module of the
+# new FFTs) or an import (0.3.1's module torch.tensor: a function today).
+CALLS = {row.old[:-2]: row for row in REMOVED if row.old.endswith('()')}
+IMPORTS = {row.old[:-1]: row for row in REMOVED if row.old.endswith(':')}
+# Names today's PyTorch keeps only as a stub that raises (NestedIOFunction:
+# a class whose call raises "'super' object has no attribute
+# '_do_forward'"): `python -m thffi run` puts their row's equivalent in
+# their place, not only where the name is missing.
+STUBS = frozenset({'torch.symeig', 'torch.eig', '.symeig', '.eig',
+                   'torch.autograd.function.NestedIOFunction',
+                   'torch.autograd.NestedIOFunction'})
 # The class of each method row whose old name `python -m thffi run` gives
 # back (a class written in Python takes a new attribute; array.array's and
-# numpy.ndarray's tostring are C types, which do not).
+# numpy.ndarray's tostring are C types, which do not); a tensor's methods
+# and their keywords (0.3.1's Variable's too: Variable(x) is a Tensor).
 METHOD_CLASSES = {'.isAlive': 'threading.Thread', '.readfp': 'configparser.RawConfigParser',
-                  **{'self.' + old: 'unittest.TestCase' for old, _ in _UNITTEST}}
+                  **{'self.' + old: 'unittest.TestCase' for old, _ in _UNITTEST},
+                  **{'.' + name: 'torch.Tensor' for name in _TORCH041_METHODS},
+                  '.masked_copy_': 'torch.Tensor', '.masked_copy': 'torch.Tensor',
+                  **{'%s(%s=)' % (owner, keyword): 'torch.Tensor'
+                     for owner, keyword, _, _, _ in _KEYWORDS_041 if owner.startswith('.')}}

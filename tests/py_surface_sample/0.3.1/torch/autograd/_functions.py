@@ -1,0 +1,3 @@
+class Abs(object):
+    def forward(self, input):
+        return input.abs()

@@ -1,0 +1,1 @@
+from .loss import L1Loss
