@@ -305,7 +305,7 @@ def port(root, write=False, version=None, jobs=None):
         elif kind == 'make':
             new, found = rewrite_make(text, rel, accepted(), makefiles)
         elif kind == 'cmake':
-            new, found = rewrite_cmake(text, rel, accepted(), sys.executable)
+            new, found = rewrite_cmake(text, rel, accepted())
             if found:  # a file of the torch build: the sources it names are compiled
                 texts[rel] = text
         else:
