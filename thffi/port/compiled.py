@@ -103,13 +103,14 @@ def _matches(path, pattern):
     return all(fnmatch.fnmatchcase(n, p) for n, p in zip(names[-len(parts):], parts))
 
 
-def compiled_files(texts):
+def compiled_files(texts, shell_scripts=()):
     """The relative paths among texts ({relative path: text} of every
     source and script read) that the build compiles, or None when no build
-    script names a source."""
+    script names a source.  shell_scripts: those of texts read as shell
+    scripts whatever their names (install.bash)."""
     patterns = []
     for path, text in texts.items():
-        if (path.endswith(('.sh', 'CMakeLists.txt', '.cmake', '.mk'))
+        if (path in shell_scripts or path.endswith(('.sh', 'CMakeLists.txt', '.cmake', '.mk'))
                 or os.path.basename(path) in ('Makefile', 'makefile', 'GNUmakefile')
                 or path.endswith('.py') and _PYTHON_BUILD.search(text)):
             patterns += _patterns(path, text)

@@ -237,7 +237,7 @@ def test_nvcc_flags_in_make_sh_and_cmake_and_what_stays():
         set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -std=c++11 --expt-extended-lambda")
         set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -std=c++11")
         cuda_add_library(k SHARED k.cu OPTIONS -std=c++14)
-        '''), 'CMakeLists.txt', NVCC13, 'python')
+        '''), 'CMakeLists.txt', NVCC13)
     assert new.splitlines()[2:] == [
         'set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -std=c++17 --extended-lambda")',
         'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -std=c++11")',
