@@ -23,13 +23,13 @@ _LARGEST = 1 << 20
 
 
 def commands(path, text, target=None, ask_make=True, reader=None):
-    """[Command] of the nvcc commands of one build file (reader: 'sh',
-    'make' or 'py'; None: kind() decides, by its name or shebang).  A Makefile is read by make in its folder (target:
-    relative to it, the target to read the commands of; None: the default
-    goal's), or with ask_make=False as text: port, which rewrites the text
-    and needs only what the commands write, does not run the $(shell ...)
-    lookups of the makefiles it reads (make -n runs them: a Python that
-    imports torch, seconds each)."""
+    """[Command] of the nvcc commands of one build file (reader: 'sh', 'make'
+    or 'py'; None: kind() decides, by its name or shebang).  A Makefile is read by make
+    in its folder (target: relative to it, the target to read the commands of;
+    None: the default goal's), or with ask_make=False as text: port, which
+    rewrites the text and needs only what the commands write, does not run the
+    $(shell ...) lookups of the makefiles it reads (make -n runs them: a Python
+    that imports torch, seconds each)."""
     found = reader or kind(path)
     if found == 'sh':
         from .shell import commands as read

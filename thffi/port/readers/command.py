@@ -1,8 +1,8 @@
-"""The record every reader yields, Command (a command a build file runs,
-as the file's own tool expands it), and kind(), which reader a build file
-is for (by its name, what runs it, its shebang).  A module of its own so that the readers (shell.py, make.py,
-python.py, route.py) and the package that dispatches to them import it
-without importing each other."""
+"""The record every reader yields, Command (a command a build file runs, as the
+file's own tool expands it), and kind(), which reader a build file is for (by
+its name, what runs it, its shebang).  A module of its own so that the readers
+(shell.py, make.py, python.py, route.py) and the package that dispatches to
+them import it without importing each other."""
 
 import dataclasses
 import os

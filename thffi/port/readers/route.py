@@ -1,10 +1,10 @@
-"""The build files a repository's README runs: its route.  A README (or
-INSTALL) types the steps (`cd lib`, `sh make.sh`, `make`, `python
-build.py`, `bash install.bash`); the scripts it runs run others (`cd
-src/nms; sh make.sh`, `make -C kernels`, a recipe's `./compile`, a
-build.py's `os.system('sh build_kernels')`), each read as what runs it
-runs it: a file `bash` runs is a shell script, whatever its name.  A repository may hold build files nobody runs (an
-extension's own make.sh from before lib/make.sh did it all): where two
+"""The build files a repository's README runs: its route.  A README (or INSTALL)
+types the steps (`cd lib`, `sh make.sh`, `make`, `python build.py`, `bash
+install.bash`); the scripts it runs run others (`cd src/nms; sh make.sh`, `make
+-C kernels`, a recipe's `./compile`, a build.py's `os.system('sh
+build_kernels')`), each read as what runs it runs it: a file `bash` runs is a
+shell script, whatever its name.  A repository may hold build files nobody runs
+(an extension's own make.sh from before lib/make.sh did it all): where two
 commands write one object, the one on the route is the one that ran."""
 
 import os
