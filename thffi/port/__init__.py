@@ -235,9 +235,10 @@ def port(root, write=False, version=None, jobs=None):
     the result is the same for any number."""
     from . import imports, readers, vendored
     from . import version as versions
-    from .c import layouts, scan_c
+    from .c import inline_findings, layouts, scan_c
     from .cmake import rewrite_cmake
-    from .compiled import committed_binaries, compiled_files, cuda_files, summarise
+    from .compiled import committed_binaries, compiled_files, cuda_files, ffi_headers, \
+        summarise
     from .docs import report_commands
     from .make import rewrite_make
     from .running import top_level_modules
@@ -326,6 +327,8 @@ def port(root, write=False, version=None, jobs=None):
     # Library copies (vendored.py): the code's includes of a copy the
     # toolkit serves become the toolkit's; nothing in a copy is rewritten.
     compiled = compiled_files(texts, {rel for _, rel, kind, _ in entries if kind == 'sh'})
+    # C99 inline definitions, where a C compile sees them.
+    c_findings += inline_findings({rel: texts[rel] for rel in c_paths}, ffi_headers(texts))
     copies = vendored.find(texts)
     inside = vendored.files_in(texts, copies)
     included, found = vendored.rewrite_includes(texts, compiled, copies)
