@@ -25,7 +25,11 @@ or a later `make`) comes first on PATH and on PYTHONPATH; it holds:
   thffi (at its own path, so that what a build records of it outlives the
   run), torch.utils.ffi (thffi's _hook) and the names today's Python,
   NumPy, SciPy and PyTorch removed where they have an equivalent
-  (removed_names.py), each said on stderr once, when first used.
+  (removed_names.py), each said on stderr once, when first used, and
+  PyTorch 0.x's results where today's differ and it can give them without
+  changing anything else (behaviours.py: a conversion of a non-contiguous
+  tensor is contiguous; copy_ between shapes that do not broadcast copies
+  element by element).
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
 which the `nvcc` here would hide.  What the compilers probe once a run
 (nvcc's architectures, the C compiler's rules) is kept in a folder made
@@ -95,6 +99,8 @@ sys.meta_path.insert(0, _Thffi())
 _load('_thffi_hook', {hook!r}).install()
 _table = _load('_thffi_pyremoved', {pyremoved!r})
 _load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES)
+_load('_thffi_run_behaviours', {behaviours!r}).install(
+    _load('_thffi_tensor_behaviours', {tensor_behaviours!r}))
 # A sitecustomize of the environment's own, which this one hides, still runs.
 _next = importlib.machinery.PathFinder.find_spec('sitecustomize', [
     p for p in sys.path if not os.path.exists(os.path.join(p or '.', {marker!r}))])
@@ -140,7 +146,9 @@ def make_folder(root=None):
         init=os.path.join(_PACKAGE, '__init__.py'), package=_PACKAGE,
         hook=os.path.join(_PACKAGE, '_hook.py'),
         names=os.path.join(_RUN, 'removed_names.py'),
-        pyremoved=os.path.join(_PACKAGE, 'toolchain', 'pyremoved.py'), marker=MARKER))
+        pyremoved=os.path.join(_PACKAGE, 'toolchain', 'pyremoved.py'), marker=MARKER,
+        behaviours=os.path.join(_RUN, 'behaviours.py'),
+        tensor_behaviours=os.path.join(_PACKAGE, 'toolchain', 'tensor_behaviours.py')))
     return folder
 
 
