@@ -4,7 +4,7 @@
 import os
 import sys
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -25,10 +25,11 @@ class BuildPy(build_py):
 
 
 setup(
+    # thffi's parts, whatever folders it has (its tests stay out).
     packages=['extension_ffi', 'extension_ffi.functions', 'extension_ffi.modules',
-              'extension_ffi._ext', 'extension_ffi._ext.my_lib', 'extension_ffi.thffi',
-              'extension_ffi.thffi.port', 'extension_ffi.thffi.port.readers',
-              'extension_ffi.thffi.toolchain'],
+              'extension_ffi._ext', 'extension_ffi._ext.my_lib', 'extension_ffi.thffi']
+    + ['extension_ffi.thffi.' + p for p in find_packages(
+        os.path.join(here, 'thffi'), exclude=('tests', 'tests.*'))],
     package_dir={'extension_ffi': '.'},
     cmdclass={'build_py': BuildPy},
     ext_package='',

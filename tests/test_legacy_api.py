@@ -58,7 +58,8 @@ def test_checker_finds_a_stale_provided_column_and_update_fixes_it(tmp_path):
 
 # The extensions the test suite builds with legacy-style C, C++ and CUDA:
 # between them they call every survey entry thffi provides.
-TOURS = [os.path.join(ROOT, 'thffi', 'tests', d) for d in ('th_test', 'thc_test', 'legacy_c')]
+TOURS = [os.path.join(ROOT, 'thffi', 'tests', d) for d in ('th_test', 'thc_test', 'legacy_c',
+                                                          'th_blas')]
 
 
 def _tour_text(tmp_path):

@@ -43,3 +43,21 @@ def test_generated_entry_points_are_in_step_with_the_table():
     out = subprocess.run([sys.executable, os.path.join(ROOT, 'tools', 'gen_thmath.py'),
                           '--check'], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_an_entry_left_out_needs_a_reason():
+    sys.path.insert(0, os.path.join(ROOT, 'tools'))
+    import th_coverage
+    entries = [{'lib': 'TH', 'kind': 'function', 'name': 'THFile_readFloat',
+                'header': 'TH/THFile.h', 'releases': '0.3.1,0.4.1'},
+               {'lib': 'TH', 'kind': 'function', 'name': 'THFloatTensor_madeUp',
+                'header': 'TH/generic/THTensorMadeUp.h', 'releases': '0.4.1'},
+               {'lib': 'TH', 'kind': 'function', 'name': 'THFloatBlas_gemm',
+                'header': 'TH/generic/THBlas.h', 'releases': '0.4.1'}]
+    status = {th_coverage.key(e): e['name'] == 'THFloatBlas_gemm' for e in entries}
+    rows, unexplained = th_coverage.left_out(entries, status, th_coverage.read_reasons())
+    assert [e['name'] for e in unexplained] == ['THFloatTensor_madeUp']
+    (row, count), = rows
+    assert row['what'].startswith('`THFile`') and count == {'0.3.1': 1, '0.4.1': 1}
+    assert '- `THFile`, `THDiskFile`, `THMemoryFile` (0.3.1: 1, 0.4.1: 1): ' in \
+        th_coverage.render_out(rows)

@@ -1,17 +1,26 @@
 """How much of PyTorch 0.3.1's and 0.4.1's TH/THC API thffi provides.
 
 tools/th_surface/surface.tsv lists every function, macro and type the
-releases' public TH/THC headers declared (tools/th_surface/extract.py made
-it).  An entry is provided when
+releases' public TH/THC headers declared, those of every TH, THC, THNN and
+THCUNN header their wheels installed included (tools/th_surface/extract.py
+made it).  An entry is provided when
 
 - a function: thffi's headers declare it (or define a macro of that name,
   as THCudaMalloc's choice by argument count) and thffi's library defines
-  the symbol, or the macro stands for it;
+  the symbol, or the macro stands for it; one the release defined `static
+  inline` in its header (TH_sigmoid) has no symbol: thffi's headers name it;
 - a macro, type or variable: thffi's headers define or declare the name
   (a type of 0.3 that 0.4 made a macro, THFloatTensor, is either);
 - a generator header: thffi has that header;
-- a name of a C++ header (*.cuh): thffi has that header and its text
-  names it (for THCNumerics<T>::f, the specialization and f).
+- a name of a C++ header (*.cuh, *.hpp): thffi has that header and its
+  text, or that of a thffi header it includes, names it (for
+  THCNumerics<T>::f, the specialization and f).
+
+Every entry not provided must have its reason: a row of
+tools/th_surface/out.tsv (by header and name) or of math_out.tsv
+(tools/gen_thmath.py's); one without is listed and the check fails.
+--doc writes the rows, with their counts, into
+docs/porting/not_supported.md.
 
 thffi's headers are read as tools/check_legacy_api.py reads them (the C
 preprocessor over <TH/TH.h> and <THC/THC.h>, plus THCHalf.h and
@@ -20,11 +29,14 @@ create_extension (with CUDA when thffi.cuda_enabled()), or --library PATH.
 
     python tools/th_coverage.py                  the table; exit 1 when an entry
                                                  of tools/th_surface/provided.txt
-                                                 is no longer provided
+                                                 is no longer provided, or one
+                                                 not provided has no reason
     python tools/th_coverage.py --record         rewrite provided.txt (only adds
                                                  and removes what changed)
     python tools/th_coverage.py --doc            also rewrite the table in
-                                                 docs/th_coverage.md
+                                                 docs/th_coverage.md and the
+                                                 list of what is left out in
+                                                 docs/porting/not_supported.md
 """
 
 import argparse
@@ -43,19 +55,25 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import check_legacy_api  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, 'tools', 'th_surface'))
+import extract  # noqa: E402
 from thffi import builder  # noqa: E402
 from thffi.toolchain import cuda_toolkit as cuda  # noqa: E402
 
 SURFACE = os.path.join(ROOT, 'tools', 'th_surface', 'surface.tsv')
 PROVIDED = os.path.join(ROOT, 'tools', 'th_surface', 'provided.txt')
+OUT_REASONS = os.path.join(ROOT, 'tools', 'th_surface', 'out.tsv')
+MATH_OUT = os.path.join(ROOT, 'tools', 'th_surface', 'math_out.tsv')
 DOC = os.path.join(ROOT, 'docs', 'th_coverage.md')
+NOT_SUPPORTED = os.path.join(ROOT, 'docs', 'porting', 'not_supported.md')
 RELEASES = ('0.3.1', '0.4.1')
-FAMILIES = ('structure', 'math', 'random', 'lapack', 'blas', 'general', 'generator',
-            'apply', 'device')
+LIBS = ('TH', 'THC', 'THNN', 'THCUNN')
 # The headers thffi's <TH/TH.h> and <THC/THC.h> need not include but the
-# listing has.
-EXTRA_HEADERS = ['TH/THTensorDimApply.h', 'THC/THCHalf.h']
+# listing has (their releases' umbrella headers did not include them either).
+EXTRA_HEADERS = ['TH/THTensorDimApply.h', 'THC/THCHalf.h', 'TH/THMath.h']
 _BEGIN, _END = '<!-- th_coverage: begin -->', '<!-- th_coverage: end -->'
+_OUT_BEGIN, _OUT_END = '<!-- th_coverage out: begin -->', '<!-- th_coverage out: end -->'
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 
 
 def read_surface(path=SURFACE):
@@ -90,12 +108,21 @@ def library_symbols(library=None):
     return {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
 
 
-def header_text(header):
+def header_text(header, seen=None):
+    """The text of thffi's `header` followed by that of each thffi header
+    it includes, recursively (a forwarding header, THCDeviceTensor-inl.cuh,
+    names what the one it includes defines); None when thffi has none."""
+    seen = set() if seen is None else seen
     for folder in builder.include_dirs():
-        path = os.path.join(folder, header)
+        path = os.path.realpath(os.path.join(folder, header))
         if os.path.isfile(path):
+            if path in seen:
+                return ''
+            seen.add(path)
             with open(path) as f:
-                return f.read()
+                text = f.read()
+            included = [header_text(h, seen) for h in _INCLUDE.findall(text)]
+            return '\n'.join([text] + [t for t in included if t])
     return None
 
 
@@ -113,7 +140,7 @@ def provided(entries, symbols):
         name, kind = e['name'], e['kind']
         if kind == 'header':
             ok = header_text(name) is not None
-        elif e['header'].endswith('.cuh'):
+        elif e['header'].endswith(('.cuh', '.hpp')):
             text = texts.setdefault(e['header'], header_text(e['header']))
             # compared without blanks next to punctuation (AtomicAddIntegerImpl<T, 4>);
             # a name ending in '>' has no word boundary after it
@@ -124,7 +151,9 @@ def provided(entries, symbols):
             if ok and scope:
                 ok = scope in flat
         elif kind == 'function':
-            ok = name in macros or (name in names and name in symbols)
+            inline = all(re.match(r'(inline static|static inline)\b', e['signature ' + r])
+                         for r in e['releases'].split(','))
+            ok = name in macros or (name in names and (inline or name in symbols))
         else:  # 'struct THGenerator': the tag
             ok = name.split()[-1] in names
         result[key(e)] = ok
@@ -151,9 +180,18 @@ def render(rows, group_title):
     return '\n'.join(lines)
 
 
+def listing(entry):
+    """Which part of the listing declared the entry: the headers of legacy
+    TH.h/THC.h that extension code used (extract.LISTED), or the rest of
+    what the wheels installed."""
+    return 'legacy TH.h/THC.h' if extract.LISTED.match(entry['header']) else 'rest of the wheel'
+
+
 def report(entries, status):
     parts = ['### By release', '',
              render(table(entries, status, lambda e: 'all'), 'entries'), '',
+             '### By listing', '',
+             render(table(entries, status, listing), 'headers'), '',
              '### By kind', '',
              render(table(entries, status, lambda e: e['kind']), 'kind'), '',
              '### By family', '',
@@ -161,6 +199,62 @@ def report(entries, status):
              '### By header', '',
              render(table(entries, status, lambda e: e['header']), 'header')]
     return '\n'.join(parts) + '\n'
+
+
+def read_reasons():
+    """The reasons entries are left out, in order: out.tsv's rows, then
+    math_out.tsv's (one name each), as dicts of what, header, name (regular
+    expressions matched whole; empty matches any), reason, instead."""
+    with open(OUT_REASONS) as f:
+        rows = list(csv.DictReader([line for line in f if not line.startswith('#')],
+                                   delimiter='\t', quoting=csv.QUOTE_NONE))
+    with open(MATH_OUT) as f:
+        for row in csv.DictReader([line for line in f if not line.startswith('#')],
+                                  delimiter='\t', quoting=csv.QUOTE_NONE):
+            rows.append({'what': '`%s`' % row['name'], 'header': '', 'name': re.escape(row['name']),
+                         'reason': row['reason'], 'instead': MATH_OUT_INSTEAD})
+    return rows
+
+
+# What to write instead of a math function tools/gen_thmath.py leaves out.
+MATH_OUT_INSTEAD = 'compute it with torch in Python before or after the C call'
+
+
+def reason_of(entry, reasons):
+    for row in reasons:
+        if re.fullmatch(row['header'] or '.*', entry['header']) and \
+                re.fullmatch(row['name'] or '.*', entry['name']):
+            return row
+    return None
+
+
+def left_out(entries, status, reasons):
+    """([(row, {release: count})] for the rows that explain an entry, in
+    the table's order; [entry] not provided that no row explains)."""
+    counts, unexplained = collections.OrderedDict(), []
+    for e in entries:
+        if status[key(e)]:
+            continue
+        row = reason_of(e, reasons)
+        if row is None:
+            unexplained.append(e)
+            continue
+        per_release = counts.setdefault(id(row), (row, collections.Counter()))[1]
+        for release in e['releases'].split(','):
+            per_release[release] += 1
+    ordered = [counts[id(r)] for r in reasons if id(r) in counts]
+    return ordered, unexplained
+
+
+def render_out(rows):
+    """The Markdown list of what is left out, a row each: what, how many
+    entries of each release, why, what instead."""
+    lines = []
+    for row, count in rows:
+        lines.append('- %s (%s): %s. Instead: %s.' % (
+            row['what'], ', '.join('%s: %d' % (r, count[r]) for r in RELEASES if count[r]),
+            row['reason'], row['instead']))
+    return '\n'.join(lines) + '\n'
 
 
 def read_provided(path=None):
@@ -180,12 +274,12 @@ def write_provided(status, path=None):
             f.write(k + '\n')
 
 
-def write_doc(text, path=DOC):
+def write_doc(text, path=DOC, begin=_BEGIN, end=_END):
     with open(path) as f:
         doc = f.read()
-    start, end = doc.index(_BEGIN) + len(_BEGIN), doc.index(_END)
+    start, stop = doc.index(begin) + len(begin), doc.index(end)
     with open(path, 'w') as f:
-        f.write(doc[:start] + '\n' + text + doc[end:])
+        f.write(doc[:start] + '\n' + text + doc[stop:])
 
 
 def main(argv=None):
@@ -195,8 +289,8 @@ def main(argv=None):
     parser.add_argument('--provided', help='the record to check against (default %s)'
                         % os.path.relpath(PROVIDED, ROOT))
     parser.add_argument('--doc', action='store_true', help='rewrite docs/th_coverage.md')
-    parser.add_argument('--lib', choices=['TH', 'THC'], action='append',
-                        help='check only these (THC needs a library built with CUDA)')
+    parser.add_argument('--lib', choices=LIBS, action='append',
+                        help='check only these (THC and THCUNN need a library built with CUDA)')
     args = parser.parse_args(argv)
     entries = read_surface()
     if args.lib:
@@ -204,18 +298,27 @@ def main(argv=None):
     status = provided(entries, library_symbols(args.library))
     text = report(entries, status)
     sys.stdout.write(text)
-    before = {k for k in read_provided(args.provided) if k.split(' ', 1)[0] in (args.lib or ['TH', 'THC'])}
+    out_rows, unexplained = left_out(entries, status, read_reasons())
+    before = {k for k in read_provided(args.provided) if k.split(' ', 1)[0] in (args.lib or LIBS)}
     lost = sorted(k for k in before if not status.get(k))
     if args.record:
         write_provided(status, args.provided)
     if args.doc:
         write_doc(text)
+        write_doc(render_out(out_rows), NOT_SUPPORTED, _OUT_BEGIN, _OUT_END)
+    failed = 0
     if lost and not args.record:
         print('\n%d entries of %s are no longer provided:' % (len(lost), args.provided or PROVIDED))
         for k in lost:
             print('  ' + k)
-        return 1
-    return 0
+        failed = 1
+    if unexplained:
+        print('\n%d entries are neither provided nor given a reason (%s):' % (
+            len(unexplained), os.path.relpath(OUT_REASONS, ROOT)))
+        for e in unexplained:
+            print('  %s (%s)' % (key(e), e['header']))
+        failed = 1
+    return failed
 
 
 if __name__ == '__main__':

@@ -22,7 +22,7 @@ from ..toolchain import cuda_toolkit as cuda
 from .configure import BuildError
 from .jobs import CSRC, THFFI_DIR, meant_flags
 from ..toolchain.cuda_toolkit import describe
-from ..toolchain import cuda_api
+from ..toolchain import cuda_api, legacy_headers
 
 
 def compile(plan, deferred=False):
@@ -118,11 +118,13 @@ def _rescue_line(plan, source, obj):
 
 
 def explained(plan, output):
-    """What a compiler's failed output says of CUDA names today's toolkit
+    """What a compiler's failed output says of headers of 2018 thffi does not
+    provide (toolchain/legacy_headers.py) and of CUDA names today's toolkit
     removed or lacks (toolchain/cuda_api.py), as lines to append to the
     error; '' when it says nothing of them."""
     home = plan.cuda_home or cuda.find_cuda_home()
-    lines = cuda_api.explain(output, home, home and cuda_api.toolkit_version(home))
+    lines = legacy_headers.explain(output) + cuda_api.explain(
+        output, home, home and cuda_api.toolkit_version(home))
     return ''.join('\n  ' + line for line in lines)
 
 

@@ -323,9 +323,9 @@ def _cffi_compile(plan, module, kwargs, sources):
         quiet = contextlib.nullcontext() if plan.full_commands else contextlib.redirect_stdout(
             io.StringIO())
         with _printing_compiler_commands(plan), _teeing_stderr(output), quiet:
-            return ffi.compile(tmpdir=plan.build_dir, verbose=plan.verbose,
-                               target='%s%s' % (module.split('.')[-1],
-                                                sysconfig.get_config_var('EXT_SUFFIX')))
+            built = ffi.compile(tmpdir=plan.build_dir, verbose=plan.verbose,
+                                target='%s%s' % (module.split('.')[-1],
+                                                 sysconfig.get_config_var('EXT_SUFFIX')))
     except cffi.VerificationError:
         # The compiler printed its file:line messages already; the
         # exception's own text is only its long command line.
@@ -334,6 +334,24 @@ def _cffi_compile(plan, module, kwargs, sources):
                              plan, b''.join(output).decode('utf-8', 'replace')))) from None
     except OSError as exc:
         raise BuildError('building %s failed: %s' % (plan.name, exc)) from None
+    _check_declared(plan, b''.join(output).decode('utf-8', 'replace'))
+    return built
+
+
+def _check_declared(plan, output):
+    """Fails the build when the compiler reported a call of a function
+    thffi defines with no declaration in scope (toolchain/cc.py: C passes
+    its floats as doubles and reads its result as an int)."""
+    calls = cc.implicit_calls(output)
+    if not calls:
+        return
+    _, defined = binaries.symbols([job.object for job in plan.jobs if job.own])
+    wrong = [(f, line, name) for f, line, name in calls if name in defined]
+    if wrong:
+        raise BuildError('building %s failed: %s' % (plan.name, '; '.join(
+            '%s:%d calls %s %s; %s' % (plan.display(f), line, name,
+                                       cc.IMPLICIT_CALL_WHY % name, cc.IMPLICIT_CALL_FIX)
+            for f, line, name in wrong)))
 
 
 def inline_only(plan, kwargs, names, folder=None):

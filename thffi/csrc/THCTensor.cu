@@ -60,6 +60,13 @@ __global__ void half2float_kernel(float *out, const half *in, int64_t n) {
     out[i] = __half2float(in[i]);
 }
 
+// Spins one thread for `cycles` clock cycles of its multiprocessor.
+__global__ void spin_kernel(int64_t cycles) {
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
 }  // namespace
 
 #define TH_GENERIC_FILE "generic/THCTensorOps.cu"
@@ -98,4 +105,11 @@ int THC_fastHalfInstructions(THCState *state) {
   cudaDeviceProp *prop = THCState_getCurrentDeviceProperties(state);
   return (prop->major == 5 && prop->minor == 3) || (prop->major == 6 && prop->minor != 1) ||
          prop->major >= 7;
+}
+
+// THCSleep.h: a kernel on the call's stream that keeps its device busy
+// (tests of stream ordering used it to delay what follows).
+void THC_sleep(THCState *state, int64_t cycles) {
+  spin_kernel<<<1, 1, 0, THCState_getCurrentStream(state)>>>(cycles);
+  THCudaCheck(cudaGetLastError());
 }

@@ -49,6 +49,13 @@ extern const char THFFI_home[];
  * call. */
 void THFFI_setError(const char *fmt, ...) TH_FORMAT(1, 2);
 
+/* SciPy's routine `name` of `module` (scipy.linalg.cython_blas or
+ * cython_lapack), looked up at its first use into *slot (THBlas.c): what
+ * TH's BLAS and LAPACK wrappers run on.  THError naming `caller` when SciPy
+ * is missing or lacks it. */
+void *THFFI_scipyFunction(void **slot, const char *module, const char *name,
+                          const char *caller);
+
 /* ---- the threads of a call (THGeneral.c; used by THThreads.c, THC.c) ---- */
 typedef struct THFFICall THFFICall;
 /* What the threads of the current thread's call share, made on first use;

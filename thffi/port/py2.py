@@ -11,18 +11,27 @@ pyversion.py) is left as it is, but for what Python 3 cannot parse (print
 statements, `except E, e`...).
 
 Implicit relative imports inside a package (`import _ext`, `from layers
-import *`, exec('from convsp import *')) become explicit in a Python 2
-module only ever imported as part of its package, and in any package's
-`__init__.py` (which only ever runs as its package's, where the explicit
-form always works); a module the build scripts create
+import *`, exec('from convsp import *')) become explicit, as Python 2
+resolved them (the package's own module first), in a module that runs as
+part of its package: any package's `__init__.py` (which only ever runs as
+its package's, where the explicit form always works) and a Python 2 module
+running.py finds imported with its package (options['top_level'] names
+the others, with why); a module the build scripts create
 (create_extension('_ext.my_lib'): the `_ext` folder beside the script)
 counts as present before it is built.  A script, and a module that scripts
-import as a top-level module (options['top_level'], see running.py), keeps
-its imports: Python 3 puts the script's folder on sys.path, where `import
-utils.frame_utils` finds utils/ as it is and `from .utils import ...`
-fails; the report says so of a module.  An import inside a string built at run time
-(`exec('from %s import *' % name)`, `__import__(name)` in an `__init__.py`)
-is reported with what to write."""
+import as a top-level module, keeps its imports: Python 3 puts the
+script's folder on sys.path, where `import utils.frame_utils` finds utils/
+as it is and `from .utils import ...` fails; the report says so of a
+module, and of one whose way of running nothing in the repository shows.
+`python -m thffi run` knows how each module runs, as it imports it
+(to_python3's package), and applies the same rules.  An import in a
+string a package's module execs is made explicit where its module is
+known: a literal, or a template filled by a loop over literals (`for name
+in ['conv', 'pool']: exec('from %s import *' % name)`); where it is known
+only at run time it is reported with what to write, as is
+`__import__(name, globals())` (Python 2 looked beside the importer first
+when given its globals).
+`__import__(name)` is absolute in both Pythons and stays."""
 
 import ast
 import functools
@@ -38,6 +47,7 @@ from fissix.pytree import Leaf, Node
 from ..toolchain.pyremoved import PYTHON2
 from . import pyversion
 from .report import Finding
+from .running import TOP_LEVEL
 
 _ROWS = {row.fix: row for row in PYTHON2}
 # The fixers of the rows that make imports of siblings explicit.
@@ -59,28 +69,45 @@ def future(source, feature):
                      re.M) is not None
 
 
+def _statement(node):
+    """A statement's text as the report quotes it: without the comment
+    lines and blank lines before it (its prefix)."""
+    return str(node)[len(node.prefix):].strip()
+
+
+def _running(options, tree, name):
+    """(skip, kept) for the file name (its tree): skip when its imports are
+    not to be looked at (a script, a top-level module thffi run imports,
+    `from __future__ import absolute_import`); kept, why they stay and are
+    reported (running.py's kind), else None.  See FixLocalImport."""
+    package = options.get('package')
+    skip = 'absolute_import' in tree.future_features or package is False
+    if package is None:
+        text = str(tree)
+        skip = skip or text.startswith('#!') or bool(re.search(
+            r'^if\s+__name__\s*==\s*[\'"]__main__[\'"]', text, re.M))
+        if os.path.basename(name) != '__init__.py':
+            return skip, dict(options.get('top_level', ())).get(os.path.abspath(name))
+    return skip, None
+
+
 class FixLocalImport(FixImport):
     """2to3's fix_import, which makes an import of a sibling module inside a
     package explicit (`import _ext` -> `from . import _ext`), knowing also
     the modules the build creates (options['built']: absolute paths), and
     with `import a.b as c` written `from .a import b as c` (2to3 writes `from
-    . import a.b`, a SyntaxError); `import a.b` is reported.  Not in a
-    script (a file with an `if __name__ == '__main__':` block or a `#!`
-    line), nor in a module scripts import as a top-level module
-    (options['top_level']: absolute paths; never an `__init__.py`): Python 3
-    runs a script with its own folder first on sys.path, where `import
-    sibling` finds the sibling and `from . import sibling` fails; such a
-    module's import is reported as kept."""
+    . import a.b`, a SyntaxError); `import a.b` is reported.  Only in a
+    module that runs as part of its package: options['package'] True (thffi
+    run imports it so), False (it runs as a top-level module: nothing
+    changes), None (port: an `__init__.py` always; a script, with an `if
+    __name__ == '__main__':` block or a `#!` line, never; nor a module
+    options['top_level'] names ((absolute path, running.SCRIPT, TOP_LEVEL
+    or UNKNOWN) pairs), whose imports are reported as kept but for a
+    script's)."""
 
     def start_tree(self, tree, name):
         super().start_tree(tree, name)
-        text = str(tree)
-        script = text.startswith('#!') or bool(re.search(
-            r'^if\s+__name__\s*==\s*[\'"]__main__[\'"]', text, re.M))
-        path = os.path.abspath(name)
-        self.top_level = os.path.basename(name) != '__init__.py' and \
-            path in self.options.get('top_level', ())
-        self.skip = self.skip or script
+        self.skip, self.kept = _running(self.options, tree, name)
 
     def transform(self, node, results):
         if self.skip:
@@ -88,13 +115,12 @@ class FixLocalImport(FixImport):
         names = ([str(results['imp']).strip()] if node.type == syms.import_from
                  else list(traverse_imports(results['imp'])))
         local = [self.probably_a_local_import(n) for n in names]
-        if self.top_level:
-            if any(local):
-                self.warning(node, 'the implicit relative import `%s` is kept: scripts beside '
-                             'this module import it as a top-level module, where Python 3 '
-                             'finds it as it is (`from .` fails there); imported as part of '
-                             'its package too, it would need `try: from . ... except '
-                             'ImportError:` around both forms' % str(node).strip())
+        if self.kept is not None:
+            if any(local) and self.kept in _KEPT:
+                self.warning(node, 'the implicit relative import `%s` is kept: %s' % (
+                    _statement(node), _KEPT[self.kept] % {
+                        'explicit': _explicit(names, local, node),
+                        'file': os.path.basename(self.filename)}))
             return None
         if node.type == syms.import_from:
             return super().transform(node, results)
@@ -132,28 +158,154 @@ def _as_names(name, alias):
                                       Leaf(token.NAME, alias, prefix=' ')])
 
 
+# What the report says of an import kept, by how the module runs (running.py's
+# kinds; a script's imports are kept without a word): the explicit form
+# and the file's name filled in.
+_KEPT = {
+    'top-level module': 'scripts beside this module import it as a top-level module, where '
+                        'Python 3 finds it as it is (`from .` fails there); imported as part '
+                        'of its package too, it would need `try: from . ... except '
+                        'ImportError:` around both forms',
+    'not known': 'no file of the repository imports this module nor runs it, so how it runs '
+                 'is not known: run as a script (`python %(file)s`), it needs the import as '
+                 'it is; imported as part of its package, write `%(explicit)s`',
+}
+
+
+def _explicit(names, local, node):
+    """The explicit form of an import statement (node) of names, those of
+    siblings marked in local, as the report suggests it."""
+    if node.type == syms.import_from:
+        module = names[0]
+        rest = _statement(node).split(' import ', 1)[1]
+        return 'from .%s import %s' % (module, rest)
+    return '; '.join('from .%s import %s' % tuple(n.rsplit('.', 1)) if '.' in n else
+                     'from . import %s' % n for n, is_local in zip(names, local) if is_local)
+
+
+def explicit_imports(text, filename):
+    """text (statements, as a string exec'd) with its implicit relative
+    imports of the siblings of filename (a package's module) made explicit,
+    as FixLocalImport makes them in code: `from convsp import *` -> `from
+    .convsp import *`.  Also what `thffi run` applies to a string a package's
+    module execs, known only then."""
+    tree = _tool(['fix_local_import'], {'package': True, 'print_function': True}).convert(
+        text + '\n', filename)
+    return str(tree)[:-1] if tree is not None else text
+
+
+def _loop_values(node, name):
+    """The values the name takes where node runs: the string literals of a
+    `for name in [...]:` (or a tuple) around node; None where not known."""
+    while node.parent is not None:
+        node = node.parent
+        if node.type != syms.for_stmt or node.children[1].type != token.NAME or \
+                node.children[1].value != name:
+            continue
+        items = node.children[3]
+        if items.type != syms.atom or items.children[0].value not in '[(':
+            return None
+        inner = items.children[1] if len(items.children) == 3 else None
+        leaves = [inner] if inner is not None and inner.type == token.STRING else \
+            [] if inner is None else inner.children[::2]
+        if inner is None or any(leaf.type != token.STRING for leaf in leaves):
+            return None
+        values = [ast.literal_eval(leaf.value) for leaf in leaves]
+        return values if all(isinstance(v, str) for v in values) else None
+    return None
+
+
+def _template(argument):
+    """(the string literal, the values filling it) of an exec's argument
+    `'from %s import *' % name` whose name takes known values (see
+    _loop_values) or is a literal itself; None otherwise."""
+    if argument.type != syms.term or len(argument.children) != 3 or \
+            argument.children[0].type != token.STRING or argument.children[1].value != '%':
+        return None
+    value = argument.children[2]
+    if value.type == token.STRING:
+        values = [ast.literal_eval(value.value)]
+    elif value.type == token.NAME:
+        values = _loop_values(argument, value.value)
+    else:
+        return None
+    return (argument.children[0], values) if values else None
+
+
+def _exec_argument(node):
+    """The first argument of exec (call or Python 2 statement), less the
+    parentheses of `exec ('...')`."""
+    if node.type == syms.exec_stmt:
+        argument = node.children[1]
+    else:
+        argument = node.children[1].children[1]
+        if argument.type == syms.arglist:
+            argument = argument.children[0]
+    while argument.type == syms.atom and argument.children[0].value == '(' and \
+            len(argument.children) == 3:
+        argument = argument.children[1]
+    return argument
+
+
 class FixExecImport(fixer_base.BaseFix):
-    """exec('from sibling import *') with a string literal: the import in
-    the string made explicit as FixLocalImport makes it in code."""
+    """An import in a string a package's module execs, made explicit as
+    FixLocalImport makes it in code (in the modules where it does): a
+    literal, exec('from sibling import *'), and a template filled by a loop
+    over literals, `for name in ['conv', 'pool']: exec('from %s import *' %
+    name)` -> 'from .%s import *' when every value names a sibling (when
+    none does, Python 2 imported them from the top level too; when some
+    do, reported)."""
 
     BM_compatible = True
     PATTERN = """
-    power< 'exec' trailer< '(' (s=STRING | arglist< s=STRING >) ')' > >
+    power< 'exec' trailer< '(' any ')' > >
     |
-    exec_stmt< 'exec' atom< '(' s=STRING ')' > >
+    exec_stmt< 'exec' any* >
     """
 
+    def start_tree(self, tree, name):
+        super().start_tree(tree, name)
+        self.skip, self.kept = _running(self.options, tree, name)
+
     def transform(self, node, results):
-        literal = results['s']
+        argument = _exec_argument(node)
+        if self.skip or self.kept is not None:
+            return None
+        if argument.type == token.STRING:
+            literal, values, template = argument, [None], None
+        else:
+            found = _template(argument)
+            if found is None:
+                return None  # FixDynamicImport's
+            literal, values = found
+            template = re.match(r'^(\s*from\s+)%s(\s+import\b.*)$', ast.literal_eval(
+                literal.value), re.S)
+            if template is None:
+                return None
         try:
             text = ast.literal_eval(literal.value)
         except (ValueError, SyntaxError):
             return None
         if not isinstance(text, str):
             return None
-        inner = _tool(['fix_local_import'], dict(self.options, print_function=True))
-        tree = inner.convert(text + '\n', self.filename)
-        new = str(tree)[:-1] if tree is not None else text
+        if template is None:
+            new = explicit_imports(text, self.filename)
+        else:
+            local = [explicit_imports(text % v, self.filename) == text % ('.' + v)
+                     for v in values]
+            if not any(local):
+                return None
+            if not all(local):
+                self.warning(node, '`%s`: the import in the string names this package\'s '
+                             'modules (%s) and others (%s): Python 2 found each where it is, '
+                             'Python 3 looks only at the top level; import this package\'s '
+                             'with `from .%%s import *`' % (
+                                 _statement(node),
+                                 ', '.join(v for v, is_local in zip(values, local) if is_local),
+                                 ', '.join(v for v, is_local in zip(values, local)
+                                           if not is_local)))
+                return None
+            new = template.group(1) + '.%s' + template.group(2)
         if new == text:
             return None
         quote = literal.value.lstrip('rRuUbB')[0]
@@ -163,43 +315,53 @@ class FixExecImport(fixer_base.BaseFix):
 
 
 class FixDynamicImport(fixer_base.BaseFix):
-    """In a package's __init__.py, an import whose module is named at run
+    """In a package's module, an import whose module is known only at run
     time, which Python 2 looked for among the package's modules first and
-    Python 3 looks for only at the top level: `exec('from %s import *' %
-    name)` and `__import__(name)`.  Which modules they name is not known
-    here: reported, with the form that imports from the package."""
+    Python 3 looks for only at the top level: a string exec'd (`exec('from
+    %s import *' % name)`, where FixExecImport cannot know name's values)
+    and `__import__(name, globals())` (not `__import__(name)`: without the
+    importer's globals Python 2 imported from the top level too).
+    Reported, with the form that imports from the package."""
 
     BM_compatible = True
     PATTERN = """
-    power< 'exec' trailer< '(' s=any ')' > >
+    power< 'exec' trailer< '(' any ')' > >
     |
-    exec_stmt< 'exec' s=any >
+    exec_stmt< 'exec' any* >
     |
     power< '__import__' trailer< '(' s=any ')' > >
     """
 
     def start_tree(self, tree, name):
         super().start_tree(tree, name)
-        self.skip = os.path.basename(name) != '__init__.py'
+        skip, kept = _running(self.options, tree, name)
+        self.skip = skip or kept is not None
 
     def transform(self, node, results):
-        argument = results['s']
-        while argument.type == syms.atom and argument.children[0].value == '(':
-            argument = argument.children[1]  # exec ('...'), the statement's form
-        if self.skip or argument.type == token.STRING:
-            return None  # a literal: FixExecImport's
-        text = str(argument).strip()
-        if str(node).lstrip().startswith('__import__'):
-            if argument.type == syms.arglist:
-                return None  # __import__(name, globals(), ...): level given
-            self.warning(node, '`%s` imports a top-level module in Python 3; if %s names a '
-                         'module of this package, write `importlib.import_module(\'.\' + %s, '
-                         '__name__)` (it returns that module, not the top-level package)'
-                         % (str(node).strip(), text, text))
-        elif re.match(r'^[rRuU]?[\'"](?:from|import)\s', text):
+        if self.skip:
+            return None
+        if 's' in results:
+            arguments = results['s']
+            if arguments.type != syms.arglist:
+                return None  # __import__(name): the top level in Python 2 too
+            given = arguments.children[::2]
+            if len(given) >= 5 or any(a.type == syms.argument and str(a.children[0]).strip()
+                                      == 'level' for a in given):
+                return None  # the level given: the same in both Pythons
+            name = str(given[0]).strip()
+            self.warning(node, '`%s`: Python 2 looked for %s among this package\'s modules '
+                         'first (given the globals), Python 3 only at the top level; if it '
+                         'names a module of this package, write `importlib.import_module(\'.\' '
+                         '+ %s, __package__)` (it returns that module, not the top-level '
+                         'package)' % (_statement(node), name, name))
+            return None
+        argument = _exec_argument(node)
+        if argument.type == token.STRING or _template(argument) is not None:
+            return None  # FixExecImport's
+        if re.match(r'^[rRuU]?[\'"]\s*(?:from|import)\s+[^.\s]', str(argument).strip()):
             self.warning(node, '`%s`: an import in a string, of a top-level module in Python '
                          '3; if it names a module of this package, make the import in the '
-                         'string relative (`from .%%s import *`)' % str(node).strip())
+                         'string relative (`from .%%s import *`)' % _statement(node))
         return None
 
 
@@ -355,29 +517,36 @@ def _tool(names, options):
     return _cached(tuple(names), tuple(sorted(options.items())))
 
 
-def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None):
+def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None,
+               package=None):
     """(new source, [Finding], pyversion.Verdict) for one file's text: a
     Python 2 file (verdict: pyversion.decide(source) unless given) converted
     by PYTHON2's fixers, the implicit relative imports of a package's
     __init__.py made explicit; otherwise source as it is.  path is for the
     report; filename, the file on disk, is where sibling modules are looked
     for (none without it); built: absolute paths of the modules the build
-    creates; top_level: absolute paths of the modules run as top-level ones
-    (scripts and the modules they import beside them, running.py).  A file
-    that parses as neither Python, that fissix cannot parse, or that does
-    not compile once converted, is returned unchanged, with a finding saying
-    so."""
+    creates; top_level: the modules whose imports stay, {absolute path:
+    running.py's kind} (a set of paths: modules scripts import as top-level
+    ones); package: whether the file runs as part of its package, where
+    known (thffi run imports it: True, its imports of its siblings made
+    explicit; False, nothing of its imports changes), None where port
+    decides (FixLocalImport); a Python 3 file's imports change only in an
+    __init__.py.  A file that parses as neither Python, that fissix cannot
+    parse, or that does not compile once converted, is returned unchanged,
+    with a finding saying so."""
     verdict = verdict or pyversion.decide(source)
     if verdict.kind == pyversion.NEITHER:
         return source, [Finding(path, verdict.line, '%s: not changed' % verdict, False)], verdict
     python2 = verdict.kind == pyversion.PYTHON2
     init = os.path.basename(path) == '__init__.py'
-    if not python2 and not (init and re.search(r'^\s*(?:from|import|exec)\b|\b__import__\(',
-                                                source, re.M)):
+    if not python2 and not (init and package is not False and re.search(
+            r'^\s*(?:from|import|exec)\b|\b__import__\(', source, re.M)):
         return source, [], verdict
     names = [row.fix for row in PYTHON2] if python2 else list(_IMPORT_FIXERS)
-    options = {'built': frozenset(built), 'top_level': frozenset(top_level),
-               'print_function': not python2}
+    kinds = top_level.items() if isinstance(top_level, dict) else (
+        (p, TOP_LEVEL) for p in top_level)
+    options = {'built': frozenset(built), 'top_level': tuple(sorted(kinds)),
+               'print_function': not python2, 'package': package}
     tool = _tool(names + ['fix_dynamic_import'], options)
     tree = tool.convert(source, filename or os.path.abspath(path))
     if tree is None and python2 and verdict.parses:  # print(x, end='') and such

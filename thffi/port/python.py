@@ -119,8 +119,8 @@ class Repository:
     built: frozenset = frozenset()          # absolute paths of the modules the build creates
     extensions: tuple = ()                  # their dotted names (create_extension's)
     c_layouts: dict = field(default_factory=dict)  # C function -> (file, checks layout)
-    top_level: frozenset = frozenset()      # absolute paths of the modules run as top-level
-                                            # (scripts and what they import, running.py)
+    top_level: dict = field(default_factory=dict)  # {absolute path: how it runs} of the
+                                            # modules whose imports stay (running.py)
 
 
 # What the legacy torch.utils.ffi build wrote as an extension's __init__.py

@@ -29,7 +29,11 @@ or a later `make`) comes first on PATH and on PYTHONPATH; it holds:
   PyTorch 0.x's results where today's differ and it can give them without
   changing anything else (behaviours.py: a conversion of a non-contiguous
   tensor is contiguous; copy_ between shapes that do not broadcast copies
-  element by element).
+  element by element); and, for the step's own code (the files under the
+  folder it runs in, THFFI_RUN_ROOT): Python 2 converted as it is imported
+  or run, by port's rules, in memory (python2.py), and a build's
+  torch.cuda.is_available() asking whether CUDA code can be built here
+  (cuda_gate.py).
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
 which the `nvcc` here would hide.  What the compilers probe once a run
 (nvcc's architectures, the C compiler's rules) is kept in a folder made
@@ -45,6 +49,7 @@ import tempfile
 
 from ..builder.compile import cache_root
 from ..toolchain import cuda_toolkit as cuda
+from .python2 import ROOT
 from .shims import MARKER, STATE
 
 COMPILERS = ('nvcc', 'cc', 'gcc')
@@ -101,6 +106,13 @@ _table = _load('_thffi_pyremoved', {pyremoved!r})
 _load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES)
 _load('_thffi_run_behaviours', {behaviours!r}).install(
     _load('_thffi_tensor_behaviours', {tensor_behaviours!r}))
+# The step's own code: build scripts asking for CUDA (run/cuda_gate.py) and
+# Python 2 (run/python2.py, which may run the script itself: last).
+_root = os.environ.get({root!r})
+if _root:
+    _load('_thffi_run_cuda_gate', {cuda_gate!r}).install(_root)
+    _load('_thffi_run_python2', {python2!r}).install(
+        _root, {python2_cache!r}, {package!r}, os.environ.get({state!r}))
 # A sitecustomize of the environment's own, which this one hides, still runs.
 _next = importlib.machinery.PathFinder.find_spec('sitecustomize', [
     p for p in sys.path if not os.path.exists(os.path.join(p or '.', {marker!r}))])
@@ -148,7 +160,10 @@ def make_folder(root=None):
         names=os.path.join(_RUN, 'removed_names.py'),
         pyremoved=os.path.join(_PACKAGE, 'toolchain', 'pyremoved.py'), marker=MARKER,
         behaviours=os.path.join(_RUN, 'behaviours.py'),
-        tensor_behaviours=os.path.join(_PACKAGE, 'toolchain', 'tensor_behaviours.py')))
+        tensor_behaviours=os.path.join(_PACKAGE, 'toolchain', 'tensor_behaviours.py'),
+        root=ROOT, state=STATE, cuda_gate=os.path.join(_RUN, 'cuda_gate.py'),
+        python2=os.path.join(_RUN, 'python2.py'),
+        python2_cache=os.path.join(root or cache_root(), 'python2')))
     return folder
 
 
@@ -195,7 +210,8 @@ def main(args):
     except OSError:  # thffi's cache cannot be written: the shims go, with the run
         folder = make_folder(state)
     try:
-        process = subprocess.Popen(command_line(args), env=environment(folder, state=state))
+        env = dict(environment(folder, state=state), **{ROOT: os.getcwd()})
+        process = subprocess.Popen(command_line(args), env=env)
         while True:
             try:
                 status = process.wait()

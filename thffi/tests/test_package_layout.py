@@ -149,3 +149,16 @@ def test_a_step_module_is_the_module_by_its_name(name):
     assert isinstance(module, types.ModuleType)
     package = importlib.import_module('thffi.builder')
     assert getattr(package, name.rpartition('.')[2]) is module
+
+
+def test_the_distribution_installs_every_part():
+    """thffi/pyproject.toml lists its packages by name (package-dir maps
+    thffi to this folder): each folder of thffi's code is among them."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        tomllib = pytest.importorskip('tomli')
+    with open(os.path.join(THFFI, 'pyproject.toml'), 'rb') as f:
+        listed = set(tomllib.load(f)['tool']['setuptools']['packages'])
+    packages = {name for name, path in _modules().items() if path.endswith('__init__.py')}
+    assert packages == listed

@@ -335,26 +335,40 @@ def test_a_python_2_module_only_imported_as_part_of_its_package_gets_explicit_im
     assert run(['run.py'], tmp_path) == 'loaded\nwidth 4\n'
 
 
-def test_an_import_named_at_run_time_in_an_init_is_reported(tmp_path):
+def test_an_import_in_a_string_is_made_explicit_where_its_module_is_known(tmp_path):
+    """A loop over literals names the modules: made explicit, as Python 2
+    resolved it.  A name known only at run time, and __import__ given the
+    globals (Python 2 looked beside the importer first), are reported;
+    __import__(name) is absolute in both Pythons and stays, unreported."""
     write(tmp_path, {
         'layers/__init__.py': '''\
             for name in ['conv', 'pool']:
                 exec('from %s import *' % name)
             modules = [__import__(name) for name in ['conv', 'pool']]
+
+
+            def load(name):
+                exec('from %s import *' % name)
+                return __import__(name, globals(), locals(), ['*'])
             ''',
         'layers/conv.py': 'def conv():\n    return 1\n',
         'layers/pool.py': 'def pool():\n    return 2\n',
     })
     _, findings, _, changed = port(str(tmp_path), write=True)
     init = os.path.join('layers', '__init__.py')
-    assert changed == []
+    assert changed == [init]
+    assert (tmp_path / init).read_text().splitlines()[:3] == [
+        "for name in ['conv', 'pool']:", "    exec('from .%s import *' % name)",
+        "modules = [__import__(name) for name in ['conv', 'pool']]"]
     assert left(findings) == [
-        init + ":2: Python 2: not converted: `exec('from %s import *' % name)`: an import in a "
+        init + ":7: Python 2: not converted: `exec('from %s import *' % name)`: an import in a "
         'string, of a top-level module in Python 3; if it names a module of this package, make '
         'the import in the string relative (`from .%s import *`)',
-        init + ':3: Python 2: not converted: `__import__(name)` imports a top-level module in '
-        "Python 3; if name names a module of this package, write `importlib.import_module('.' "
-        "+ name, __name__)` (it returns that module, not the top-level package)"]
+        init + ":8: Python 2: not converted: `__import__(name, globals(), locals(), ['*'])`: "
+        "Python 2 looked for name among this package's modules first (given the globals), "
+        'Python 3 only at the top level; if it names a module of this package, write '
+        "`importlib.import_module('.' + name, __package__)` (it returns that module, not the "
+        'top-level package)']
 
 
 # -- 4. Python 3's `/` -------------------------------------------------------------

@@ -60,6 +60,26 @@ DIALECT_RULES = [
          'library needs a definition nothing provides', 'gcc 10', None),
 ]
 
+# A call with no declaration in scope of a function thffi defines (a TH
+# function, from a file that includes no TH header): C compiles it as a
+# call of `int f()`, each float argument passed as a double and the result
+# read as an int, so the call computes garbage (THFloatBlas_dot returned 3
+# for 6) where gcc 5 and today's gcc only warn.  The build fails on it,
+# naming what to include.  gcc: "x.c:5:10: warning: implicit declaration
+# of function 'f'"; clang: "... call to undeclared function 'f'".
+_IMPLICIT_CALL = re.compile(r"^(.+?):(\d+):\d+: (?:warning|error): (?:implicit declaration of "
+                            r"function|call to undeclared function) .(\w+).", re.M)
+IMPLICIT_CALL_WHY = ('with no declaration in scope, C calls it as `int %s()`: float arguments '
+                     'passed as double, the result read as an int, so it computes garbage')
+IMPLICIT_CALL_FIX = '#include <TH/TH.h> (or <THC/THC.h>), which declares it'
+
+
+def implicit_calls(output):
+    """[(file, line, name)] of the calls of undeclared functions a C
+    compiler's output reports, once each."""
+    return list(dict.fromkeys((f, int(n), name) for f, n, name in _IMPLICIT_CALL.findall(output)))
+
+
 # Macros that make gcc -E's output of today's glibc and gcc headers, and of
 # the user's GNU C, readable by pycparser (C99 and some C11), for finding
 # the C99 inline definitions above as the preprocessor sees them

@@ -4,10 +4,16 @@ releases declaring it.  Writes tools/th_surface/surface.tsv.
 
     python tools/th_surface/extract.py GIT_DIR
 
-GIT_DIR is a git directory of pytorch/pytorch holding the commits of
-SOURCES (a fork's snapshot has them; the tags themselves were not reachable
-here, see SOURCES).  Nothing of PyTorch's is committed: only the names and
-signatures this script derives.
+GIT_DIR is a git directory of pytorch/pytorch holding the tags of SOURCES
+(a fork's snapshot has them).  Nothing of PyTorch's is committed: only the
+names and signatures this script derives.
+
+Which headers: those of legacy TH.h/THC.h that extension code used
+(LISTED), and every header each release's wheel installed (wheel_headers:
+its setup.py's package_data globs under lib/include, applied to what the
+CMake files of TH, THC, THNN and THCUNN install: `INSTALL(FILES ...
+DESTINATION ".../SUB")` and THCUNN's `install(DIRECTORY ... FILES_MATCHING
+PATTERN ...)`, the two forms those files use).
 
 How: each release's TH and THC folders are laid out as they were installed
 (`lib/include/TH`, `lib/include/THC`), THGeneral.h.in and THCGeneral.h.in
@@ -20,10 +26,13 @@ for (`real` becomes float, THTensor_(add) becomes THFloatTensor_add), with
 CUDA_VERSION 9000 (so THCHalf.h defines CUDA_HALF_TENSOR and the Half THC
 types exist, as in the CUDA builds of both releases).  pycparser parses the
 result; the preprocessor's line markers say which header declared what.
-The C++/CUDA headers (*.cuh) are C++, which pycparser cannot parse: their
-macros come from the preprocessor as above, their type and function names
-from their text (KEYWORDS below)."""
+The C++/CUDA headers (*.cuh, *.hpp, and a wheel's .h that pycparser
+refuses) are C++, which pycparser cannot parse: their macros, type and
+function names (operators included, as `operator+`) come from their text
+(cuh_names, with the patterns _CUH_TYPE, _CUH_FUNCTION, _HOST_FUNCTION)."""
 
+import ast
+import fnmatch
 import os
 import re
 import shutil
@@ -40,16 +49,12 @@ RELEASES = ('0.3.1', '0.4.1')
 COLUMNS = ('name', 'kind', 'lib', 'scalar', 'family', 'header', 'releases') + tuple(
     'signature ' + r for r in RELEASES)
 
-# release: (commit, folder of TH and THC in it, what the commit is)
+# release: (tag, folder of TH, THC, THNN and THCUNN in it, what the tag is)
 SOURCES = {
-    '0.3.1': ('0c9560a3fba496672ccc3e8dbb34e18bfa43c87c', 'torch/lib',
-              'tip of the v0.3.0 branch (2017-11-10), from which v0.3.1 was cut; '
-              'the v0.3.1 tag itself was not reachable'),
-    '0.4.1': ('5651b274586bf0fddead4e5ee20fdb58f3abc5f2', 'aten/src',
-              'master of 2018-07-19, a week before v0.4.1 (2018-07-26), after '
-              'nDimension/_nDimension (2018-06-20) and THCudaMalloc returning '
-              'void* that 0.4.1 shipped; the v0.4.1 tag itself was not reachable'),
+    '0.3.1': ('v0.3.1', 'torch/lib', 'the release tag (commit 2b474801, 2018-02-09)'),
+    '0.4.1': ('v0.4.1', 'aten/src', 'the release tag (commit a24163a9, 2018-07-25)'),
 }
+LIBS = ('TH', 'THC', 'THNN', 'THCUNN')
 
 # The headers of the issue's list (TH/..., THC/...); a name counts when one
 # of these declares it.  THCTensorMath.h's generic siblings (index, masked,
@@ -89,13 +94,18 @@ typedef struct mtgp32_kernel_params mtgp32_kernel_params_t;
 typedef unsigned int pthread_key_t; typedef struct pthread_mutex_t pthread_mutex_t;
 typedef unsigned long long cudaTextureObject_t; typedef int cudaMemcpyKind; typedef int cudaDataType;
 '''
-DEFINES = ['CUDA_VERSION=9000', 'NULL=0', 'FLT_MAX=3.4e38', 'DBL_MAX=1.7e308',
+DEFINES = ['CUDA_VERSION=9000', 'NULL=0', 'bool=_Bool', 'FLT_MAX=3.4e38', 'DBL_MAX=1.7e308',
            '__attribute__(x)=', '__inline=inline', 'TH_NO_RETURN=']
 # Names in *.cuh text, outside any braces (depth 0) or as members of a
 # THCNumerics specialization: `struct|class NAME[<ARGS>]` are types,
 # `NAME(` in a statement with __device__/__host__ is a function.
 _CUH_TYPE = re.compile(r'\b(?:struct|class)\s+(\w+(?:\s*<[^{};()]*>)?)\s*[{;:]')
-_CUH_FUNCTION = re.compile(r'\b(__device__|__host__)\b.*?(?:\boperator\s*\S+?|\b(\w+))\s*\(', re.S)
+_CUH_FUNCTION = re.compile(r'\b(__device__|__host__)\b.*?(?:\b(operator\s*[^\s(]+?)|\b(\w+))\s*\(', re.S)
+_KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof'}
+# A host function at the top: a return type, then NAME( or operatorX(, before
+# any `=` (an initializer) and not a statement's keyword.
+_HOST_FUNCTION = re.compile(r'^(?!(?:if|for|while|switch|return|typedef|using|static_assert)\b)'
+                            r'[^=(]*?[\w>*&]\s+[*&]*\s*(?:(operator\s*[^\s(]+?)|(\w+))\s*\(')
 _MARK = re.compile(r'^# (\d+) "([^"]*)"')
 _DEFINE = re.compile(r'^#define (\w+)(\([^)]*\))?')
 # Include guards and the generic machinery's own switches are not API.
@@ -105,13 +115,22 @@ _SCALAR = re.compile(r'^(?:THCuda|TH)(Byte|Char|Short|Int|Long|Half|Float|Double
 _THC_FLOAT = re.compile(r'^THCuda(?=Tensor|Storage)')
 
 
-def stage(git_dir, release, root):
-    """The release's TH and THC folders under root/TH, root/THC."""
+def git_show(git_dir, release, path):
     commit, folder, _ = SOURCES[release]
-    archive = subprocess.run(['git', '--git-dir', git_dir, 'archive', commit,
-                              folder + '/TH', folder + '/THC'], capture_output=True, check=True)
+    out = subprocess.run(['git', '--git-dir', git_dir, 'show', '%s:%s' % (commit, path)],
+                         capture_output=True, text=True)
+    return out.stdout if out.returncode == 0 else None
+
+
+def stage(git_dir, release, root):
+    """The release's TH, THC, THNN and THCUNN folders under root/TH...,
+    each *.h.in configured with every #cmakedefine off."""
+    commit, folder, _ = SOURCES[release]
+    archive = subprocess.run(['git', '--git-dir', git_dir, 'archive', commit]
+                             + [folder + '/' + lib for lib in LIBS],
+                             capture_output=True, check=True)
     subprocess.run(['tar', '-x', '-C', root], input=archive.stdout, check=True)
-    for lib in ('TH', 'THC'):
+    for lib in LIBS:
         shutil.move(os.path.join(root, folder, lib), os.path.join(root, lib))
         for name in os.listdir(os.path.join(root, lib)):
             if name.endswith('.h.in'):
@@ -121,6 +140,48 @@ def stage(git_dir, release, root):
                 text = re.sub(r'#cmakedefine (\w+).*', r'/* #undef \1 */', text)
                 with open(path[:-3], 'w') as f:
                     f.write(re.sub(r'@\w+@', '0', text))
+
+
+_INSTALL_FILES = re.compile(r'\bINSTALL\s*\(\s*FILES\b(.*?)\bDESTINATION\s+"?\$\{\w+\}/([\w/]+)"?\s*\)',
+                            re.S | re.I)
+_INSTALL_DIRECTORY = re.compile(r'\bINSTALL\s*\(\s*DIRECTORY\s+\$\{CMAKE_CURRENT_SOURCE_DIR\}\s+'
+                                r'DESTINATION\s+\S+\s+FILES_MATCHING((?:\s+PATTERN\s+"[^"]+")+)\s*\)',
+                                re.S | re.I)
+
+
+def installed_headers(root):
+    """The headers TH, THC, THNN and THCUNN's CMake files install, as paths
+    under the install's include folder (TH/generic/THBlas.h)."""
+    found = set()
+    for lib in LIBS:
+        path = os.path.join(root, lib, 'CMakeLists.txt')
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            text = re.sub(r'#.*', '', f.read())
+        for files, destination in _INSTALL_FILES.findall(text):
+            for name in files.split():
+                if '$' not in name or name.startswith('${CMAKE_CURRENT_BINARY_DIR}/'):
+                    found.add(destination + '/' + os.path.basename(name))
+        for patterns in _INSTALL_DIRECTORY.findall(text):
+            patterns = re.findall(r'"([^"]+)"', patterns)
+            for folder, _, names in os.walk(os.path.join(root, lib)):
+                for name in names:
+                    if any(fnmatch.fnmatchcase(name, p) for p in patterns):
+                        found.add(os.path.relpath(os.path.join(folder, name), root))
+    return found
+
+
+def wheel_headers(git_dir, release, root):
+    """The headers of TH, THC, THNN and THCUNN the release's wheel held:
+    its setup.py's package_data globs (lib/include/TH/*.h...) applied, one
+    folder level each, to what the CMake files installed."""
+    tree = ast.parse(git_show(git_dir, release, 'setup.py'))
+    globs = [node.value[len('lib/include/'):] for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and re.match(r'lib/include/(%s)/' % '|'.join(LIBS), node.value)]
+    return sorted(h for h in installed_headers(root) if any(
+        h.count('/') == g.count('/') and fnmatch.fnmatchcase(h, g) for g in globs))
 
 
 def preprocess(root, headers, stubs):
@@ -242,9 +303,9 @@ def statements(text):
             current.append(piece)
 
 
-def cuh_names(root):
+def cuh_names(root, headers):
     found = []
-    for header in CUH:
+    for header in headers:
         path = os.path.join(root, header)
         if not os.path.exists(path):
             continue
@@ -264,11 +325,10 @@ def cuh_names(root):
                 if match:
                     names.add(('type', re.sub(r'\s+', '', match.group(1)), head))
             if depth == 0 or member:
-                match = _CUH_FUNCTION.search(head)
-                if match:
-                    name = match.group(2)
-                    if name:
-                            names.add(('function', scope + '::' + name if member else name, head))
+                match = _CUH_FUNCTION.search(head) or (depth == 0 and _HOST_FUNCTION.search(head))
+                if match and match.group(match.lastindex) not in _KEYWORDS:
+                    name = re.sub(r'\s+', '', match.group(match.lastindex))
+                    names.add(('function', scope + '::' + name if member else name, head))
         found += [(kind, name, header, head) for kind, name, head in sorted(names)]
     return found
 
@@ -277,6 +337,20 @@ def family(header):
     base = os.path.basename(header)
     if re.search(r'Generate', base):
         return 'generator'
+    if header.startswith('THNN/'):
+        return 'nn'
+    if base.endswith('.hpp'):
+        return 'internal'
+    if base.endswith('.cuh'):
+        return 'device'
+    if re.search(r'File', base):
+        return 'file'
+    if re.search(r'Conv', base):
+        return 'conv'
+    if re.search(r'Allocator', base):
+        return 'allocator'
+    if re.search(r'Copy', base):
+        return 'copy'
     if re.search(r'Lapack|Magma', base):
         return 'lapack'
     if re.search(r'Blas', base):
@@ -289,7 +363,7 @@ def family(header):
         return 'structure'
     if re.search(r'Apply', base):
         return 'apply'
-    if base.endswith('.cuh') or base == 'THCHalf.h':
+    if base == 'THCHalf.h':
         return 'device'
     return 'general'
 
@@ -300,25 +374,49 @@ def surface_of(git_dir, release):
     try:
         root = os.path.realpath(root)
         stage(git_dir, release, root)
-        entries = []
-        text = preprocess(root, ['TH/TH.h', 'THC/THC.h'] + EXTRA, stubs)
-        code, macros = split(text, root)
-        entries += declarations(code, root)
+        wheel = wheel_headers(git_dir, release, root)
+        # The wheel's C headers that neither umbrella header nor EXTRA includes
+        # (THLapack.h, which 0.4.1's TH.h includes only with USE_LAPACK; THNN.h),
+        # read with them; the generic ones come through their includers.
+        c_headers = [h for h in wheel if h.endswith('.h') and '/generic/' not in h
+                     and 'Generate' not in h]
+        cxx = [h for h in CUH + [h for h in wheel if h.endswith(('.cuh', '.hpp'))]
+               if os.path.exists(os.path.join(root, h))]
+        while True:
+            text = preprocess(root, ['TH/TH.h', 'THC/THC.h'] + EXTRA + c_headers, stubs)
+            code, macros = split(text, root)
+            try:
+                entries = declarations(code, root)
+                break
+            except pycparser.c_parser.ParseError as error:
+                # a wheel header that is C++ (THNN/Reduction.h: a namespace) is
+                # read as the *.cuh are; any other failure is the script's
+                header = relative(str(error).split(':')[0], root)
+                if header not in c_headers:
+                    raise
+                c_headers.remove(header)
+                cxx.append(header)
         entries += [('macro', name, header, body) for name, header, body in macros]
-        cuh = [h for h in CUH if os.path.exists(os.path.join(root, h))]
-        # The *.cuh files' macros, through the preprocessor in C++ mode.
-        entries += cuh_names(root)
-        headers = sorted({h for _, _, h, _ in entries} | set(cuh)
+        # The C++ headers' names from their text.
+        entries += cuh_names(root, sorted(set(cxx)))
+        headers = sorted({h for _, _, h, _ in entries} | set(cxx)
                          | {os.path.relpath(os.path.join(d, f), root)
                             for d, _, fs in os.walk(root) for f in fs})
     finally:
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(stubs, ignore_errors=True)
-    listed = [e for e in entries if LISTED.match(e[2]) and not (
+
+    def listed(header):
+        return bool(LISTED.match(header)) or header in wheel
+
+    kept = [e for e in entries if listed(e[2]) and not (
         e[0] == 'macro' and _GUARD.search(e[1])) and e[1] not in ('TH_GENERIC_FILE', 'THC_GENERIC_FILE')]
-    generators = [('header', h, h, 'generator header') for h in headers
-                  if LISTED.match(h) and 'Generate' in h]
-    return listed + generators
+    # A header counts as an entry of its own: the generators, and every
+    # header of the wheel that code includes by name (not the generic ones,
+    # which only their includers read).
+    includable = [('header', h, h, 'generator header' if 'Generate' in h else 'header')
+                  for h in headers if listed(h) and ('Generate' in h or '/generic/' not in h)]
+    return kept + includable
 
 
 def merge(per_release):
@@ -331,9 +429,13 @@ def merge(per_release):
             entry = table.setdefault((kind, name, lib), {
                 'name': name, 'kind': kind, 'lib': lib, 'scalar': scalar(name) or '',
                 'signatures': {}})
-            # the header of the newest release declaring it
-            entry['header'] = header
-            entry['family'] = family(header)
+            # the header of the newest release declaring it; a C header
+            # over a C++ internal one (*.hpp) naming it too (0.4.1's
+            # THGenerator.hpp defines the struct THRandom.h declares)
+            if not (header.endswith('.hpp') and 'header' in entry
+                    and not entry['header'].endswith('.hpp')):
+                entry['header'] = header
+                entry['family'] = family(header)
             signature = ' '.join(re.sub(r'^extern ', '', signature).split())
             entry['signatures'].setdefault(release, signature)
     for entry in table.values():
@@ -349,11 +451,12 @@ def main(argv):
     per_release = {r: surface_of(argv[1], r) for r in RELEASES}
     entries = merge(per_release)
     with open(OUT, 'w') as f:
-        f.write('# What the public TH/THC headers of PyTorch 0.3.1 and 0.4.1 declared, by '
+        f.write('# What the public TH/THC headers of PyTorch 0.3.1 and 0.4.1 declared (those of '
+                'legacy TH.h/THC.h and every TH, THC, THNN, THCUNN header of each wheel), by '
                 'tools/th_surface/extract.py (its docstring says how), from pytorch/pytorch:\n')
         for r in RELEASES:
             commit, folder, note = SOURCES[r]
-            f.write('# %s: %s %s/TH, %s/THC: %s\n' % (r, commit, folder, folder, note))
+            f.write('# %s: %s %s/{%s}: %s\n' % (r, commit, folder, ','.join(LIBS), note))
         f.write('\t'.join(COLUMNS) + '\n')
         for e in entries:
             f.write('\t'.join(e[c].replace('\t', ' ') for c in COLUMNS) + '\n')

@@ -3,7 +3,11 @@
 #define THFFI_TH_H
 
 #include "THGeneral.h"
+#include "THBlas.h"
+#include "THLapack.h"
 #include "THHalf.h"
+#include "THSize.h"
+#include "THAtomic.h"
 #include "THStorage.h"
 #include "THTensor.h"
 #include "THTensorCopy.h"

@@ -40,6 +40,8 @@
 #define TH_EXTERNC extern
 #endif
 #define TH_API TH_EXTERNC
+/* 0.4.1 declared its C++-only functions with it. */
+#define TH_CPP_API extern
 
 #if defined(__GNUC__)
 #define TH_NORETURN __attribute__((noreturn))

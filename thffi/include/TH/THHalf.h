@@ -10,6 +10,18 @@ typedef struct __THHalf {
   unsigned short x;
 } __THHalf;
 typedef __THHalf THHalf;
+/* Two halves in one word, and the bits of a half's special values (an
+ * initializer: THHalf h = TH_HALF_BITS_TO_LITERAL(TH_HALF_INF);). */
+typedef struct __THHalf2 {
+  unsigned int x;
+} __THHalf2;
+typedef __THHalf2 THHalf2;
+#define TH_HALF_BITS_TO_LITERAL(n) \
+  { n }
+#define TH_HALF_ZERO 0x0U
+#define TH_HALF_INF 0x7C00U
+/* Alignment of n bytes (gcc, clang and nvcc's host compilers). */
+#define __thalign__(n) __attribute__((aligned(n)))
 
 /* Round to nearest even, as PyTorch's float -> float16 conversion. */
 TH_API THHalf TH_float2half(float a);

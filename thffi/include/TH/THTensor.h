@@ -2,6 +2,7 @@
 #define THFFI_TH_TENSOR_H
 
 #include "THStorage.h"
+#include "THTensorMacros.h"
 
 #define THTensor TH_CONCAT_3(TH, Real, Tensor)
 #define THTensor_(NAME) TH_CONCAT_4(TH, Real, Tensor_, NAME)

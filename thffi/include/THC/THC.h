@@ -8,6 +8,7 @@
 
 #include "THCGeneral.h"
 #include "THCBlas.h"
+#include "THCSleep.h"
 #include "THCTensor.h"
 #include "THCTensorCopy.h"
 #include "THCTensorMath.h"

@@ -35,6 +35,8 @@
 #endif
 #endif
 
+#include "THCThreadLocal.h"
+
 /* Legacy THC declared its API with THC_API. */
 #define THC_API TH_API
 #define THC_EXTERNC TH_EXTERNC

@@ -1,0 +1,384 @@
+"""Python 2 code run as it is, for `python -m thffi run`: the
+repository's modules (the .py files under the folder the step runs in,
+THFFI_RUN_ROOT) and the script named on the command line are converted
+as they are imported or run, by port's own rules for one file
+(port/pyversion.py decides, port/py2.py converts, as `python -m thffi
+port` converts files), in memory: the repository's files stay byte for
+byte.  Each file converted is said once a run on stderr.
+
+- A file is converted when pyversion.py finds it Python 2 (it does not
+  compile as Python 3, or uses what only Python 2 had), and a package's
+  `__init__.py` of Python 3 whose import names a module beside it, as port
+  converts them.  In a module imported as part of its package
+  (`rowpool.layers`, or rowpool's `__init__.py`) an import of a module
+  beside it (`import helper`, `from layers import *`, `exec('from convsp
+  import *')`) becomes explicit: Python 2 found the package's own module
+  first, and port writes it so (`from . import helper`).  How the module
+  runs is known here, as it is imported: a top-level module, or the
+  script, keeps its imports (its folder is on sys.path), wherever port
+  would have to guess.  A string a package's module execs whose text is
+  known only when it runs (`exec('from %s import *' % name)`) has its
+  imports of the package's own modules made explicit then
+  (py2.explicit_imports: __thffi_imports__, a global of the module).
+- What the conversion gives is cached by content hash (the file's bytes,
+  its path, its folder's names, how it is imported, port's rules, this
+  Python) in thffi's cache (builder/compile.py's cache_root(), `python2/`),
+  the compiled code of a converted file and a mark for one that runs as it
+  is: a module of Python 3 costs reading it and one small file more, and
+  port's modules (fissix) are imported only for a file not seen before.
+- The script named on the command line (`python train.py`, `python
+  setup.py build`), when converted, runs in the same process started
+  again (exec) with Python's own options, as Python runs a script: the
+  converted code as __main__, its folder first on sys.path.
+
+A module gets this loader through a path hook for the folders under the
+root (not thffi's own, not site-packages): every other module loads as
+before.  This file is loaded by path by the sitecustomize run/__init__.py
+writes (not as part of thffi) and imports only the standard library at
+start."""
+
+import importlib.machinery
+import importlib.util
+import os
+import re
+import sys
+
+# The environment variable naming the folder the step runs in (run's main()).
+ROOT = 'THFFI_RUN_ROOT'
+# The global a converted package's module calls on a string it execs.
+IMPORTS = '__thffi_imports__'
+# What a new process runs for a converted script: run_main() below.
+_RUN_MAIN = "import sys; sys.modules['_thffi_run_python2'].run_main()"
+# The files of port's rules: the cache's key holds their state.
+_RULES = (('port', 'pyversion.py'), ('port', 'py2.py'), ('port', 'running.py'),
+          ('toolchain', 'pyremoved.py'), ('run', 'python2.py'))
+_NAMED = re.compile(r'\b(?:from|import)\s+(\w+)')
+_STATE = {}  # root, cache, package, state (the run's folder), stamp
+
+
+class Converted:
+    """A file converted: code (compiled from the converted text, with the
+    file's own path), wraps (whether it calls IMPORTS), said (the line on
+    stderr)."""
+
+    def __init__(self, code, wraps, said):
+        self.code, self.wraps, self.said = code, wraps, said
+
+
+def install(root, cache, package, state=None):
+    """Converts the Python 2 code under root as it is imported (the path
+    hook) and, when the command line names a script that needs it, runs it
+    converted (exec: this function does not return then).  cache: the
+    folder of the conversions; package: thffi's own folder (never
+    converted); state: the run's folder (where what was said once is
+    marked), or None."""
+    root = os.path.abspath(root)
+    _STATE.update(root=root, cache=cache, package=os.path.abspath(package), state=state)
+    sys.path_hooks.insert(0, _path_hook)
+    for path in list(sys.path_importer_cache):  # finders made before the hook
+        if _ours(path):
+            del sys.path_importer_cache[path]
+    script = _script()
+    if script is not None and converted(script, False) is not None:
+        argv = sys.orig_argv[:len(sys.orig_argv) - len(sys.argv)] + ['-c', _RUN_MAIN] + sys.argv
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(sys.executable, argv)
+
+
+def _script():
+    """The absolute path of the script the command line names (`python
+    [options] train.py args`), or None (-c, -m, stdin, a folder)."""
+    if not sys.argv or not sys.argv[0] or not hasattr(sys, 'orig_argv'):
+        return None
+    start = len(sys.orig_argv) - len(sys.argv)
+    if start < 1 or sys.orig_argv[start] != sys.argv[0] or not os.path.isfile(sys.argv[0]):
+        return None
+    return os.path.abspath(sys.argv[0])
+
+
+def run_main():
+    """What the process install() starts runs (`python -c _RUN_MAIN
+    script args`): the script, converted, as Python runs a script."""
+    del sys.argv[0]
+    script = os.path.abspath(sys.argv[0])
+    found = converted(script, False)
+    if sys.path and sys.path[0] == '':  # -c's; none where -P (safe_path) was given
+        sys.path[0] = os.path.dirname(os.path.realpath(script))
+    main = sys.modules['__main__']
+    main.__file__, main.__cached__ = script, None
+    main.__loader__ = importlib.machinery.SourceFileLoader('__main__', script)
+    gate = sys.modules.get('_thffi_run_cuda_gate')  # the build's question, asked of it
+    if gate is not None:
+        gate.watch_script(script)
+    if found is None:  # changed since the first process converted it: as it is now
+        with open(script, 'rb') as f:
+            found = Converted(compile(f.read(), script, 'exec', dont_inherit=True), False, '')
+    exec(found.code, main.__dict__)
+
+
+def _ours(path):
+    """Whether the folder path (a sys.path entry) holds modules of the
+    repository: under the root, not thffi's own, not installed packages."""
+    folder = os.path.abspath(path or '.')
+    if not os.path.isdir(folder) or os.path.commonpath([folder, _STATE['root']]) != \
+            _STATE['root'] or os.path.commonpath([folder, _STATE['package']]) == \
+            _STATE['package']:
+        return False
+    parts = folder.split(os.sep)
+    return 'site-packages' not in parts and 'dist-packages' not in parts
+
+
+def _path_hook(path):
+    if not _ours(path):
+        raise ImportError('not a folder of the repository')
+    return importlib.machinery.FileFinder(
+        path, (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
+        (Loader, importlib.machinery.SOURCE_SUFFIXES),
+        (importlib.machinery.SourcelessFileLoader, importlib.machinery.BYTECODE_SUFFIXES))
+
+
+class Loader(importlib.machinery.SourceFileLoader):
+    """A module of the repository: converted where port's rules convert it
+    (see the module's docstring), else as Python 3 loads it (its
+    __pycache__ too)."""
+
+    def _converted(self, fullname):
+        return converted(self.get_filename(fullname),
+                         self.is_package(fullname) or '.' in fullname)
+
+    def get_code(self, fullname):
+        found = self._converted(fullname)
+        return super().get_code(fullname) if found is None else found.code
+
+    def exec_module(self, module):
+        found = self._converted(module.__name__)
+        if found is None:
+            code = super().get_code(module.__name__)
+        else:
+            code = found.code
+            if found.wraps:
+                module.__dict__[IMPORTS] = _Imports(self.get_filename(module.__name__))
+        exec(code, module.__dict__)
+
+
+def converted(path, package):
+    """The Converted of the file at path (imported as part of its package:
+    package), from the cache or converted now; None where it runs as it
+    is.  Says once what was converted.  What was found for the file is
+    also noted in its folder's index, by its size and time as Python's
+    __pycache__ notes them: a file seen before as it is now is not read."""
+    import hashlib
+    folder, name = os.path.split(path)
+    stat = os.stat(path)
+    seen = (stat.st_size, stat.st_mtime_ns, bool(package),
+            _listing(folder) if package else '')
+    index = _index(folder)
+    record = index.get(name)
+    found = _MISSING
+    if record is not None and record[:4] == seen:
+        digest = record[4]
+        found = _entry(digest) if digest else None
+    if found is _MISSING:
+        with open(path, 'rb') as f:
+            data = f.read()
+        key = '\0'.join((_stamp(), path, seen[3]))
+        digest = hashlib.sha256(key.encode('utf-8', 'surrogateescape') + b'\0' +
+                                data).hexdigest()
+        found = _entry(digest)
+        if found is _MISSING:
+            found = _convert(path, data, package)
+            _store(_entry_path(digest), b'=' if found is None else _dumps(found))
+        index[name] = seen + (digest if found is not None else '',)
+        _store(_index_path(folder), _dumps(index))
+    if found is not None:
+        _say_once(digest, found.said)
+    return found
+
+
+_MISSING = object()
+
+
+def _dumps(value):
+    import marshal
+    if isinstance(value, Converted):
+        value = (value.code, value.wraps, value.said)
+    return marshal.dumps(value)
+
+
+def _entry_path(digest):
+    return os.path.join(_STATE['cache'], digest[:2], digest[2:])
+
+
+def _entry(digest):
+    """The Converted the cache holds under digest, None for a file that
+    runs as it is, _MISSING where it holds nothing (or what cannot be read)."""
+    import marshal
+    try:
+        with open(_entry_path(digest), 'rb') as f:
+            stored = f.read()
+        return None if stored == b'=' else Converted(*marshal.loads(stored))
+    except (OSError, EOFError, ValueError, TypeError):
+        return _MISSING
+
+
+def _index_path(folder):
+    import hashlib
+    key = hashlib.sha256(('%s\0%s' % (_stamp(), folder)).encode('utf-8', 'surrogateescape'))
+    return os.path.join(_STATE['cache'], 'index', key.hexdigest()[:32])
+
+
+def _index(folder):
+    """{file name: (size, mtime_ns, package, listing, digest or '')} of the
+    files of folder seen before (at this stamp): read once a process."""
+    import marshal
+    indexes = _STATE.setdefault('indexes', {})
+    if folder not in indexes:
+        try:
+            with open(_index_path(folder), 'rb') as f:
+                indexes[folder] = marshal.loads(f.read())
+        except (OSError, EOFError, ValueError, TypeError):
+            indexes[folder] = {}
+    return indexes[folder]
+
+
+def _stamp():
+    """What the conversion depends on besides the file: this Python's
+    bytecode, and the state of port's rules' files."""
+    if 'stamp' not in _STATE:
+        thffi = _STATE['package']
+        stats = [os.stat(os.path.join(thffi, *rule)) for rule in _RULES]
+        _STATE['stamp'] = '%s %s' % (importlib.util.MAGIC_NUMBER.hex(), ' '.join(
+            '%d:%d' % (s.st_size, s.st_mtime_ns) for s in stats))
+    return _STATE['stamp']
+
+
+def _listing(folder):
+    """The names in folder (where a package's module finds its siblings),
+    hashed: read again only when the folder changed."""
+    import hashlib
+    changed = os.stat(folder).st_mtime_ns
+    known = _STATE.setdefault('listings', {}).get(folder)
+    if known is None or known[0] != changed:
+        names = '\0'.join(sorted(os.listdir(folder))).encode('utf-8', 'surrogateescape')
+        known = _STATE['listings'][folder] = changed, hashlib.sha256(names).hexdigest()
+    return known[1]
+
+
+def _store(entry, data):
+    """Writes entry whole, then renamed (processes may convert at once);
+    where the cache cannot be written the conversion is redone next time."""
+    try:
+        os.makedirs(os.path.dirname(entry), exist_ok=True)
+        partial = '%s.%d' % (entry, os.getpid())
+        with open(partial, 'wb') as f:
+            f.write(data)
+        os.replace(partial, entry)
+    except OSError:
+        pass
+
+
+def _convert(path, data, package):
+    """Converted for a file's bytes, by port's rules, or None."""
+    import ast
+    try:
+        text = importlib.util.decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None  # Python's own error says what is wrong
+    from thffi.port import pyversion
+    verdict = pyversion.decide(text)
+    if verdict.kind == pyversion.NEITHER or verdict.kind == pyversion.PYTHON3 and not (
+            package and os.path.basename(path) == '__init__.py' and
+            _names_a_sibling(text, path)):
+        return None  # Python 3's: as port, only an __init__.py's imports change
+    from thffi.port import py2
+    rel = os.path.relpath(path, _STATE['root'])
+    new, _, verdict = py2.to_python3(text, rel, filename=path, verdict=verdict,
+                                     package=bool(package))
+    if new == text:
+        return None
+    tree = ast.parse(new, path)
+    wraps = bool(package) and _wrap_exec(tree)
+    code = compile(tree, path, 'exec', dont_inherit=True)
+    if verdict.kind == pyversion.PYTHON2:
+        said = '%s is Python 2 (line %d: %s)' % (rel, verdict.line, verdict.why)
+    else:
+        line = next(i for i, (a, b) in enumerate(zip(text.splitlines() + [''],
+                                                     new.splitlines() + [''])) if a != b)
+        said = ('%s: its imports of its package\'s own modules (line %d) find them first, as '
+                'in Python 2' % (rel, line + 1))
+    said += (': runs as `python -m thffi port` converts it, in memory (the file stays as it '
+             'is)')
+    return Converted(code, wraps, said)
+
+
+def _names_a_sibling(text, path):
+    """Whether an `import X`/`from X` in the text (in code, strings or
+    comments alike: only ever more than the imports) names a file or
+    folder X beside path: else no import of it is relative."""
+    beside = {entry.partition('.')[0] for entry in os.listdir(os.path.dirname(path))}
+    return not beside.isdisjoint(_NAMED.findall(text))
+
+
+def _wrap_exec(tree):
+    """Makes each exec(x) of the tree, x not a literal, exec(IMPORTS(x)):
+    whether there was one."""
+    import ast
+
+    class Wrap(ast.NodeTransformer):
+        wrapped = False
+
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if isinstance(node.func, ast.Name) and node.func.id == 'exec' and node.args and \
+                    not isinstance(node.args[0], ast.Constant):
+                node.args[0] = ast.copy_location(ast.Call(ast.Name(IMPORTS, ast.Load()),
+                                                          [node.args[0]], []), node.args[0])
+                Wrap.wrapped = True
+            return node
+
+    Wrap().visit(tree)
+    ast.fix_missing_locations(tree)
+    return Wrap.wrapped
+
+
+class _Imports:
+    """IMPORTS of a converted package's module (its file: path): a string
+    it execs, with its imports of the package's own modules made explicit
+    (py2.explicit_imports), said once a run for each string changed."""
+
+    def __init__(self, path):
+        self.path, self.done = path, {}
+
+    def __call__(self, text):
+        if not isinstance(text, str) or not _NAMED.search(text):
+            return text
+        if text not in self.done:
+            from thffi.port import py2
+            self.done[text] = new = py2.explicit_imports(text, self.path)
+            if new != text:
+                line = sys._getframe(1).f_lineno
+                _say_once('%s:%d:%s' % (self.path, line, text), '%s:%d: exec(%r) imports this '
+                          'package\'s own module, as Python 2 found it: runs as exec(%r)' % (
+                              os.path.relpath(self.path, _STATE['root']), line, text, new))
+        return self.done[text]
+
+
+def _say_once(key, text):
+    """Says text on stderr, once a run (marked in the run's folder; once a
+    process outside one)."""
+    import hashlib
+    marks = _STATE['state'] and os.path.join(_STATE['state'], 'said')
+    if marks:
+        try:
+            os.makedirs(marks, exist_ok=True)
+            name = hashlib.sha256(key.encode('utf-8', 'surrogateescape')).hexdigest()[:32]
+            os.close(os.open(os.path.join(marks, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return
+        except OSError:
+            pass
+    elif key in _STATE.setdefault('said', set()):
+        return
+    _STATE.setdefault('said', set()).add(key)
+    sys.stderr.write('thffi run: %s\n' % text)

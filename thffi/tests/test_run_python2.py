@@ -1,0 +1,192 @@
+"""`python -m thffi run` and Python 2 code run as it is (thffi/run/python2.py):
+a package written for Python 2.7 (thffi/tests/py2_imports: implicit
+relative imports, a sibling imported by an exec'd template, print
+statements) runs through `thffi run -- python train.py`, its files
+unchanged, as Python 2.7 ran it and as it runs after `port --write`; the
+conversions are cached and said once.  The repositories are ours, in the
+2017-2018 idiom."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from support import ROOT, TESTS, write_files
+from test_port_python import _python2
+from thffi.port import port
+
+PACKAGE = os.path.join(TESTS, 'py2_imports')
+# What Python 2.7 prints running train.py (stdout; 'done' goes to stderr).
+EXPECTED = ("helper: the top-level helper\nops: scale, shift\nshifted: [2, 3, 4, 1]\n"
+            "scaled: [2, 4, 6, 8]\n")
+SAID = [
+    "thffi run: train.py is Python 2 (line 8: Missing parentheses in call to 'print'. Did you "
+    "mean print(...)?, a SyntaxError in Python 3): runs as `python -m thffi port` converts it, "
+    "in memory (the file stays as it is)",
+    "thffi run: shiftnet/__init__.py: its imports of its package's own modules (line 2) find "
+    "them first, as in Python 2: runs as `python -m thffi port` converts it, in memory (the "
+    "file stays as it is)",
+    "thffi run: shiftnet/layers.py is Python 2 (line 7: invalid syntax, a SyntaxError in "
+    "Python 3): runs as `python -m thffi port` converts it, in memory (the file stays as it is)",
+    "thffi run: shiftnet/scaling.py is Python 2 (line 6: `basestring`, which only Python 2 "
+    "has): runs as `python -m thffi port` converts it, in memory (the file stays as it is)"]
+
+
+def _env(tmp_path, *first):
+    """The environment of the tests' runs: thffi's cache in tmp_path,
+    first (folders) before thffi on PYTHONPATH."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(first + (ROOT,)),
+                THFFI_CACHE_DIR=str(tmp_path / 'cache'))
+
+
+def thffi_run(args, cwd, env):
+    return subprocess.run([sys.executable, '-m', 'thffi', 'run'] + args, cwd=str(cwd), env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def said(stderr):
+    return [line for line in stderr.splitlines() if line.startswith('thffi run:')]
+
+
+def _files(folder):
+    """{relative path: bytes} of the files under folder, __pycache__ left out."""
+    found = {}
+    for at, dirs, names in os.walk(str(folder)):
+        dirs[:] = [d for d in dirs if d != '__pycache__']
+        for name in names:
+            path = os.path.join(at, name)
+            with open(path, 'rb') as f:
+                found[os.path.relpath(path, str(folder))] = f.read()
+    return found
+
+
+@pytest.fixture
+def repository(tmp_path):
+    folder = tmp_path / 'repo'
+    shutil.copytree(PACKAGE, str(folder), ignore=shutil.ignore_patterns('__pycache__', '*.pyc'))
+    return folder
+
+
+def test_the_package_is_what_python_2_ran():
+    """The fixture as Python 2.7 runs it, where one is installed (the
+    tests below assert the same output, written down)."""
+    python2 = _python2()
+    if python2 is None:
+        pytest.skip('no Python 2.7 here: EXPECTED is what it printed where there was one')
+    out = subprocess.run([python2, '-B', 'train.py'], cwd=PACKAGE, capture_output=True,
+                         text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (0, EXPECTED, 'done\n')
+
+
+def test_a_python_2_package_runs_through_thffi_run_unchanged_on_disk(repository, tmp_path):
+    before = _files(repository)
+    plain = subprocess.run([sys.executable, 'train.py'], cwd=str(repository),
+                           env=_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert plain.returncode == 1 and 'SyntaxError' in plain.stderr
+
+    out = thffi_run(['--', 'python', 'train.py'], repository, _env(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == EXPECTED
+    assert said(out.stderr) == SAID  # each file once
+    assert out.stderr.splitlines()[-1] == 'done'
+    assert _files(repository) == before
+
+    # The second run takes the conversions from thffi's cache: port's
+    # converter (fissix) cannot even be imported, and is not needed.
+    blocked = tmp_path / 'no-fissix'
+    write_files(blocked, {'fissix/__init__.py': 'raise ImportError("the cache is not used")\n'})
+    entries = list((tmp_path / 'cache' / 'python2').glob('[0-9a-f][0-9a-f]/*'))
+    assert len(entries) == 6  # 4 converted, 2 as they are
+    again = thffi_run(['--', 'python', 'train.py'], repository, _env(tmp_path, str(blocked)))
+    assert again.returncode == 0, again.stderr
+    assert (again.stdout, said(again.stderr)) == (EXPECTED, SAID)
+    assert _files(repository) == before
+
+
+def test_the_same_package_after_port_runs_the_same(repository, tmp_path):
+    """port --write makes the same resolution of the imports; the result
+    runs with plain Python, and through thffi run with nothing converted."""
+    port(str(repository), write=True)
+    init = (repository / 'shiftnet' / '__init__.py').read_text()
+    assert 'from . import helper\nfrom .layers import *\n' in init
+    assert "    exec('from .%s import *' % name)\n" in init
+    assert (repository / 'shiftnet' / 'scaling.py').read_text().startswith(
+        'from .helper import register\n')
+    assert (repository / 'train.py').read_text().splitlines()[3] == 'import helper'
+    plain = subprocess.run([sys.executable, 'train.py'], cwd=str(repository),
+                           env=_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert (plain.returncode, plain.stdout, plain.stderr) == (0, EXPECTED, 'done\n')
+    out = thffi_run(['--', 'python', 'train.py'], repository, _env(tmp_path))
+    assert (out.returncode, out.stdout, out.stderr) == (0, EXPECTED, 'done\n')
+
+
+def test_an_import_exec_d_with_a_name_known_only_at_run_time(tmp_path):
+    """exec('from %s import *' % name) with name a function's argument:
+    port reports it; thffi run makes the import in the string explicit as
+    it runs, where it names the package's own module."""
+    write_files(tmp_path, {
+        'loader/__init__.py': '''\
+            def load(name):
+                exec('from %s import *' % name, globals())
+                exec 'from %s import VALUE as SECOND' % name in globals()
+            ''',
+        'loader/convsp.py': 'VALUE = "convsp of loader"\n',
+        'convsp.py': 'VALUE = "the top-level convsp"\n',
+        'run.py': 'import loader\nloader.load("convsp")\nprint loader.VALUE, "/", '
+                  'loader.SECOND\nloader.load("convsp")\n',
+    })
+    out = thffi_run(['python run.py && python run.py'], tmp_path, _env(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == 'convsp of loader / convsp of loader\n' * 2
+    assert said(out.stderr)[2:] == [
+        "thffi run: loader/__init__.py:2: exec('from convsp import *') imports this package's "
+        "own module, as Python 2 found it: runs as exec('from .convsp import *')",
+        "thffi run: loader/__init__.py:3: exec('from convsp import VALUE as SECOND') imports "
+        "this package's own module, as Python 2 found it: runs as exec('from .convsp import "
+        "VALUE as SECOND')"]
+
+
+def test_a_python_2_script_runs_as_python_runs_a_script(tmp_path):
+    """`cd lib; python setup.py build` as a README types it: the converted
+    script has its arguments, its path, its folder first on sys.path, and
+    its exit status; an error's traceback names its file and line."""
+    write_files(tmp_path, {
+        'lib/setup.py': '''\
+            import os
+            import sys
+            import rows
+            print sys.argv[1:], os.path.basename(__file__), sys.path[0] == os.getcwd()
+            print rows.NAME, __name__
+            if sys.argv[1] == 'fail':
+                raise ValueError, 'no such command'
+            sys.exit(3)
+            ''',
+        'lib/rows.py': 'NAME = "rows beside setup.py"\n',
+    })
+    out = thffi_run(['cd lib; python -u setup.py build --quiet'], tmp_path, _env(tmp_path))
+    assert out.returncode == 3, out.stderr
+    assert out.stdout == "['build', '--quiet'] setup.py True\nrows beside setup.py __main__\n"
+    failed = thffi_run(['cd lib; python setup.py fail'], tmp_path, _env(tmp_path))
+    assert failed.returncode == 1
+    assert failed.stderr.splitlines()[-3:] == [
+        '  File "%s", line 7, in <module>' % (tmp_path / 'lib' / 'setup.py'),
+        "    raise ValueError, 'no such command'",
+        'ValueError: no such command']
+
+
+def test_python_3_code_loads_as_it_is(tmp_path):
+    """A Python 3 package (explicit relative imports, a module named like
+    one at the top level) and script: nothing converted, nothing said, the
+    cache holding only that."""
+    write_files(tmp_path, {
+        'net/__init__.py': 'from . import blocks\nfrom .blocks import width\n',
+        'net/blocks.py': 'import os\n\n\ndef width():\n    return len(os.sep) * 4\n',
+        'blocks.py': 'raise RuntimeError("the top-level blocks: never imported")\n',
+        'train.py': 'import net\nprint(net.width(), net.blocks.__name__)\n',
+    })
+    out = thffi_run(['--', 'python', 'train.py'], tmp_path, _env(tmp_path))
+    assert (out.returncode, out.stdout, out.stderr) == (0, '4 net.blocks\n', '')
+    entries = list((tmp_path / 'cache' / 'python2').glob('[0-9a-f][0-9a-f]/*'))
+    assert len(entries) == 3 and all(e.read_bytes() == b'=' for e in entries)
