@@ -432,7 +432,8 @@ class _Rewriter(cst.CSTTransformer):
                          False)
         flags = [m.span() for m in _ARCH_FLAG.finditer(body) if ARCH_NUMBER.search(m.group(1))]
         if flags and self.rejected[unit]:
-            self._report(original, self._arch_message(unit))
+            if unit not in self.done:  # said once a statement, at its first flag
+                self._report(original, self._arch_message(unit))
             first = flags[0] if unit not in self.done else None
             self.done.add(unit)
             for start, end in reversed(flags):
