@@ -1,16 +1,17 @@
 """thffi: build TH-style C extensions for today's PyTorch, the way the legacy
 torch.utils.ffi did.  See create_extension; thffi.ops holds what an op over
 the built functions needs (c_function, adapts_inputs, register_function,
-register_op), imported on first use so that building does not import torch."""
+register_op), imported on first use so that building does not import torch.
+The builder's names, too, are imported on first use: `python -m thffi run`
+and its compilers, which import thffi, pay no build machinery at start."""
 
 import functools
 import sys
 
 from ._version import __version__  # noqa: F401 (thffi.__version__)
 
-from .builder import BuildError, Extension, create_extension, INCLUDE_DIR
-from .toolchain.cuda_toolkit import cuda_enabled, find_cuda_home, nvcc_arch_flags
-
+_BUILDER = ('BuildError', 'Extension', 'create_extension', 'INCLUDE_DIR')
+_TOOLKIT = ('cuda_enabled', 'find_cuda_home', 'nvcc_arch_flags')
 _OPS = ('adapts_inputs', 'c_function', 'register_function', 'register_op')
 
 __all__ = ['BuildError', 'Extension', 'create_extension', 'cuda_enabled', 'find_cuda_home',
@@ -27,6 +28,12 @@ def __getattr__(name):
         if message:
             raise ImportError(message)
         return _legacy_wrap_function
+    if name in _BUILDER:
+        from . import builder
+        return getattr(builder, name)
+    if name in _TOOLKIT:
+        from .toolchain import cuda_toolkit
+        return getattr(cuda_toolkit, name)
     if name in _OPS:
         from . import ops
         return getattr(ops, name)

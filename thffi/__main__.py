@@ -43,11 +43,13 @@ usage:
     python -m thffi run [--] COMMAND [ARGS...]
                                   runs a README's step (make, sh make.sh,
                                   python train.py) with today's toolchain in
-                                  front: an nvcc and gcc that change the
-                                  flags today's refuse, python as thffi's
-                                  interpreter, and the names Python, NumPy
-                                  and PyTorch removed given back; one
-                                  argument is a command line run by bash
+                                  front: every nvcc, gcc, cc, g++ and c++ it
+                                  starts, by any path, gets the flags today's
+                                  take; python is thffi's interpreter, Python
+                                  2 modules run converted, and the names
+                                  Python, NumPy and PyTorch removed are given
+                                  back; one argument is a command line run
+                                  by bash
     python -m thffi sanitize SCRIPT [args]
                                   runs a script against extensions built with
                                   THFFI_SANITIZE=address (AddressSanitizer);
@@ -61,15 +63,13 @@ import os
 import runpy
 import sys
 
-from . import _hook, builder, sanitize
+from . import _hook
 from .toolchain import cuda_toolkit as cuda
 
 
 def _includes():
-    # gcc compiling a .c that includes <THC/THC.h> needs the CUDA headers
-    # too; nvcc has them anyway.
-    print(' '.join('-I' + d for d in builder.include_dirs()
-                   + cuda.header_dirs(cuda.find_cuda_home())))
+    from . import builder
+    print(' '.join(builder.include_flags()))
     return 0
 
 
@@ -108,6 +108,7 @@ def _cuda_home():
 
 
 def _libs():
+    from . import builder
     from .builder import shared_library
     try:
         path = shared_library.library(cuda.cuda_enabled())
@@ -137,6 +138,11 @@ def _run(args):
     return main(args)
 
 
+def _sanitize(args):
+    from .sanitize import main
+    return main(args)
+
+
 NO_ARGUMENTS = {
     '--includes': _includes,
     '--libs': _libs,
@@ -158,7 +164,7 @@ def _without_arguments(option):
 
 COMMANDS = dict({option: _without_arguments(option) for option in NO_ARGUMENTS},
                 **{'--cuda-libs': _cuda_libs, 'port': _port, 'run': _run,
-                    'sanitize': sanitize.main})
+                    'sanitize': _sanitize})
 
 
 def run_script(path, args):

@@ -5,6 +5,8 @@ of functions over the plan importing only the steps before it
 this face hands its names on (`thffi.builder.BuildError` is the name 2018
 tracebacks and today's errors give)."""
 
-from .extension import BuildError, Extension, INCLUDE_DIR, create_extension, include_dirs
+from .extension import BuildError, Extension, INCLUDE_DIR, create_extension, include_dirs, \
+    include_flags
 
-__all__ = ['BuildError', 'Extension', 'create_extension', 'include_dirs', 'INCLUDE_DIR']
+__all__ = ['BuildError', 'Extension', 'create_extension', 'include_dirs', 'include_flags',
+           'INCLUDE_DIR']

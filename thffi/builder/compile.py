@@ -18,6 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import command_log
+from .._cache import cache_root
 from ..toolchain import cuda_toolkit as cuda
 from .configure import BuildError
 from .jobs import CSRC, THFFI_DIR, meant_flags
@@ -163,14 +164,6 @@ class _CachedObject:
                 write_atomic(cached_deps, f.read().replace(THFFI_DIR, '<thffi>'))
         except OSError:
             pass  # an unwritable cache only costs time
-
-
-def cache_root():
-    root = os.environ.get('THFFI_CACHE_DIR')
-    if root:
-        return root
-    return os.path.join(os.environ.get('XDG_CACHE_HOME') or
-                        os.path.join(os.path.expanduser('~'), '.cache'), 'thffi')
 
 
 def _cached_object(command, obj):

@@ -80,6 +80,15 @@ def include_dirs():
     return [INCLUDE_DIR, os.path.join(INCLUDE_DIR, 'TH'), os.path.join(INCLUDE_DIR, 'THC')]
 
 
+def include_flags():
+    """The -I flags of include_dirs(), and of the CUDA toolkit's headers
+    where there is one (gcc compiling a .c that includes <THC/THC.h> needs
+    them; nvcc has them anyway): what `python -m thffi --includes` prints,
+    and what `thffi run`'s compilers put where a command names PyTorch
+    0.4's include folders."""
+    return ['-I' + d for d in include_dirs() + cuda.header_dirs(cuda.find_cuda_home())]
+
+
 class BuildError(RuntimeError):
     """The extension could not be built; the message says why."""
 

@@ -33,12 +33,13 @@ import cffi
 from . import command_log, package_mode
 from .compile import compile
 from .configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
-                        include_dirs)
+                        include_dirs, include_flags)
 from .install import (empty_reason, install, is_up_to_date, library_path, locked,
                       make_package_dirs, write_python_files)
 from .link import link, link_kwargs
 
-__all__ = ['BuildError', 'Extension', 'create_extension', 'include_dirs', 'INCLUDE_DIR']
+__all__ = ['BuildError', 'Extension', 'create_extension', 'include_dirs', 'include_flags',
+           'INCLUDE_DIR']
 
 # Keyword arguments that are lists of paths, resolved against relative_to.
 _PATH_LISTS = ('include_dirs', 'library_dirs', 'extra_objects', 'runtime_library_dirs')

@@ -50,6 +50,7 @@ import re
 from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
+from ..toolchain.includes import PATH_SUFFIX
 from .readers.cmake import commands as _commands
 from .report import Finding
 
@@ -61,7 +62,7 @@ _OPTIONS = {'ARCH_FLAGS': '--arch-flags', 'INCLUDE_FLAGS': '--includes',
 # Inside a quoted string: a flag and its value.
 _ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+)([^\s";]+)' % '|'.join(_ARCH_NAMES))
 _VARIABLE = r'\$(?:ENV)?\{\w+\}'
-_TORCH_PATH = r'(?:%s|[^\s";]*/torch)(?:/lib/include(?:/THC?)?|/include/THC?)/?' % _VARIABLE
+_TORCH_PATH = r'(?:%s|[^\s";]*/torch)' % _VARIABLE + PATH_SUFFIX
 _TORCH_DIR_ARG = re.compile(r'"?%s"?$' % _TORCH_PATH)
 _TORCH_INCLUDE = re.compile(r'(?<![\w-])-I%s(?=[\s";]|$)' % _TORCH_PATH)
 _TORCH_LIB = r'(?:[^\s";]*/)?lib(?:ATen|THC?|THC?NN|THC?S)\.(?:so|dylib|a)(?:\.[\d.]+)?'

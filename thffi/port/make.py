@@ -29,6 +29,7 @@ import re
 
 from ..toolchain.nvcc import ARCH_NUMBER, ARCH_OPTIONS, OLDEST_WITHOUT_NVCC, describe, \
     flag_edits, rejected
+from ..toolchain.includes import PATH_SUFFIX
 from .edits import apply_edits, replace_flags
 from .readers import make as _read
 from .report import Finding
@@ -39,7 +40,7 @@ INCLUDES = '$(shell %s -m thffi --includes)'
 INCLUDE_DIRS = '$(patsubst -I%%,%%,$(shell %s -m thffi --includes))'
 LIBS = '$(shell %s -m thffi --libs)'
 
-_TORCH_PATH = r'(?:\$[({][\w.-]+[)}]|[^\s"\'$]*/torch)(?:/lib/include(?:/THC?)?|/include/THC?)/?'
+_TORCH_PATH = r'(?:\$[({][\w.-]+[)}]|[^\s"\'$]*/torch)' + PATH_SUFFIX
 _TORCH_INCLUDE = re.compile(r'-I(?:%s)' % _TORCH_PATH)
 _TORCH_DIR = re.compile(_TORCH_PATH)
 _TORCH_LIB = re.compile(r'-l(?:ATen|THC?|THC?NN|THCUNN)|(?:\S*/)?lib(?:ATen|THC?|THC?NN)'

@@ -43,6 +43,7 @@ import re
 from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
+from ..toolchain.includes import PATH_SUFFIX
 from .edits import apply_edits, replace_flags
 from .readers.shell import VARIABLE as _VARIABLE, command_words as _command, \
     interpreter as _interpreter, is_nvcc as _is_nvcc, parts as _parts, \
@@ -56,7 +57,7 @@ INCLUDES = '$(%s -m thffi --includes)'
 # Inside a word with blanks: a flag and its value.
 _ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+|\\\n[ \t]*)([^\s"\']+)'
                         % '|'.join(_ARCH_NAMES))
-_TORCH_PATH = r'\$\{?\w+\}?(?:/lib/include(?:/THC?)?|/include/THC?)/?'
+_TORCH_PATH = r'\$\{?\w+\}?' + PATH_SUFFIX
 _TORCH_INCLUDE_WORD = re.compile(r'-I(?:%s)$' % _TORCH_PATH)
 _TORCH_PATH_WORD = re.compile(_TORCH_PATH + '$')
 _TORCH_INCLUDE = re.compile(r'(?<![\w-])-I[ \t]*(?:%s)(?=[\s;"\']|$)' % _TORCH_PATH)

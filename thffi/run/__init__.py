@@ -7,18 +7,22 @@ One argument is a command line, run by bash as the README's shell ran it
 its arguments, run as they are (`python -m thffi run -- python train.py
 --lr 0.1`).  The exit status is the command's (128 + N for signal N).
 
+Every compiler the command starts, whatever starts it (make, CMake, bash,
+os.system, subprocess) and by whatever path or name (nvcc, gcc, cc, g++,
+c++, gcc-12, /usr/local/cuda/bin/nvcc), goes through shims.py, which
+applies thffi/toolchain/'s rules to its arguments, says what it changed,
+and execs it: intercept.c, a library preloaded (LD_PRELOAD) into the
+programs the command starts, starts the shim in its place (intercept.py
+builds it once and keeps it in thffi's cache).
+
 For the command and everything it starts, a folder of thffi's cache
-(one for each interpreter and thffi, kept: a build that records a
-compiler's path, as CMake's cache does, finds it again at a later step
-or a later `make`) comes first on PATH and on PYTHONPATH; it holds:
-- `nvcc`: toolchain/nvcc.py's rules applied to its arguments (C++17 for
-  -std=c++11, --extended-lambda, the architectures today's nvcc rejects
-  replaced by thffi's --arch-flags, a -ccbin naming a missing compiler
-  dropped), one line on stderr saying what changed, then the real nvcc
-  (the next on PATH, else the toolkit thffi builds with);
-- `cc`, `gcc`: toolchain/cc.py's rules for C that today's gcc refuses and
-  gcc 5 accepted with a warning (its errors made warnings again; gcc 15's C23
-  default back to gcc 5's gnu11), said the same way, then the real one;
+(one for each interpreter and thffi, kept: a build that records a path
+found there, as CMake's cache does, finds it again at a later step or a
+later `make`) comes first on PATH and on PYTHONPATH; it holds:
+- `thffi-compiler`: the shim intercept.c starts for a compiler;
+- `nvcc`: the same shim for nvcc by name, which finds the real nvcc (the
+  next on PATH, else the toolkit thffi builds with: pip's wheels or
+  /usr/local/cuda, which need not be on PATH);
 - `python`, `python3`, `python3.N`: the interpreter thffi runs in, so a
   make.sh's `python build.py` builds with thffi's PyTorch;
 - `sitecustomize.py`, with which every Python the step starts finds this
@@ -40,6 +44,7 @@ which the `nvcc` here would hide.  What the compilers probe once a run
 for the run, removed after it (THFFI_RUN_STATE).  Nothing changes outside
 the command."""
 
+import errno
 import hashlib
 import os
 import shutil
@@ -47,12 +52,15 @@ import subprocess
 import sys
 import tempfile
 
-from ..builder.compile import cache_root
+from .._cache import cache_root
 from ..toolchain import cuda_toolkit as cuda
+from . import intercept
 from .python2 import ROOT
 from .shims import MARKER, STATE
 
-COMPILERS = ('nvcc', 'cc', 'gcc')
+# The compiler shims: (name, the function of shims.py called, its arguments).
+SHIMS = (('nvcc', 'main', "'nvcc', sys.argv[1:]"),
+         (intercept.SHIM, 'intercepted', 'sys.argv[1:]'))
 USAGE = ("usage: python -m thffi run [--] COMMAND [ARGS...]\n"
          "  one argument is a command line run by bash ('cd lib && sh make.sh'); several are a "
          "program and its arguments\n")
@@ -60,13 +68,13 @@ _RUN = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE = os.path.dirname(_RUN)
 
 _COMPILER_SHIM = '''#!{python} -IS
-# `{name}` for `python -m thffi run`: thffi/run/shims.py, then the real {name}.
+# `{name}` for `python -m thffi run`: thffi/run/shims.py, then the real compiler.
 import sys
 sys.path.insert(0, {parent!r})
 tools = {{'__name__': '_thffi_run_tools', '__file__': {tools!r}}}
 with open({tools!r}) as f:
     exec(compile(f.read(), {tools!r}, 'exec'), tools)
-sys.exit(tools['main']({name!r}, sys.argv[1:]))
+sys.exit(tools[{function!r}]({arguments}))
 '''
 _PYTHON_SHIM = '''#!/bin/sh
 # `{name}` for `python -m thffi run`: the interpreter thffi runs in.
@@ -141,14 +149,17 @@ def _write(path, text, executable=False):
 def make_folder(root=None):
     """The folder of shims (see the module's docstring), in thffi's cache
     (or under root)."""
-    key = hashlib.sha256(('%s\0%s' % (sys.executable, _PACKAGE)).encode()).hexdigest()[:16]
+    # (The folders of thffis before intercept.c, which held cc and gcc, stay
+    # as they are for the builds that recorded those.)
+    key = hashlib.sha256(('%s\0%s\0intercept' % (sys.executable, _PACKAGE)).encode()
+                         ).hexdigest()[:16]
     folder = os.path.join(root or cache_root(), 'run', key)
     os.makedirs(folder, exist_ok=True)
     _write(os.path.join(folder, MARKER), 'python -m thffi run\n')
-    for name in COMPILERS:
+    for name, function, arguments in SHIMS:
         _write(os.path.join(folder, name), _COMPILER_SHIM.format(
             python=sys.executable, name=name, parent=os.path.dirname(_PACKAGE),
-            tools=os.path.join(_RUN, 'shims.py')),
+            tools=os.path.join(_RUN, 'shims.py'), function=function, arguments=arguments),
             executable=True)
     pythons = ('python', 'python3', 'python%d.%d' % sys.version_info[:2])
     for name in pythons:
@@ -171,11 +182,14 @@ def _quote(word):
     return "'%s'" % word.replace("'", "'\\''")
 
 
-def environment(folder, base=None, state=None):
+def environment(folder, base=None, state=None, library=None):
     """The command's environment: `base` (os.environ) with folder first on
     PATH and PYTHONPATH, CUDA_HOME where the toolkit was found through the
-    nvcc on PATH, and THFFI_RUN_STATE naming state (the run's own folder)."""
+    nvcc on PATH, THFFI_RUN_STATE naming state (the run's own folder), and
+    intercept.c's library preloaded (library: its path)."""
     env = dict(os.environ if base is None else base)
+    if library is not None:
+        intercept.environment(env, library, folder)
     if state is not None:
         env[STATE] = state
     if not env.get('CUDA_HOME') and not env.get('CUDA_PATH'):
@@ -187,11 +201,16 @@ def environment(folder, base=None, state=None):
     return env
 
 
-def command_line(args):
+def command_line(args, library=None):
     """The argument vector to run: one argument through bash (sh where
-    there is no bash), several as they are."""
+    there is no bash), several as they are; with intercept.c's library,
+    those started by sh's `exec`, so that a program the library catches
+    (`python -m thffi run -- gcc -c x.c`) is caught: this process has no
+    library loaded."""
     if len(args) == 1:
         return [shutil.which('bash') or 'sh', '-c', args[0]]
+    if library is not None:
+        return ['/bin/sh', '-c', 'exec "$@"', 'thffi run'] + list(args)
     return list(args)
 
 
@@ -209,9 +228,15 @@ def main(args):
         folder = make_folder()
     except OSError:  # thffi's cache cannot be written: the shims go, with the run
         folder = make_folder(state)
+    library, why = intercept.library([os.path.join(cache_root(), 'run'), state])
+    if why:
+        sys.stderr.write('thffi run: %s: the compilers the step starts run as they are, but '
+                         'nvcc by name\n' % why)
     try:
-        env = dict(environment(folder, state=state), **{ROOT: os.getcwd()})
-        process = subprocess.Popen(command_line(args), env=env)
+        env = dict(environment(folder, state=state, library=library), **{ROOT: os.getcwd()})
+        if len(args) > 1 and not shutil.which(args[0], path=env['PATH']):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), args[0])
+        process = subprocess.Popen(command_line(args, library), env=env)
         while True:
             try:
                 status = process.wait()

@@ -1,29 +1,42 @@
-"""The compilers `python -m thffi run` puts first on PATH: run.py writes a
-script for each name that calls main(name, args).  Each applies
-thffi/toolchain/'s rules to its arguments, says in one line on stderr what
-it changed (nothing when it changed nothing), and execs the real program,
-the one on PATH less run.py's folders.
+"""The compilers of `python -m thffi run`.  A compiler its command starts,
+by whatever path or name, comes here one of two ways:
+- the library the run preloads into every program (intercept.c) starts
+  the run folder's `thffi-compiler` in its place: intercepted(), with the
+  kind of compiler, the real program's path, and the argument vector as
+  it was given;
+- `nvcc` by name, through the run folder's `nvcc`, first on PATH (the
+  toolkit may be off PATH: pip's wheels, /usr/local/cuda): main('nvcc',
+  args); the real nvcc is the next on PATH, else the toolkit's thffi
+  builds with.
+Each applies thffi/toolchain/'s rules to the arguments, says in one line
+on stderr what it changed (nothing when it changed nothing), and execs the
+real program.  THFFI_RUN_PASS, set in the environment first, lets that
+program, what it starts (cc1, as, ld, nvcc's host gcc, which get the flags
+already changed) and the probes here run as they are: no loop.
 
 - nvcc: toolchain/nvcc.py's modernize(), the architectures today's nvcc
-  rejects replaced by thffi's --arch-flags (cuda.nvcc_arch_flags()); the
-  real nvcc is the next on PATH, else the toolkit's thffi builds with.
-- cc, gcc compiling C: toolchain/cc.py's DIALECT_RULES that the compiler's
-  release makes errors, as gcc 5 took them: each gcc 14 error a warning
-  again (`-Wno-error=...`, first, so that the command's own flags win), and
-  gcc 15's C23 default back to gcc 5's gnu11 where the command names no
-  -std.  Other languages, preprocessing for nvcc and links go through as
-  they are.
+  rejects replaced by thffi's --arch-flags (cuda.nvcc_arch_flags()).
+- cc (gcc, cc, x86_64-linux-gnu-gcc-12...) compiling C: toolchain/cc.py's
+  DIALECT_RULES that the compiler's release makes errors, as gcc 5 took
+  them: each gcc 14 error a warning again (`-Wno-error=...`, first, so that
+  the command's own flags win), and gcc 15's C23 default back to gcc 5's
+  gnu11 where the command names no -std.  g++ and c++ compile C++ (a .c
+  too): no dialect rule is theirs.
+- every compile (nvcc, cc, c++): the include folders of PyTorch 0.4 and 1.x
+  (toolchain/includes.py) become thffi's include flags; for nvcc, an
+  include folder holding a copy of CUB or thrust (toolchain/vendored.py)
+  is set aside where the toolkit's serves the code, as port sets it aside.
 
 What a run asks of the machine once (the architectures, the compiler's
-release and defaults) is kept as JSON in the run's own folder
-(THFFI_RUN_STATE), removed with the run: TORCH_CUDA_ARCH_LIST or the
-toolkit may differ at the next.
+release and defaults, thffi's include flags, the toolkit's CUB) is kept as
+JSON in the run's own folder (THFFI_RUN_STATE), removed with the run:
+TORCH_CUDA_ARCH_LIST or the toolkit may differ at the next.
 
 The shims start Python without site (-S) and run this file; it imports
-site, thffi and all but os and sys only for what needs thffi's rules (nvcc,
-and gcc compiling C): the gcc runs nvcc starts for its host code cost a
-bare Python start (0.06 s on an idle machine), not 0.5 s of site-packages
-and thffi."""
+thffi's toolchain rules (thffi's face imports nothing more at start) and
+site-packages only for what needs them (finding the CUDA toolkit, thffi's
+include flags): a compile costs a bare Python start (0.06 s on an idle
+machine) more than it did."""
 
 import os
 import sys
@@ -33,6 +46,8 @@ import sys
 MARKER = '.thffi-run'
 # The environment variable naming the folder of one run's probes (run.py).
 STATE = 'THFFI_RUN_STATE'
+# Set for every program the shims start: intercept.c starts it as it is.
+PASS = 'THFFI_RUN_PASS'
 
 
 def _site():
@@ -79,35 +94,43 @@ def _cached(key, compute):
 
 
 def _say(name, clauses):
-    if clauses:
-        sys.stderr.write('thffi run: %s: %s\n' % (name, '; '.join(clauses)))
+    """One line on stderr, once a run (FindCUDA runs nvcc twice a source,
+    for its dependencies and to compile it; make -j runs many at once: the
+    first to make the line's file in the run's folder says it)."""
+    if not clauses:
+        return
+    line = 'thffi run: %s: %s\n' % (name, '; '.join(clauses))
+    folder = os.environ.get(STATE)
+    if folder and os.path.isdir(folder):
+        import hashlib
+        try:
+            os.close(os.open(os.path.join(folder, 'said-' + hashlib.sha256(
+                line.encode()).hexdigest()[:32]), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return
+        except OSError:
+            pass
+    sys.stderr.write(line)
 
 
-def _exec(program, args):
+def _exec(program, argv0, args):
     sys.stderr.flush()
-    os.execv(program, [program] + list(args))
+    os.execv(program, [argv0] + list(args))
 
 
-def nvcc(args):
-    _site()
+def _nvcc_rules(program, args):
+    """(args, [clause]) of toolchain/nvcc.py's rules, or (None, message)
+    where TORCH_CUDA_ARCH_LIST names no architecture."""
     from thffi.toolchain import cuda_toolkit as cuda
     from thffi.toolchain import nvcc as nvcc_rules
-    home = cuda.find_cuda_home()
-    program = real_program('nvcc') or home and os.path.join(home, 'bin', 'nvcc')
-    if not program:
-        sys.stderr.write('thffi run: %s\n' % cuda.missing_toolkit_message(
-            'nvcc', 'run the step without nvcc'))
-        return 127
     try:
         found = _cached('nvcc ' + program, lambda: {
             'arch_flags': cuda.nvcc_arch_flags(),
             'accepted': sorted(nvcc_rules.accepted_architectures(program) or [])})
-    except ValueError as exc:  # a TORCH_CUDA_ARCH_LIST that names no architecture
-        sys.stderr.write('thffi run: nvcc: %s\n' % exc)
-        return 2
+    except ValueError as exc:
+        return None, str(exc)
     new, changes = nvcc_rules.modernize(args, found['arch_flags'], found['accepted'] or None)
-    _say('nvcc', [nvcc_rules.describe(changes)] if changes else [])
-    _exec(program, new)
+    return new, [nvcc_rules.describe(changes)] if changes else []
 
 
 def _compiles_c(args):
@@ -152,14 +175,8 @@ def _probe(program, cc_rules):
     return {'flags': flags, 'c23': int(version.group()) > 201710}
 
 
-def cc(name, args):
-    program = real_program(name)
-    if not program:
-        sys.stderr.write('thffi run: %s: not found on PATH\n' % name)
-        return 127
-    if not _compiles_c(args):
-        _exec(program, args)
-    _site()
+def _dialect_rules(program, args):
+    """(args, [clause]) of toolchain/cc.py's DIALECT_RULES for a C compile."""
     import re
     from thffi.toolchain import cc as cc_rules
     found = _cached('cc ' + program, lambda: _probe(program, cc_rules))
@@ -167,12 +184,120 @@ def cc(name, args):
     if found['c23'] and not any(re.match(r'--?std=', a) for a in args):
         c23 = next(rule for rule in cc_rules.DIALECT_RULES if rule.release == 'gcc 15')
         added.append(('-std=gnu11', "gcc 5's default, where " + c23.why))
-    _say(name, ['adds %s (%s)' % (flag, why) for flag, why in added])
-    _exec(program, [flag for flag, _ in added] + list(args))
+    return ([flag for flag, _ in added] + list(args),
+            ['adds %s (%s)' % (flag, why) for flag, why in added])
 
 
-def main(name, args):
-    """The program `name`, with args."""
-    if name == 'nvcc':
-        return nvcc(args)
-    return cc(name, args)
+def _include_flags():
+    _site()
+    from thffi import builder
+    return builder.include_flags()
+
+
+def _set_aside(kind, args):
+    """{folder: why} of the include folders of an nvcc command that hold a
+    copy of a library the toolkit ships, where the toolkit's serves the
+    command's sources: every `cub::Name` they use is in it (nvcc is asked,
+    once a run, as port asks it)."""
+    if kind != 'nvcc':
+        return {}
+    from thffi.toolchain import includes, vendored
+    copies = {folder: library for _, _, _, folder in includes.include_folders(args)
+              for library in vendored.LIBRARIES
+              if library.toolkit and os.path.isfile(os.path.join(folder, library.marker))}
+    if not copies:
+        return {}
+    _site()
+    from thffi.toolchain import cuda_toolkit as cuda
+    from thffi.toolchain import nvcc as nvcc_rules
+    home = cuda.find_cuda_home()
+    texts = [_read(source) for source in nvcc_rules.inputs(['nvcc'] + list(args))]
+    found = {}
+    for folder, library in copies.items():
+        toolkit = vendored.toolkit_folder(library, home)
+        if not toolkit or os.path.realpath(folder).startswith(os.path.realpath(home) + os.sep):
+            continue  # no toolkit's to use instead, or the toolkit's own
+        if _toolkit_serves(library, texts, home):
+            version = library.version and vendored.version_from_text(
+                library, _read(os.path.join(folder, library.version[0])))
+            found[folder] = 'a copy of %s%s: %s; <%s/...> now finds the toolkit\'s' % (
+                library.name, ' ' + version if version else '', library.why, library.folder)
+    return found
+
+
+def _toolkit_serves(library, texts, home):
+    """Whether the toolkit's copy of library has the headers the sources
+    include of it and the names they use (vendored.missing_names())."""
+    import re
+    prefix = re.escape(library.folder)
+    headers = sorted({h for text in texts for h in re.findall(
+        r'#\s*include\s*[<"](%s/[^>"]+)[>"]' % prefix, text)}) or [library.marker]
+    names = sorted({n for text in texts for n in re.findall(r'\b%s::(\w+)' % prefix, text)})
+
+    def ask():
+        from thffi.toolchain import vendored
+        missing, error = vendored.missing_names(library, headers, names, home)
+        return not error and not missing
+    return _cached('serves %s %s %s' % (library.folder, ' '.join(headers), ' '.join(names)), ask)
+
+
+def _read(path):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except OSError:
+        return ''
+
+
+def _include_rules(kind, args):
+    """(args, [clause]) of toolchain/includes.py's rules."""
+    from thffi.toolchain import includes
+    from thffi.toolchain.nvcc import describe
+    old = any(includes.old_folder(folder) for _, _, _, folder in includes.include_folders(args))
+    set_aside = _set_aside(kind, args)
+    if not old and not set_aside:
+        return args, []
+    new, changes = includes.modernize(args, _cached('includes', _include_flags) if old else [],
+                                      set_aside)
+    return new, [describe(changes)]
+
+
+def main(kind, args, program=None, argv0=None):
+    """The compiler of `kind` (nvcc, cc or c++) at `program` (the real one;
+    None: the next of that name on PATH, for nvcc else the toolkit's), with
+    args; argv0: its name as the command gave it."""
+    os.environ[PASS] = '1'
+    args = list(args)
+    name = os.path.basename(argv0 or kind)
+    if program is None:
+        program = real_program(name)
+    if kind == 'nvcc' and program is None:
+        _site()
+        from thffi.toolchain import cuda_toolkit as cuda
+        home = cuda.find_cuda_home()
+        program = home and os.path.join(home, 'bin', 'nvcc')
+        if not program:
+            sys.stderr.write('thffi run: %s\n' % cuda.missing_toolkit_message(
+                'nvcc', 'run the step without nvcc'))
+            return 127
+    if program is None:
+        sys.stderr.write('thffi run: %s: not found on PATH\n' % name)
+        return 127
+    kind = {'gcc': 'cc'}.get(kind, kind)  # the `gcc` of a folder an older thffi made
+    clauses = []
+    if kind == 'nvcc':
+        _site()
+        args, clauses = _nvcc_rules(program, args)
+        if args is None:
+            sys.stderr.write('thffi run: nvcc: %s\n' % clauses)
+            return 2
+    elif kind == 'cc' and _compiles_c(args):
+        args, clauses = _dialect_rules(program, args)
+    args, more = _include_rules(kind, args)
+    _say(name, clauses + more)
+    _exec(program, argv0 or program, args)
+
+
+def intercepted(argv):
+    """A compiler intercept.c caught: argv is KIND PROGRAM ARGV0 ARGS..."""
+    return main(argv[0], argv[3:], argv[1], argv[2])

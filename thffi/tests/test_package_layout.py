@@ -17,7 +17,7 @@ ORDER = ('run', 'builder', 'port', 'toolchain')
 # thffi.legacy by name (docs/architecture.md).
 ALLOWED = {('thffi.runtime.extension_runtime', 'thffi.legacy')}
 # Data at the top that imports nothing and any part may read.
-SHARED = {'thffi._version'}
+SHARED = {'thffi._version', 'thffi._cache'}
 
 
 def _modules():

@@ -295,16 +295,18 @@ def test_nothing_changes_outside_thffi_run(tmp_path):
     assert after.returncode == 1 and 'AttributeError' in after.stderr
 
 
-def test_a_compiler_path_a_build_records_outlives_the_run(tmp_path):
-    """CMake keeps the path of the cc it found (the shim) in its cache: the
-    next step, run apart, or a plain `make` after it, calls that path."""
+def test_a_compiler_path_a_build_records_is_the_machines(tmp_path):
+    """CMake keeps the path of the cc it found in its cache: under thffi run
+    that is the machine's cc, which the next step, run apart through thffi
+    run, reaches by that path (intercept.c), and a plain `make` after it
+    runs as it is."""
     write(tmp_path, {'add.c': '''\
         int add(int a, int b) { return a + b; }
         '''})
     out = thffi_run(['command -v cc > recorded'], tmp_path)
     assert out.returncode == 0, out.stderr
     recorded = (tmp_path / 'recorded').read_text().strip()
-    assert os.path.dirname(recorded) == run.make_folder()
+    assert recorded == shutil.which('cc', path=ENV['PATH'])
     again = subprocess.run([recorded, '-c', 'add.c', '-o', 'add.o'], cwd=str(tmp_path),
                            env=ENV, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
@@ -312,15 +314,16 @@ def test_a_compiler_path_a_build_records_outlives_the_run(tmp_path):
 
 
 def test_an_unwritable_cache_puts_the_shims_in_the_run(tmp_path):
-    """Where thffi's cache cannot be written, the run still has its shims,
-    in its own folder, removed with it."""
+    """Where thffi's cache cannot be written, the run still has its shims
+    and its interception library, in its own folder, removed with it."""
     (tmp_path / 'cache').write_text('a file where the cache folder would be\n')
     env = dict(ENV, THFFI_CACHE_DIR=str(tmp_path / 'cache'))
-    out = thffi_run(['--', 'sh', '-c', 'command -v cc; echo "$THFFI_RUN_STATE"'], tmp_path,
-                    env=env)
+    out = thffi_run(['--', 'sh', '-c', 'command -v python; echo "$THFFI_RUN_COMPILER"; '
+                     'echo "$LD_PRELOAD"; echo "$THFFI_RUN_STATE"'], tmp_path, env=env)
     assert out.returncode == 0, out.stderr
-    cc, state = out.stdout.split()
-    assert cc.startswith(state + os.sep) and not os.path.exists(state)
+    python, shim, library, state = out.stdout.split()
+    assert all(path.startswith(state + os.sep) for path in (python, shim, library))
+    assert not os.path.exists(state)
 
 
 def test_exit_status_usage_and_the_real_programs(tmp_path):

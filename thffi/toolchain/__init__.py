@@ -12,6 +12,8 @@ test, not a branch in either.
   C++ only.
 - ptx.py: inline PTX without `.sync` (shfl, vote), which ptxas refuses for
   sm_70 and later.
+- includes.py: the include folders of PyTorch 0.4 and 1.x's TH and THC
+  (torch/lib/include/TH...), which thffi's headers replace.
 - vendored.py: library copies 2018 repositories carried (CUB 1.x, thrust,
   moderngpu) and whether the toolkit ships them.
 - cuda_api.py: the CUDA runtime and library names CUDA 10.1-13.0 removed
