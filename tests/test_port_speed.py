@@ -68,6 +68,10 @@ def test_every_removed_row_is_let_through(row):
     'import torch\ni = x.long()\nh = i / 2\n',
     'import torch\n_, i = x.max(1)\nh = i / 2\n',
     'from ._ext import my_lib\nmy_lib.f(x.permute(1, 0))\n',
+    'y = x.t().double()\nz = y.view(-1)\n',
+    'w.t().float().resize_(6)\n',
+    "if type(x).__name__ == 'FloatTensor':\n    x = x.double()\n",
+    'from torch.nn.utils.rnn import pad_packed_sequence\no, n = pad_packed_sequence(p)\n',
 ], ids=lambda s: s.splitlines()[-1][:40])
 def test_what_python_rewrites_or_reports_is_let_through(source):
     assert triggers.wanted(source, '0.3')

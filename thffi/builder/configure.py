@@ -291,21 +291,23 @@ def meant_command(obj, base):
     port/readers/, imported only for an object that is missing or stale)
     that writes `obj`, an extra object, or None: under base and in each of
     the three folders above it (make.sh files often sit above the build.py
-    that links).  Of several, one that a README there runs, directly or
-    through the scripts it runs (readers/route.py), as lib/make.sh beside
-    an extension's own make.sh that the README never runs; then the one
-    nearest base."""
+    that links), and the scripts a README there runs whatever their names
+    (`bash install.bash`).  Of several, one that a README there runs,
+    directly or through the scripts it runs (readers/route.py), as
+    lib/make.sh beside an extension's own make.sh that the README never
+    runs; then the one nearest base."""
     from ..port.readers import commands_building
     from ..port.readers.route import readmes, route
     obj, base = os.path.realpath(obj), os.path.abspath(base)
     folders = [base]
     while len(folders) < 4 and os.path.dirname(folders[-1]) != folders[-1]:
         folders.append(os.path.dirname(folders[-1]))
-    found = commands_building(obj, base) + [
-        c for folder in folders[1:] for c in commands_building(obj, folder, recursive=False)]
+    runs = route(readmes(folders))
+    found = commands_building(obj, base, run_as=runs) + [
+        c for folder in folders[1:]
+        for c in commands_building(obj, folder, recursive=False, run_as=runs)]
     if not found:
         return None
-    runs = route(readmes(folders))
     # On the route first; of equals, min keeps the first (the nearest).
     command = min(found, key=lambda c: os.path.realpath(c.file) not in runs)
     return command.file, command, command.folder

@@ -27,23 +27,25 @@ from .configure import _CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_
 from ..toolchain import cc, cuda_api
 
 
-def link_kwargs(plan, objects):
+def link_kwargs(plan, objects, left_out=()):
     """plan.kwargs with `objects` (what compile() made) among extra_objects,
     plus the runtimes the user's objects need: the prebuilt extra_objects
     and the compiled .cu sources.  Legacy make.sh objects were loaded where torch had loaded
     the C++ and CUDA runtimes; now the library links them itself, the
     CUDA ones by soname (PyTorch's copy where it loaded one; the rpath is
-    the fallback), with or without with_cuda."""
+    the fallback), with or without with_cuda.  left_out: extra objects not
+    linked (unlinkable())."""
     for obj in plan.user_objects:
         if not os.path.isfile(obj):
             step = plan.missing_steps.get(obj)
             raise BuildError('create_extension(%r): extra_objects: %s does not exist (%s)'
                              % (plan.name, obj, '%s was to build it' % step if step
                                 else 'a make.sh step builds it?'))
-    _check_removed_calls(plan)
+    linked = [obj for obj in plan.user_objects if obj not in left_out]
+    _check_removed_calls(plan, linked)
     own = {job.object for job in plan.jobs if job.own}
-    user = plan.user_objects + [obj for obj in objects if obj not in own]
-    kw = dict(plan.kwargs, extra_objects=plan.user_objects + list(objects))
+    user = linked + [obj for obj in objects if obj not in own]
+    kw = dict(plan.kwargs, extra_objects=linked + list(objects))
     for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
         kw[key] = as_list(kw.get(key))
     # The libraries linked already, by name ('cusparse' for -lcusparse
@@ -61,34 +63,78 @@ def link_kwargs(plan, objects):
     return kw
 
 
-def _check_removed_calls(plan):
-    """Fails the build when a prebuilt object of extra_objects calls CUDA
-    functions the toolkit here lacks (toolchain/cuda_api.py), naming
-    them: an object an old toolkit built (its launch sequence) is to be
-    compiled again from its .cu; other names, in its source, replaced."""
+def _removed_calls(plan, obj):
+    """[(why, what to do)] a prebuilt object of extra_objects cannot be
+    linked with the toolkit here: it calls CUDA functions it lacks
+    (toolchain/cuda_api.py), named, an object an old toolkit built (its
+    launch sequence) being one to compile again from its .cu; other names,
+    in its source, replaced."""
     home = plan.cuda_home or cuda.find_cuda_home()
     toolkit = home and cuda_api.toolkit_version(home)
-    lines = []
+    found = []
+    old = binaries.removed_calls(obj, toolkit, compiled=True)
+    if old:
+        found.append(('was built by an old CUDA toolkit: %s' % old,
+                      '. Compile it again from its .cu with today\'s nvcc (thffi does so itself '
+                      'when the .cu lies beside it, as %s or %s)' % _source_names(obj)))
+    undefined, _ = binaries.symbols([obj])
+    # (cuSPARSE's legacy routines are defined here when the extension
+    # links cuSPARSE with_cuda: THCSparseLegacy.c)
+    removed = cuda_api.describe_all(
+        [n for n in sorted(undefined) if cuda_api.lookup(n)
+         and not cuda_api.lookup(n).compiled
+         and not (plan.cusparse_legacy and cuda_api.lookup(n).thffi == 'cusparse')],
+        toolkit)
+    if removed:
+        found.append(('calls names CUDA removed', ':\n  %s' % '\n  '.join(removed)))
+    return found
+
+
+def _removed_calls_message(plan, reasons):
+    """The BuildError of objects that cannot be linked: reasons, {object:
+    _removed_calls()}, each with what else to say of it."""
+    return BuildError('create_extension(%r): %s' % (plan.name, '\n'.join(
+        '%s %s%s' % (plan.display(obj), why, advice)
+        for obj, found in reasons.items() for why, advice in found)))
+
+
+def _check_removed_calls(plan, objects):
+    """Fails the build when objects (prebuilt, of extra_objects) call CUDA
+    functions the toolkit here lacks (_removed_calls())."""
+    reasons = {obj: _removed_calls(plan, obj) for obj in objects}
+    if any(reasons.values()):
+        raise _removed_calls_message(plan, {o: r for o, r in reasons.items() if r})
+
+
+def unlinkable(plan):
+    """{object: _removed_calls()} of the prebuilt objects of an extension built without
+    CUDA that the toolkit here cannot link (_removed_calls(): a committed
+    CUDA 9 object calling cudaConfigureCall).  link() leaves them out, as
+    it leaves the rebuilt objects of such a build uncompiled, unless its C
+    calls what they define; in package mode, where setuptools links, they
+    are linked and the build fails naming them."""
+    if plan.with_cuda or plan.package:
+        return {}
+    found = {}
     for obj in plan.user_objects:
-        old = binaries.removed_calls(obj, toolkit, compiled=True)
-        if old:
-            lines.append('%s was built by an old CUDA toolkit: %s. Compile it again from its '
-                         '.cu with today\'s nvcc (thffi does so itself when the .cu lies '
-                         'beside it, as %s or %s)'
-                         % ((plan.display(obj), old) + _source_names(obj)))
-        undefined, _ = binaries.symbols([obj])
-        # (cuSPARSE's legacy routines are defined here when the extension
-        # links cuSPARSE with_cuda: THCSparseLegacy.c)
-        removed = cuda_api.describe_all(
-            [n for n in sorted(undefined) if cuda_api.lookup(n)
-             and not cuda_api.lookup(n).compiled
-             and not (plan.cusparse_legacy and cuda_api.lookup(n).thffi == 'cusparse')],
-            toolkit)
-        if removed:
-            lines.append('%s calls names CUDA removed:\n  %s'
-                         % (plan.display(obj), '\n  '.join(removed)))
-    if lines:
-        raise BuildError('create_extension(%r): %s' % (plan.name, '\n'.join(lines)))
+        reasons = os.path.isfile(obj) and obj.endswith('.o') and _removed_calls(plan, obj)
+        if reasons:
+            found[obj] = reasons
+    return found
+
+
+def _check_left_out(plan, library, kwargs, left_out):
+    """Fails the build when the library, linked without left_out
+    (unlinkable()'s), leaves undefined a name one of them defines: the C
+    calls it, and the object cannot be linked as it is."""
+    names = set(binaries.unresolved(library, kwargs.get('library_dirs', []),
+                                    plan.linked_libraries)[0])
+    called = {obj: sorted(names & set(binaries.symbols([obj])[1])) for obj in left_out}
+    if any(called.values()):
+        raise _removed_calls_message(plan, {
+            obj: [(why + ', and the C calls %s, which it defines' % ', '.join(called[obj]),
+                   advice) for why, advice in found]
+            for obj, found in left_out.items() if called[obj]})
 
 
 def _cuda_library(plan, library, what, symbols):
@@ -226,7 +272,8 @@ def link(plan, objects):
     # a mix.
     module = (plan.module_name if plan.package
               else '_%s_%x' % (plan.name.split('.')[-1], time.time_ns()))
-    kwargs = link_kwargs(plan, objects)
+    left_out = unlinkable(plan)
+    kwargs = link_kwargs(plan, objects, left_out)
     built = _cffi_compile(plan, module, kwargs, plan.sources)
     deferred = plan.deferred
     try:
@@ -234,19 +281,24 @@ def link(plan, objects):
     except BuildError:
         sources = with_inline_definitions(
             plan, built, kwargs, lambda sources: _cffi_compile(plan, module, kwargs, sources))
-        if sources is None and not deferred:
+        if sources is None and not deferred and not left_out:
             raise
         sources = sources or {src: src for src in plan.sources}
         if deferred and binaries.unresolved(built, kwargs.get('library_dirs', []),
                                          plan.linked_libraries)[0]:
-            kwargs = link_kwargs(plan, objects + compile(plan, deferred=True))
+            kwargs = link_kwargs(plan, objects + compile(plan, deferred=True), left_out)
             built = _cffi_compile(plan, module, kwargs, list(sources))
             deferred = []
+        _check_left_out(plan, built, kwargs, left_out)
         check_symbols(plan, built, kwargs, _cffi_objects(plan, sources))
     for source in deferred:
         print('thffi: %s (extra_objects) %s: not compiled, as the extension is built without '
               'CUDA and its C calls nothing that is missing'
               % (plan.display(plan.rescued[source]), plan.rescue_reasons[source]))
+    for obj, found in left_out.items():
+        print('thffi: %s (extra_objects) %s: left out of the link, as the extension is built '
+              'without CUDA and its C calls nothing it defines'
+              % (plan.display(obj), '; '.join(why for why, _ in found)))
     return built
 
 

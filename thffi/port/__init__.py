@@ -95,7 +95,8 @@ def _read(root, base):
     file not in UTF-8 has kind 'c-undecodable' (scanned, not changed)."""
     from . import readers
     from .docs import is_doc
-    entries, binaries, findings = [], [], []
+    from .readers.route import route
+    entries, binaries, findings, listed = [], [], [], []
     for path in _files(root):
         rel = os.path.relpath(path, base)
         kind = ('cmake' if os.path.basename(path) == 'CMakeLists.txt' or path.endswith('.cmake')
@@ -103,6 +104,13 @@ def _read(root, base):
                 else readers.kind(path))
         if path.endswith('.so'):
             binaries.append(rel)
+        listed.append((path, rel, kind))
+    # A script by any name that a README or build file runs (`bash
+    # install.bash`) is read as what runs it runs it.
+    run_as = route([p for p, _, k in listed if k == 'doc'],
+                   [(p, k) for p, _, k in listed if k in ('sh', 'make', 'py')])
+    for path, rel, kind in listed:
+        kind = kind or run_as.get(os.path.realpath(path))
         if kind is None:
             continue
         try:
@@ -227,9 +235,10 @@ def port(root, write=False, version=None, jobs=None):
     the result is the same for any number."""
     from . import imports, readers, vendored
     from . import version as versions
-    from .c import layouts, scan_c
+    from .c import inline_findings, layouts, scan_c
     from .cmake import rewrite_cmake
-    from .compiled import committed_binaries, compiled_files, cuda_files, summarise
+    from .compiled import committed_binaries, compiled_files, cuda_files, ffi_headers, \
+        summarise
     from .docs import report_commands
     from .make import rewrite_make
     from .running import top_level_modules
@@ -264,7 +273,7 @@ def port(root, write=False, version=None, jobs=None):
         # (readers/python.py): the others are not walked for one.
         if kind in ('sh', 'make') or kind == 'py' and 'nvcc' in text:
             built_by_nvcc |= {os.path.basename(c.output) for c in
-                              readers.commands(path, text, ask_make=False)
+                              readers.commands(path, text, ask_make=False, reader=kind)
                               if c.output}
         elif kind in _C_KINDS:
             for name, checks in layouts(text).items():
@@ -305,7 +314,7 @@ def port(root, write=False, version=None, jobs=None):
         elif kind == 'make':
             new, found = rewrite_make(text, rel, accepted(), makefiles)
         elif kind == 'cmake':
-            new, found = rewrite_cmake(text, rel, accepted(), sys.executable)
+            new, found = rewrite_cmake(text, rel, accepted())
             if found:  # a file of the torch build: the sources it names are compiled
                 texts[rel] = text
         else:
@@ -317,7 +326,9 @@ def port(root, write=False, version=None, jobs=None):
         _change(path, rel, text, new, write, diff, changed)
     # Library copies (vendored.py): the code's includes of a copy the
     # toolkit serves become the toolkit's; nothing in a copy is rewritten.
-    compiled = compiled_files(texts)
+    compiled = compiled_files(texts, {rel for _, rel, kind, _ in entries if kind == 'sh'})
+    # C99 inline definitions, where a C compile sees them.
+    c_findings += inline_findings({rel: texts[rel] for rel in c_paths}, ffi_headers(texts))
     copies = vendored.find(texts)
     inside = vendored.files_in(texts, copies)
     included, found = vendored.rewrite_includes(texts, compiled, copies)

@@ -22,6 +22,12 @@ otherwise.  `version` is the PyTorch the code was written for ('0.1' to
   mode and no align_corners, before 0.4: align_corners=True.
 - torch.cuda.device(n) for n >= 1 (an error where the device does not
   exist), requires_grad on an integer tensor (an error today): reported.
+- toolchain/tensor_behaviours.py's rows, reported with what to write: a
+  type conversion of a view (x.t().double(), directly or through a name)
+  then viewed or resized (0.x's was contiguous); type(x).__name__ or
+  x.__class__.__name__ compared with a tensor class name ('FloatTensor':
+  never true since 0.4); before 0.4, pad_packed_sequence (its lengths were
+  a list).
 
 `.cuda(async=True)` is a SyntaxError since Python 3.7, so it is rewritten
 before parsing (python.py, fix_async)."""
@@ -34,6 +40,8 @@ import libcst.matchers as m
 from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, \
     ScopeProvider
 
+from ..toolchain import tensor_behaviours
+from .layout import makes_view
 from .report import Finding
 
 # The legacy autograd classes python.py rewrites (triggers.py looks for them).
@@ -54,6 +62,11 @@ _CORNER_MODES = ('linear', 'bilinear', 'trilinear', 'bicubic')
 _UPSAMPLE = {'torch.nn.functional.' + n for n in ('upsample', 'upsample_bilinear',
                                                    'upsample_nearest')}
 _REDUCTION = {(True, True): 'mean', (False, True): 'sum'}  # (size_average, reduce)
+# What a converted view is then given to, that reads its layout.
+_READS_LAYOUT = ('view', 'resize_', 'resize_as_')
+_DTYPES = {'Float': 'float32', 'Double': 'float64', 'Half': 'float16', 'Byte': 'uint8',
+           'Char': 'int8', 'Short': 'int16', 'Int': 'int32', 'Long': 'int64'}
+_PAD_PACKED = 'torch.nn.utils.rnn.pad_packed_sequence'
 
 
 def fix_async(source):
@@ -98,6 +111,35 @@ def _arg(keyword, value):
     return cst.Arg(keyword=cst.Name(keyword), value=value,
                    equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(''),
                                          whitespace_after=cst.SimpleWhitespace('')))
+
+
+def _said(name, what, write):
+    """A report of toolchain/tensor_behaviours.py's row name: what the code
+    does, what the old releases did and today's does, what to write."""
+    rule = tensor_behaviours.RULES[name]
+    return '%s: PyTorch %s %s; today %s: write %s' % (what, rule.versions, rule.then, rule.now,
+                                                     write)
+
+
+def _class_name(node):
+    """The code of x where node is type(x).__name__ or x.__class__.__name__."""
+    if not m.matches(node, m.Attribute(attr=m.Name('__name__'))):
+        return None
+    owner = node.value
+    if m.matches(owner, m.Call(func=m.Name('type'), args=[m.Arg(keyword=None)])):
+        return cst.Module(body=[]).code_for_node(owner.args[0].value)
+    if m.matches(owner, m.Attribute(attr=m.Name('__class__'))):
+        return cst.Module(body=[]).code_for_node(owner.value)
+    return None
+
+
+def _tensor_class_names(node):
+    """The tensor class names ('FloatTensor'...) a string, or a tuple, list
+    or set of strings, holds."""
+    values = [node] if isinstance(node, cst.SimpleString) else [
+        e.value for e in node.elements] if isinstance(node, (cst.Tuple, cst.List, cst.Set)) \
+        else []
+    return [v for v in map(_string, values) if v in tensor_behaviours.TENSOR_CLASS_NAMES]
 
 
 def _with_arg(call, arg):
@@ -223,6 +265,9 @@ class Behaviours(cst.CSTTransformer):
 
     def leave_Call(self, original_node, updated_node):
         names = self._qualified(original_node.func)
+        self._converted_view(original_node)
+        if _PAD_PACKED in names and self.version < '0.4':
+            self._pad_packed(original_node)
         if names & _UPSAMPLE:
             return self._upsample(original_node, updated_node, names)
         if any(n.startswith('torch.nn.') and (n.endswith('Loss') or
@@ -343,6 +388,67 @@ class Behaviours(cst.CSTTransformer):
             self._report(original, 'requires_grad on an integer tensor: an error today (only '
                          'floating point tensors have gradients); drop it, or make the tensor '
                          'float', fixed=False)
+
+    # -- tensor_behaviours.py's rows -------------------------------------------
+
+    def _conversion_of_view(self, node):
+        """The code of node where it is a type conversion (x.double(),
+        x.cuda()...) of an expression that may be a non-contiguous view,
+        or of a name assigned one."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value in tensor_behaviours.CONVERSIONS):
+            return None
+        receiver = node.func.value
+        if makes_view(receiver) or isinstance(receiver, cst.Name) and any(
+                v is not None and makes_view(v) for v in self._assigned(receiver)):
+            return cst.Module(body=[]).code_for_node(node)
+        return None
+
+    def _converted_view(self, call):
+        """x.t().double().view(-1), or y.resize_(n) where y = x.t().double()."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in _READS_LAYOUT):
+            return
+        made = self._conversion_of_view(func.value)
+        where = ''
+        if made is None and isinstance(func.value, cst.Name):
+            for value in self._assigned(func.value):
+                made = value is not None and self._conversion_of_view(value)
+                if made:
+                    line = self.get_metadata(PositionProvider, value).start.line
+                    where = ' (%s = %s, line %d)' % (func.value.value, made, line)
+                    break
+        if made:
+            self._report(call, _said('contiguous conversion', '%s then .%s()%s' % (
+                func.value.value if where else made, func.attr.value, where),
+                '%s.contiguous()' % made), fixed=False)
+
+    def _pad_packed(self, call):
+        """Before 0.4, pad_packed_sequence's lengths were a list."""
+        lengths = 'lengths'
+        parent = self.get_metadata(ParentNodeProvider, call)
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and m.matches(
+                parent.targets[0].target, m.Tuple(elements=[m.Element(), m.Element(
+                    value=m.Name())])):
+            lengths = parent.targets[0].target.elements[1].value.value
+        self._report(call, _said('packed lengths', 'pad_packed_sequence(...)', '%s = %s.tolist() '
+                                 'after it where the code needs a list' % (lengths, lengths)),
+                     fixed=False)
+
+    def leave_Comparison(self, original_node, updated_node):
+        """type(x).__name__ == 'FloatTensor': never true since 0.4."""
+        operands = [original_node.left] + [c.comparator for c in original_node.comparisons]
+        subjects = [s for s in map(_class_name, operands) if s]
+        names = [n for o in operands for n in _tensor_class_names(o)]
+        if subjects and names:
+            x = subjects[0]
+            write = ' or '.join(
+                'isinstance(%s, torch.Tensor)' % x if n == 'Variable' else
+                "%s.type() == 'torch.%s' (any device: %s.dtype == torch.%s)"
+                % (x, n, x, _DTYPES[n[:-len('Tensor')]]) for n in dict.fromkeys(names))
+            self._report(original_node, _said('tensor class name', cst.Module(
+                body=[]).code_for_node(original_node), write), fixed=False)
+        return updated_node
 
     # -- volatile ------------------------------------------------------------
 

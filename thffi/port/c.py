@@ -15,7 +15,10 @@ reported.
   non-contiguous view (permute, t(), narrow, a slice) in the wrong order.
   layouts() gives, per function, whether it reads memory and checks layout,
   for port's report of views passed to it from Python (layout.py).
-- A function a C file (.c, .h) defines plain `inline` (toolchain/cc.py):
+- A function defined plain `inline` (toolchain/cc.py) where a C compile
+  sees it (inline_findings(): a .c file, a header a .c file includes, at
+  any depth, or one create_extension hands cffi's C module; not a header
+  only CUDA or C++ includes, where `inline __device__` is what it means):
   C99 gives it no external definition, and today's gcc leaves calls to
   recursive and large ones out of line; thffi's build adds the definition,
   other builds fail to link.
@@ -92,13 +95,6 @@ def scan_c(text, path):
                        'wrong order; take a contiguous copy (THFloatTensor_newContiguous, '
                        'THCudaTensor_newContiguous) or check isContiguous')
         findings.append(Finding(path, code.count('\n', 0, start) + 1, message % name, False))
-    if path.endswith(('.c', '.h')):
-        findings += [Finding(path, line, '%s() is defined plain `inline`: C99 gives it no '
-                             'external definition, and gcc 10+ leaves calls to recursive or large '
-                             'functions out of line (undefined symbol); thffi\'s build compiles '
-                             'its definition once, saying so; for other builds make it `static '
-                             'inline`' % name, False)
-                     for name, line in c99_inline_definitions(text).items()]
     seen = set()
     for match in _CUDA_NAME.finditer(code):
         name = match.group(1)
@@ -108,6 +104,23 @@ def scan_c(text, path):
             findings.append(Finding(path, code.count('\n', 0, match.start()) + 1,
                                     described[0], False))
     return sorted(findings, key=lambda f: f.line)
+
+
+def inline_findings(texts, ffi_headers=()):
+    """[Finding] for the functions defined plain `inline` in the files a C
+    compile sees (texts: {relative path: text} of the sources read): the
+    .c files, the headers they include, at any depth (compiled.py's
+    include graph), and ffi_headers (those create_extension hands cffi,
+    whose module is C), with the headers those include."""
+    from .compiled import with_includes
+    seen = with_includes(texts, [p for p in texts if p.endswith('.c')]
+                         + [p for p in ffi_headers if p in texts])
+    return [Finding(path, line, '%s() is defined plain `inline`: C99 gives it no external '
+                    'definition, and gcc 10+ leaves calls to recursive or large functions out '
+                    'of line (undefined symbol); thffi\'s build compiles its definition once, '
+                    'saying so; for other builds make it `static inline`' % name, False)
+            for path in sorted(seen) if path.endswith(('.c', '.h'))
+            for name, line in c99_inline_definitions(texts[path]).items()]
 
 
 def layouts(text):

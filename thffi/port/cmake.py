@@ -35,12 +35,15 @@ files, read by pygments' CMake lexer into commands and their arguments
 Inside a quoted string the same variables end in _STRING (the flags
 separated by blanks, as `python -m thffi` prints them).  A block at the top
 of the file (after cmake_minimum_required/project/cmake_policy) defines
-them by running `python -m thffi` with THFFI_PYTHON, a cache variable set
-to the Python that ran port; a configure whose thffi fails stops there,
-saying so.  Lookups of PyTorch 0.x's libraries and headers
-(find_library/find_path naming TH, THC, ATen) are reported with what to
-write, and so is a minimum CMake version before 3.5 (CMake 4 refuses it)
-in a file with any of the above.  A file lexed once more after port changes nothing."""
+them by running `python -m thffi` with THFFI_PYTHON: the first python3 (or
+python) on PATH when cmake configures, a cache variable (`cmake
+-DTHFFI_PYTHON=...` for another).  Nothing of the machine that ran port is
+written (a block an earlier port wrote with that Python's path gets the
+lookup instead); a configure whose thffi fails stops there, saying so.
+Lookups of PyTorch 0.x's libraries and headers (find_library/find_path
+naming TH, THC, ATen) are reported with what to write, and so is a minimum
+CMake version before 3.5 (CMake 4 refuses it) in a file with any of the
+above.  A file lexed once more after port changes nothing."""
 
 import re
 
@@ -168,14 +171,27 @@ def _delete(text, start, end, spans):
     return edits
 
 
-def _block(python, options, cuda_libraries=()):
+# The Python thffi runs in, found when cmake configures (PATH's, as the
+# user's shell has it: a virtual environment's when it is active), or given.
+FIND_PYTHON = [
+    'if(NOT THFFI_PYTHON)',
+    '  find_program(THFFI_PYTHON NAMES python3 python DOC "the Python whose thffi gives TH/THC '
+    'and the GPU architectures (-DTHFFI_PYTHON=... for another than PATH\'s)")',
+    '  if(NOT THFFI_PYTHON)',
+    '    message(FATAL_ERROR "no python3 or python on PATH: configure with '
+    '-DTHFFI_PYTHON=<the Python where thffi is installed>")',
+    '  endif()',
+    'endif()']
+# What an earlier port wrote there: the path of the Python that ran it.
+_PORTING_PYTHON = re.compile(r'^set\(THFFI_PYTHON "[^"\n]*" CACHE FILEPATH "[^"\n]*"\)\n', re.M)
+
+
+def _block(options, cuda_libraries=()):
     """The lines defining THFFI_<variable> and THFFI_<variable>_STRING for
     each option of python -m thffi (and THFFI_INCLUDE_DIRS: the folders of
     the -I flags), and THFFI_CUDA_<name>_LIBRARY(_STRING) for each CUDA
     library of cuda_libraries."""
-    lines = [MARKER + ' (python -m thffi)',
-             'set(THFFI_PYTHON "%s" CACHE FILEPATH "the Python whose thffi gives TH/THC '
-             'and the GPU architectures")' % python.replace('\\', '/'),
+    lines = [MARKER + ' (python -m thffi)'] + FIND_PYTHON + [
              'macro(thffi_flags name option)',
              '  execute_process(COMMAND "${THFFI_PYTHON}" -m thffi ${option}',
              '                  RESULT_VARIABLE _thffi_status OUTPUT_VARIABLE ${name}_STRING',
@@ -216,10 +232,10 @@ def _block(python, options, cuda_libraries=()):
     return '\n'.join(lines) + '\n\n'
 
 
-def rewrite_cmake(text, path, accepted, python):
+def rewrite_cmake(text, path, accepted):
     """(new text, [Finding]) for one CMake file.  accepted: the compute
     capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or
-    None; python: the interpreter the configure runs thffi with."""
+    None."""
     findings, edits, options, cuda_libraries = [], [], set(), {}
     versions = []  # reported for a file of the torch build only (not vendored code)
     commands = _commands(text)
@@ -310,6 +326,13 @@ def rewrite_cmake(text, path, accepted, python):
                                     'rejected by the installed nvcc' if accepted else
                                     'older than sm_%d (no nvcc found to ask)'
                                     % OLDEST_WITHOUT_NVCC), True))
+    written = MARKER in text and _PORTING_PYTHON.search(text)
+    if written:
+        edits.append((written.start(), written.end(), '\n'.join(FIND_PYTHON) + '\n'))
+        findings.append(Finding(path, line_of(written.start()), 'THFFI_PYTHON: the path of the '
+                                'Python that ran an earlier port (another machine\'s, for '
+                                'whoever clones this); now the python3 on PATH when cmake '
+                                'configures (-DTHFFI_PYTHON=... for another)', True))
     if edits or findings or MARKER in text:
         findings = versions + findings
     if not edits:
@@ -318,7 +341,7 @@ def rewrite_cmake(text, path, accepted, python):
     if MARKER not in text and (options or cuda_libraries):
         # After the head commands before the first edit (a blank line
         # between), else before the first command.
-        block = _block(python, options, list(cuda_libraries))
+        block = _block(options, list(cuda_libraries))
         head = [end for name, _, end, depth, _ in commands
                 if name in _HEAD and depth == 0 and end <= min(edits)[0]]
         if head:

@@ -25,6 +25,7 @@ import re
 SOURCES = ('.c', '.h', '.cu', '.cuh', '.cpp', '.cc', '.cxx', '.hpp')
 _NAMED = re.compile(r'''[\w./*${}-]+(?:%s)\b''' % '|'.join(re.escape(s) for s in SOURCES))
 _PYTHON_BUILD = re.compile(r'\bcreate_extension\s*\(|\bsetup\s*\(|Extension\s*\(')
+_CREATE_EXTENSION = re.compile(r'\bcreate_extension\s*\(')
 _INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
 _VARIABLE = re.compile(r'\$\{?\w+\}?')
 _FORMAT_FIELD = re.compile(r'\{[^{}]*\}|%[-+ #0-9.]*[sdirf]')
@@ -103,13 +104,14 @@ def _matches(path, pattern):
     return all(fnmatch.fnmatchcase(n, p) for n, p in zip(names[-len(parts):], parts))
 
 
-def compiled_files(texts):
+def compiled_files(texts, shell_scripts=()):
     """The relative paths among texts ({relative path: text} of every
     source and script read) that the build compiles, or None when no build
-    script names a source."""
+    script names a source.  shell_scripts: those of texts read as shell
+    scripts whatever their names (install.bash)."""
     patterns = []
     for path, text in texts.items():
-        if (path.endswith(('.sh', 'CMakeLists.txt', '.cmake', '.mk'))
+        if (path in shell_scripts or path.endswith(('.sh', 'CMakeLists.txt', '.cmake', '.mk'))
                 or os.path.basename(path) in ('Makefile', 'makefile', 'GNUmakefile')
                 or path.endswith('.py') and _PYTHON_BUILD.search(text)):
             patterns += _patterns(path, text)
@@ -117,10 +119,10 @@ def compiled_files(texts):
     compiled = {p for p in sources if any(_matches(p, pattern) for pattern in patterns)}
     if not compiled:
         return None
-    return _with_includes(texts, compiled)
+    return with_includes(texts, compiled)
 
 
-def _with_includes(texts, paths):
+def with_includes(texts, paths):
     """paths and the files of texts they include, transitively: "x.h"
     relative to the including file, else (and <x.h>) a file whose path
     ends with the included one."""
@@ -145,11 +147,21 @@ def _with_includes(texts, paths):
     return found_all
 
 
+def ffi_headers(texts):
+    """The headers among texts that a Python build script calling
+    create_extension names (its headers=: cffi's module includes them)."""
+    headers = [p for p in texts if p.endswith('.h')]
+    patterns = [pattern for path, text in texts.items()
+                if path.endswith('.py') and _CREATE_EXTENSION.search(text)
+                for pattern in _patterns(path, text) if pattern[0][-1].endswith('.h')]
+    return {p for p in headers if any(_matches(p, pattern) for pattern in patterns)}
+
+
 def cuda_files(texts, compiled):
     """The CUDA sources among texts the build compiles: .cu and .cuh files
     (all of them when compiled is None: nothing names sources) and the
     files they include."""
-    return _with_includes(texts, [p for p in texts if p.endswith(('.cu', '.cuh'))
+    return with_includes(texts, [p for p in texts if p.endswith(('.cu', '.cuh'))
                                   and (compiled is None or p in compiled)])
 
 

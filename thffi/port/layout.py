@@ -73,22 +73,15 @@ class Views(cst.CSTVisitor):
         non-contiguous view, else None; line: where node is."""
         if depth > 4:
             return None
+        if makes_view(node):
+            return _code(node), line
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            method = node.func.attr.value
-            if method in _VIEWS and not (method in ('select', 'narrow') and node.args and
-                                         isinstance(node.args[0].value, cst.Integer) and
-                                         node.args[0].value.value == '0'):
-                return _code(node), line
-            if method in _SAME_LAYOUT:
+            if node.func.attr.value in _SAME_LAYOUT:
                 return self._view(node.func.value, line, depth + 1)
             return None  # .contiguous(), and anything else
         if isinstance(node, cst.Attribute):
-            if node.attr.value in _ATTRIBUTE_VIEWS:
-                return _code(node), line
             return self._view(node.value, line, depth + 1) if node.attr.value == 'data' \
                 else None
-        if isinstance(node, cst.Subscript):
-            return (_code(node), line) if _strided(node.slice) else None
         if isinstance(node, cst.Name):
             value, where = self._last_assigned(node, line)
             return None if value is None else self._view(value, where, depth + 1)
@@ -110,6 +103,20 @@ class Views(cst.CSTVisitor):
             if best[1] <= where < line:
                 best = (self.get_metadata(ParentNodeProvider, parent).value, where)
         return best
+
+
+def makes_view(node):
+    """Whether the expression node itself makes a view that may not be
+    contiguous: x.permute(...), x.t(), x.narrow(1, ...) (not of dim 0),
+    x.T, x[:, 1:] (_strided())."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        method = node.func.attr.value
+        return method in _VIEWS and not (method in ('select', 'narrow') and node.args and
+                                         isinstance(node.args[0].value, cst.Integer) and
+                                         node.args[0].value.value == '0')
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in _ATTRIBUTE_VIEWS
+    return isinstance(node, cst.Subscript) and _strided(node.slice)
 
 
 def _strided(elements):

@@ -35,11 +35,17 @@ with warnings.catch_warnings():
 
 from ..toolchain.nvcc import ARCH_NUMBER, ARCH_OPTIONS, OLDEST_WITHOUT_NVCC, describe, \
     flag_edits, rejected
+from .readers.shell import command_spans
 from .report import Finding
 
 CALL = 'nvcc_arch_flags()'
-# A string whose first word runs nvcc.
-_NVCC_FIRST = re.compile(r'\s*(?:\S*[/\\])?nvcc(?:\.exe)?(?:\s|$)')
+# A command's first word that runs nvcc.
+_NVCC = re.compile(r'(?:\S*[/\\])?nvcc(?:\.exe)?$')
+# What stands for a value the script computes (not a string literal) in
+# the command line a string expression makes.
+_VALUE = '__thffi_value__'
+# A first word that names no program: an option, something computed, a file.
+_NOT_A_PROGRAM = re.compile(r'-|.*(?:%s|[%%{$]|\.(?:cu|cuh|c|cc|cpp|h|o)$)' % _VALUE)
 # A flag and its value inside a string ('-gencode arch=...', '-arch=sm_30').
 _ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+)([^\s"\']+)' % '|'.join(ARCH_OPTIONS))
 _COMPUTED_ARCH = re.compile(r'(?:sm|compute)_(?:%|\{)')
@@ -62,9 +68,74 @@ def _string(prefix, quote, body):
     return cst.SimpleString(prefix + quote + body + quote)
 
 
+def _tool(command):
+    """'nvcc', another program's name (g++, cd), or None where the command
+    is a piece whose program is not known (' -arch=sm_52' joined later to
+    'nvcc ...', a value the script computes)."""
+    words = command.split()
+    while len(words) > 1 and re.match(r'\w+=', words[0]):  # CUDA_PATH=... nvcc
+        words = words[1:]
+    if not words or _NOT_A_PROGRAM.match(words[0]):
+        return None
+    return 'nvcc' if _NVCC.match(words[0]) else re.split(r'[/\\]', words[0])[-1]
+
+
+def _runs_nvcc(value):
+    """Whether a string, as the shell splits it, runs nvcc."""
+    return 'nvcc' in value and any(_tool(value[s:e]) == 'nvcc' for s, e in command_spans(value))
+
+
+def _pieces(node):
+    """The pieces of a string expression (a + b + ..., implicitly joined
+    strings, an f-string) in order: (node, its code) of each string
+    literal, or the node of each value in between."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) or \
+            isinstance(node, cst.ConcatenatedString):
+        return _pieces(node.left) + _pieces(node.right)
+    if isinstance(node, cst.SimpleString) and 'b' not in _quote(node)[0].lower():
+        return [(node, _quote(node)[2])]
+    if isinstance(node, cst.FormattedString):
+        return [(p, p.value) if isinstance(p, cst.FormattedStringText) else p
+                for p in node.parts]
+    return [node]
+
+
+def nvcc_spans(node, found=None):
+    """{id(string literal node): [(start, end)]}: where in each string
+    literal under node nvcc's rules apply.  Each string expression is read
+    as the command line it makes (its values standing as words), split
+    where the shell splits it: a command of nvcc, or a piece whose program
+    is not known (joined to one elsewhere), takes the rules; another
+    program's (`cd src; g++ -std=c++11 ...`) does not."""
+    found = {} if found is None else found
+    pieces = _pieces(node)
+    literals = [p for p in pieces if isinstance(p, tuple)]
+    if not literals:
+        for child in node.children:
+            nvcc_spans(child, found)
+        return found
+    line, starts = '', []
+    for piece in pieces:
+        starts.append(len(line))
+        line += piece[1] if isinstance(piece, tuple) else _VALUE
+    applying = [(s, e) for s, e in command_spans(line) if _tool(line[s:e]) in ('nvcc', None)]
+    for piece, start in zip(pieces, starts):
+        if not isinstance(piece, tuple):
+            nvcc_spans(piece, found)
+            continue
+        end = start + len(piece[1])
+        found[id(piece[0])] = [(max(s, start) - start, min(e, end) - start) for s, e in applying
+                               if s < end and start < e]
+    return found
+
+
 def _strip_deleted(body, spans):
-    """body with the spans deleted, each with the blanks before it."""
+    """body with the spans deleted, each with the blanks before it (at the
+    string's start, with those after it: '-arch=sm_52 ' goes whole)."""
     for start, end in sorted(spans, reverse=True):
+        if start == 0:
+            while end < len(body) and body[end] in ' \t':
+                end += 1
         while start > 0 and body[start - 1] in ' \t':
             start -= 1
         body = body[:start] + body[end:]
@@ -148,11 +219,11 @@ class _Units(cst.CSTVisitor):
 
     def visit_SimpleString(self, node):
         value = node.evaluated_value
-        if self.stack and isinstance(value, str) and _NVCC_FIRST.match(value):
+        if self.stack and isinstance(value, str) and _runs_nvcc(value):
             self.stack[-1].runs_nvcc = True
 
     def visit_FormattedStringText(self, node):
-        if self.stack and _NVCC_FIRST.match(node.value):
+        if self.stack and _runs_nvcc(node.value):
             self.stack[-1].runs_nvcc = True
 
 
@@ -176,19 +247,19 @@ def _nvcc_units(module):
 
 class _Strings(cst.CSTVisitor):
     """The string nodes under a statement, and the architecture numbers of
-    the flags in them."""
+    the flags in them where nvcc's rules apply (spans: nvcc_spans())."""
 
-    def __init__(self):
+    def __init__(self, spans):
         super().__init__()
-        self.nodes, self.numbers = [], []
+        self.nodes, self.numbers, self.spans = [], [], spans
 
     def visit_SimpleString(self, node):
         self.nodes.append(node)
-        self._scan(node.evaluated_value)
+        self._scan(node, _quote(node)[2])
 
     def visit_FormattedStringText(self, node):
         self.nodes.append(node)
-        self._scan(node.value)
+        self._scan(node, node.value)
 
     def visit_List(self, node):
         self.nodes.append(node)
@@ -198,18 +269,38 @@ class _Strings(cst.CSTVisitor):
         self.nodes.append(node)
         self._list(node)
 
-    def _scan(self, value):
-        if isinstance(value, str):
-            self.numbers += [int(n) for m in _ARCH_FLAG.finditer(value)
+    def _scan(self, node, code):
+        for start, end in self.spans.get(id(node), [(0, len(code))]):
+            self.numbers += [int(n) for m in _ARCH_FLAG.finditer(code, start, end)
                              for n in ARCH_NUMBER.findall(m.group(1))]
 
     def _list(self, node):
         """'-gencode', 'arch=compute_30,code=sm_30' as two elements."""
-        values = [e.value.evaluated_value if isinstance(e.value, cst.SimpleString) else None
-                  for e in node.elements]
+        values = _list_values(node)
+        if _other_program(values):
+            return
         for value, following in zip(values, values[1:]):
             if value in ARCH_OPTIONS and isinstance(following, str):
                 self.numbers += [int(n) for n in ARCH_NUMBER.findall(following)]
+
+
+def _emptied(node, original):
+    """Whether node is a string that was not empty before the rewrite and
+    is now."""
+    return (isinstance(node, cst.SimpleString) and isinstance(original, cst.SimpleString)
+            and not _quote(node)[2] and bool(_quote(original)[2]))
+
+
+def _list_values(node):
+    """The string values of a list's (or tuple's) elements, None for others."""
+    return [e.value.evaluated_value if isinstance(e.value, cst.SimpleString) and
+            isinstance(e.value.evaluated_value, str) else None for e in node.elements]
+
+
+def _other_program(values):
+    """Whether an argument list (its string values) runs a program other
+    than nvcc: ['g++', '-std=c++11', ...]."""
+    return bool(values) and values[0] is not None and _tool(values[0]) not in ('nvcc', None)
 
 
 class _Rewriter(cst.CSTTransformer):
@@ -218,9 +309,10 @@ class _Rewriter(cst.CSTTransformer):
     def __init__(self, units, accepted, path):
         super().__init__()
         self.path, self.findings, self.uses_call = path, [], False
-        self.unit_of, self.rejected, self.done = {}, {}, set()
+        self.unit_of, self.rejected, self.done, self.spans = {}, {}, set(), {}
         for index, unit in enumerate(units):
-            strings = _Strings()
+            nvcc_spans(unit, self.spans)
+            strings = _Strings(self.spans)
             unit.visit(strings)
             for node in strings.nodes:
                 self.unit_of[id(node)] = index
@@ -264,8 +356,9 @@ class _Rewriter(cst.CSTTransformer):
         if unit is None:
             return updated
         elements = list(updated.elements)
-        values = [e.value.evaluated_value if isinstance(e.value, cst.SimpleString) and
-                  isinstance(e.value.evaluated_value, str) else None for e in elements]
+        values = _list_values(updated)
+        if _other_program(values):  # another compiler's flags are its own
+            return updated
         out, changes, arch, i = [], [], False, 0
         while i < len(elements):
             value = values[i]
@@ -321,7 +414,17 @@ class _Rewriter(cst.CSTTransformer):
     def _body(self, original, unit, body):
         """(body, replaced): a string's code with its architecture flags
         deleted (the first of the statement's, when rejected, becoming a
-        NUL where thffi's are to go) and FLAG_RULES applied; reported."""
+        NUL where thffi's are to go) and FLAG_RULES applied, where nvcc's
+        rules apply (nvcc_spans()); reported."""
+        out, last = [], 0
+        for start, end in self.spans.get(id(original), [(0, len(body))]):
+            out += [body[last:start], self._command(original, unit, body[start:end])]
+            last = end
+        return ''.join(out) + body[last:]
+
+    def _command(self, original, unit, body):
+        """_body() of the part of a string that is (a piece of) an nvcc
+        command."""
         if _COMPUTED_ARCH.search(body):
             self._report(original, 'nvcc architecture computed by the script (%s): not changed; '
                          'today\'s nvcc has nothing older than sm_75: pass the flags of %s '
@@ -329,7 +432,8 @@ class _Rewriter(cst.CSTTransformer):
                          False)
         flags = [m.span() for m in _ARCH_FLAG.finditer(body) if ARCH_NUMBER.search(m.group(1))]
         if flags and self.rejected[unit]:
-            self._report(original, self._arch_message(unit))
+            if unit not in self.done:  # said once a statement, at its first flag
+                self._report(original, self._arch_message(unit))
             first = flags[0] if unit not in self.done else None
             self.done.add(unit)
             for start, end in reversed(flags):
@@ -341,6 +445,16 @@ class _Rewriter(cst.CSTTransformer):
         if changes:
             self._report(original, 'nvcc flags: %s' % describe(changes))
         return body
+
+    def leave_BinaryOperation(self, original, updated):
+        """A string the rewrite emptied goes from a + b + ... ."""
+        if isinstance(updated.operator, cst.Add):
+            for side, was, other in ((updated.right, original.right, updated.left),
+                                     (updated.left, original.left, updated.right)):
+                if _emptied(side, was):
+                    return other.with_changes(lpar=updated.lpar, rpar=updated.rpar) \
+                        if updated.lpar else other
+        return updated
 
     def leave_SimpleString(self, original, updated):
         unit = self.unit_of.get(id(original))

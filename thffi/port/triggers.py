@@ -7,7 +7,8 @@ The answer may be yes for a file the pass then leaves alone, never no for
 one it would change or report on.  It is read from the names the fixers'
 own tables hold (python.py's Function and Variable names, removed.py's
 rows in toolchain/pyremoved.py, behaviours.py's integer tensors, upsample
-and reductions, the extensions layout.py follows), by what libcst's
+and reductions and toolchain/tensor_behaviours.py's rows, the extensions
+layout.py follows), by what libcst's
 qualified names need: `a.b.c` resolves only where the code writes each of
 a, b and c as a name, with c after a dot (`np.float`, `import a.b.c`) or in
 a `from a.b import` statement.  A Python 2 file always goes through the
@@ -16,7 +17,7 @@ pass (removed.py's integer `/` there needs no name)."""
 import functools
 import re
 
-from ..toolchain import pyremoved
+from ..toolchain import pyremoved, tensor_behaviours
 from . import behaviours
 
 # What may lie between two tokens of an expression: spaces, line breaks
@@ -128,6 +129,14 @@ def _tests(version, extensions):
         'torch.cuda.device']]
     if version == '0.1':
         tests += [_Attribute(n) for n in sorted(behaviours._KEEPDIM)]
+    # behaviours.py's rows of toolchain/tensor_behaviours.py: a conversion
+    # then viewed or resized; a tensor class name compared with __name__;
+    # before 0.4, pad_packed_sequence.
+    conversions = [_Attribute(n) for n in tensor_behaviours.CONVERSIONS]
+    tests += [_All('view', conversions), _All('resize_', conversions),
+              _All('__name__', [_Word(n) for n in tensor_behaviours.TENSOR_CLASS_NAMES])]
+    if version < '0.4':
+        tests.append(_Word('pad_packed_sequence'))
     # layout.py: calls into an `_ext` module or an extension the build makes.
     tests += [_Word('_ext')] + [_Word(e.rpartition('.')[2]) for e in extensions]
     return tuple(tests)

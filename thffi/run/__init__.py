@@ -29,11 +29,15 @@ later `make`) comes first on PATH and on PYTHONPATH; it holds:
   thffi (at its own path, so that what a build records of it outlives the
   run), torch.utils.ffi (thffi's _hook) and the names today's Python,
   NumPy, SciPy and PyTorch removed where they have an equivalent
-  (removed_names.py), each said on stderr once, when first used; and, for
-  the step's own code (the files under the folder it runs in,
-  THFFI_RUN_ROOT): Python 2 converted as it is imported or run, by port's
-  rules, in memory (python2.py), and a build's torch.cuda.is_available()
-  asking whether CUDA code can be built here (cuda_gate.py).
+  (removed_names.py), each said on stderr once, when first used, and
+  PyTorch 0.x's results where today's differ and it can give them without
+  changing anything else (behaviours.py: a conversion of a non-contiguous
+  tensor is contiguous; copy_ between shapes that do not broadcast copies
+  element by element); and, for the step's own code (the files under the
+  folder it runs in, THFFI_RUN_ROOT): Python 2 converted as it is imported
+  or run, by port's rules, in memory (python2.py), and a build's
+  torch.cuda.is_available() asking whether CUDA code can be built here
+  (cuda_gate.py).
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
 which the `nvcc` here would hide.  What the compilers probe once a run
 (nvcc's architectures, the C compiler's rules) is kept in a folder made
@@ -109,6 +113,8 @@ _load('_thffi_hook', {hook!r}).install()
 _table = _load('_thffi_pyremoved', {pyremoved!r})
 _load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES,
                                             _table.STUBS)
+_load('_thffi_run_behaviours', {behaviours!r}).install(
+    _load('_thffi_tensor_behaviours', {tensor_behaviours!r}))
 # The step's own code: build scripts asking for CUDA (run/cuda_gate.py) and
 # Python 2 (run/python2.py, which may run the script itself: last).
 _root = os.environ.get({root!r})
@@ -165,6 +171,8 @@ def make_folder(root=None):
         hook=os.path.join(_PACKAGE, '_hook.py'),
         names=os.path.join(_RUN, 'removed_names.py'),
         pyremoved=os.path.join(_PACKAGE, 'toolchain', 'pyremoved.py'), marker=MARKER,
+        behaviours=os.path.join(_RUN, 'behaviours.py'),
+        tensor_behaviours=os.path.join(_PACKAGE, 'toolchain', 'tensor_behaviours.py'),
         root=ROOT, state=STATE, cuda_gate=os.path.join(_RUN, 'cuda_gate.py'),
         python2=os.path.join(_RUN, 'python2.py'),
         python2_cache=os.path.join(root or cache_root(), 'python2')))

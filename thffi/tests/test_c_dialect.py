@@ -575,3 +575,52 @@ def test_port_reports_c99_inline_helpers(tmp_path):
         'gives it no external definition, and gcc 10+ leaves calls to recursive or large '
         'functions out of line (undefined symbol); thffi\'s build compiles its definition once, '
         'saying so; for other builds make it `static inline`']
+
+
+def test_port_reports_inline_only_where_a_c_compile_sees_it(tmp_path):
+    """A 2018 RoIAlign: its kernel header's `inline __device__` helper is
+    included by the .cu alone, a C++ helper's by the .cpp alone (both mean
+    what they say there); the C sees common.h (through util.h) and the
+    header create_extension hands cffi."""
+    from thffi.port import port
+    _write(tmp_path, {
+        'build.py': '''\
+            from torch.utils.ffi import create_extension
+            ffi = create_extension('_ext.roi_align', headers=['src/roi_align.h'],
+                                   sources=['src/roi_align.c'], relative_to=__file__,
+                                   extra_objects=['src/roi_align_kernel.cu.o'])
+            ffi.build()
+            ''',
+        'src/roi_align.h': '''\
+            inline int roi_align_count(int n) { return n > 0 ? n : 0; }
+            int roi_align_forward(int n, THFloatTensor *features, THFloatTensor *output);
+            ''',
+        'src/roi_align.c': '''\
+            #include <TH/TH.h>
+            #include "util.h"
+
+            int roi_align_forward(int n, THFloatTensor *features, THFloatTensor *output)
+            {
+                return clamp_index(n, THFloatTensor_size(features, 0));
+            }
+            ''',
+        'src/util.h': '#include "common.h"\n',
+        'src/common.h': '''\
+            inline int clamp_index(int i, int n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
+            ''',
+        'src/roi_align_kernel.h': '''\
+            inline __device__ float bilinear(const float *data, float y, float x, int w)
+            {
+                return data[(int)y * w + (int)x];
+            }
+            ''',
+        'src/roi_align_kernel.cu': '#include "roi_align_kernel.h"\n',
+        'src/bounds.hpp': 'inline int bound(int i) { return i; }\n',
+        'src/bounds.h': 'inline int lower(int i) { return i; }\n',
+        'src/bounds.cpp': '#include "bounds.hpp"\n#include "bounds.h"\n',
+    })
+    findings = port(str(tmp_path))[1]
+    assert sorted((f.path, f.line, f.message.split('()')[0]) for f in findings
+                  if 'plain `inline`' in f.message) == [
+        (os.path.join('src', 'common.h'), 1, 'clamp_index'),
+        (os.path.join('src', 'roi_align.h'), 1, 'roi_align_count')]

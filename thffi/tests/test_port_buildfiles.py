@@ -237,7 +237,7 @@ def test_nvcc_flags_in_make_sh_and_cmake_and_what_stays():
         set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -std=c++11 --expt-extended-lambda")
         set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -std=c++11")
         cuda_add_library(k SHARED k.cu OPTIONS -std=c++14)
-        '''), 'CMakeLists.txt', NVCC13, 'python')
+        '''), 'CMakeLists.txt', NVCC13)
     assert new.splitlines()[2:] == [
         'set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS} -std=c++17 --extended-lambda")',
         'set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} -std=c++11")',
@@ -454,6 +454,59 @@ def test_nvcc_run_from_python_is_rewritten():
     assert left == [(14, 'nvcc architecture computed by the script (nvcc -arch=sm_%d -c c.cu)')]
     # extra_compile_args is gcc's: left.
     assert all(f.line != 15 for f in findings)
+
+
+# A 2018 build.py that compiles its kernel and its CPU code by shell
+# command lines: nvcc after `cd`, then g++ with a C++11 of its own, a list
+# running g++, and nvcc in a pipeline.
+BUILD_PY_COMMAND_LINES = '''\
+    import os
+    import subprocess
+    import torch
+    from torch.utils.ffi import create_extension
+
+    torch_dir = os.path.dirname(torch.__file__)
+
+    if torch.cuda.is_available():
+        r = os.system(
+            'cd src/cuda; nvcc pool_kernel.cu -c -o pool_kernel.cu.o -x cu -std=c++11'
+            + ' -Xcompiler -fPIC -gencode arch=compute_52,code=sm_52 '
+            + '-gencode arch=compute_61,code=sm_61 '
+            + '-I' + torch_dir + '/lib/include')
+        assert r == 0
+    else:
+        r = os.system(
+            'cd src; g++ -std=c++11 -fPIC -c pool.cpp -o pool.cpp.o -I'
+            + torch_dir + '/lib/include && echo built')
+        assert r == 0
+        subprocess.check_call(['g++', '-std=c++11', '-c', 'src/roi.cpp', '-o', 'src/roi.o'])
+    os.system('cd src/cuda && nvcc -c nms.cu -o nms.cu.o -arch=sm_35 2>&1 | tee nms.log')
+    '''
+
+
+def test_each_command_of_a_command_line_in_python_gets_its_own_compilers_rules():
+    source = textwrap.dedent(BUILD_PY_COMMAND_LINES)
+    new, findings = rewrite_nvcc_calls(source, 'build.py', NVCC13)
+    assert new == source.replace(
+        'create_extension\n', 'create_extension\nfrom thffi import nvcc_arch_flags\n', 1).replace(
+        "'cd src/cuda; nvcc pool_kernel.cu -c -o pool_kernel.cu.o -x cu -std=c++11'\n"
+        "        + ' -Xcompiler -fPIC -gencode arch=compute_52,code=sm_52 '\n"
+        "        + '-gencode arch=compute_61,code=sm_61 '\n",
+        "'cd src/cuda; nvcc pool_kernel.cu -c -o pool_kernel.cu.o -x cu -std=c++17'\n"
+        "        + ' -Xcompiler -fPIC ' + ' '.join(nvcc_arch_flags()) + ' '\n").replace(
+        "'cd src/cuda && nvcc -c nms.cu -o nms.cu.o -arch=sm_35 2>&1 | tee nms.log'",
+        "'cd src/cuda && nvcc -c nms.cu -o nms.cu.o ' + ' '.join(nvcc_arch_flags()) + "
+        "' 2>&1 | tee nms.log'")
+    # g++'s -std=c++11 (its own and in its list) stays.
+    assert new.count("g++ -std=c++11") == 1 and "['g++', '-std=c++11'," in new
+    assert rewrite_nvcc_calls(new, 'build.py', NVCC13)[0] == new
+    compile(new, 'build.py', 'exec')
+    assert sorted((f.line, f.message.split(':')[0]) for f in findings) == [
+        (10, 'nvcc flags'), (11, 'nvcc architecture flags'), (21, 'nvcc architecture flags')]
+    # The builder reads the same commands, in the folders the cd's give.
+    commands = readers.commands('build.py', source)
+    assert [(c.args[:2], c.cwd, c.line) for c in commands] == [
+        (['nvcc', 'pool_kernel.cu'], 'src/cuda', 9), (['nvcc', '-c'], 'src/cuda', 21)]
 
 
 def test_the_nvcc_commands_of_a_python_script():

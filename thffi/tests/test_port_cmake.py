@@ -14,7 +14,7 @@ import pytest
 from support import ROOT
 from thffi.toolchain import cuda_toolkit as cuda
 from thffi.port import port
-from thffi.port.cmake import MARKER, rewrite_cmake
+from thffi.port.cmake import FIND_PYTHON, MARKER, rewrite_cmake
 
 NVCC13 = set(range(75, 130))
 
@@ -68,9 +68,15 @@ extern "C" int scale_gpu_forward(THCState *state, THCudaTensor *x, float factor)
 
 
 def cmake(source):
-    text, findings = rewrite_cmake(textwrap.dedent(source), 'CMakeLists.txt', NVCC13,
-                                   sys.executable)
+    text, findings = rewrite_cmake(textwrap.dedent(source), 'CMakeLists.txt', NVCC13)
     return text, findings
+
+
+def _env(**more):
+    """The environment a user configures in: this Python first on PATH (the
+    ported file runs the python3 on PATH), thffi importable."""
+    return dict(os.environ, PYTHONPATH=ROOT, **more,
+                PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ['PATH']]))
 
 
 def test_architectures_include_folders_and_libraries_are_rewritten():
@@ -89,7 +95,7 @@ def test_architectures_include_folders_and_libraries_are_rewritten():
     # ran port, and only for what the file uses.
     head, block = new.split(MARKER)
     assert head == 'cmake_minimum_required(VERSION 2.8)\nproject(scale_gpu)\n\n'
-    assert 'set(THFFI_PYTHON "%s" CACHE FILEPATH' % sys.executable in block
+    assert '\n'.join(FIND_PYTHON) in block and sys.executable not in new
     for option in ('--arch-flags', '--includes', '--libs'):
         assert ' %s)' % option in block
     lines = sorted((f.line, f.message.split(':')[0]) for f in findings)
@@ -145,7 +151,7 @@ def test_each_form(source, expected, tmp_path):
 
 def test_the_block_runs_thffi_and_a_failure_stops_the_configure(tmp_path):
     script = tmp_path / 'ported.cmake'
-    env = dict(os.environ, PYTHONPATH=ROOT, TORCH_CUDA_ARCH_LIST='7.5;8.0')
+    env = _env(TORCH_CUDA_ARCH_LIST='7.5;8.0')
     source = 'set(CUDA_ARCH -arch=sm_30)\nmessage(STATUS "CUDA_ARCH=${CUDA_ARCH}")\n'
     script.write_text(cmake(source)[0])
     ran = subprocess.run(['cmake', '-P', str(script)], env=env, capture_output=True,
@@ -153,11 +159,31 @@ def test_the_block_runs_thffi_and_a_failure_stops_the_configure(tmp_path):
     assert ran.returncode == 0, ran.stderr
     assert ('CUDA_ARCH=-gencode=arch=compute_75,code=sm_75;-gencode=arch=compute_80,'
             'code=sm_80\n') in ran.stdout
-    script.write_text(rewrite_cmake(source, 'x.cmake', NVCC13, '/bin/false')[0])
-    ran = subprocess.run(['cmake', '-P', str(script)], env=env, capture_output=True,
-                         text=True, timeout=60)
+    # Another Python, given: one without thffi stops the configure.
+    ran = subprocess.run(['cmake', '-DTHFFI_PYTHON=/bin/false', '-P', str(script)], env=env,
+                         capture_output=True, text=True, timeout=60)
     assert ran.returncode != 0
     assert '/bin/false -m thffi --arch-flags failed: install thffi there, or set' in ran.stderr
+    # No Python on PATH: the configure says how to name one.
+    ran = subprocess.run([shutil.which('cmake'), '-P', str(script)],
+                         env=dict(env, PATH=str(tmp_path)), capture_output=True, text=True,
+                         timeout=60)
+    assert ran.returncode != 0
+    assert 'no python3 or python on PATH: configure with -DTHFFI_PYTHON=' in ran.stderr
+
+
+def test_a_block_an_earlier_port_wrote_loses_that_machines_python():
+    ported = cmake('set(CUDA_ARCH -arch=sm_30)\n')[0]
+    earlier = ported.replace('\n'.join(FIND_PYTHON) + '\n', 'set(THFFI_PYTHON '
+                             '"/home/someone/venv/bin/python" CACHE FILEPATH "the Python whose '
+                             'thffi gives TH/THC and the GPU architectures")\n')
+    assert earlier != ported
+    new, findings = cmake(earlier)
+    assert new == ported
+    assert [(f.line, f.fixed) for f in findings] == [(2, True)]
+    assert findings[0].message.startswith('THFFI_PYTHON: the path of the Python that ran an '
+                                          'earlier port')
+    assert cmake(new) == (new, [])
 
 
 def test_the_block_finds_cuda_libraries_in_pips_wheels_or_says_what_to_install(tmp_path):
@@ -175,7 +201,7 @@ def test_the_block_finds_cuda_libraries_in_pips_wheels_or_says_what_to_install(t
         get_directory_property(DIRS INCLUDE_DIRECTORIES)
         message(STATUS "DIRS=${DIRS}")
         ''')[0])
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), ROOT]), CUDA_HOME=str(toolkit))
+    env = dict(_env(CUDA_HOME=str(toolkit)), PYTHONPATH=os.pathsep.join([str(site), ROOT]))
     ran = subprocess.run(['cmake', '-S', str(project), '-B', str(project / 'build')], env=env,
                          capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
@@ -221,7 +247,7 @@ def test_ported_library_configures_and_builds(tmp_path):
     (tmp_path / 'src' / 'scale_gpu.cu').write_text(KERNEL)
     _, findings, _, changed = port(str(tmp_path), write=True)
     assert changed == ['CMakeLists.txt']
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = _env()
     build = tmp_path / 'build'
     build.mkdir()
     configured = subprocess.run(['cmake', '-Wno-dev', '..'], cwd=build, env=env,

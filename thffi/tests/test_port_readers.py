@@ -128,3 +128,95 @@ def test_nvcc_flags_in_a_variable_holding_the_command_and_in_an_included_makefil
         CXXFLAGS = -std=c++11
         ''')
     assert [(f.path, f.line) for f in findings if f.path == 'config.mk'] == [('config.mk', 1)]
+
+
+# A 2018 repository whose scripts have no .sh: the README runs `bash
+# install.bash` (no shebang) and `./configure_cuda` (a bash shebang), the
+# Makefile's recipe `sh tools/compile_kernels`, build.py
+# `os.system('cd src; bash kernels')`; `notes` holds an nvcc line nobody runs.
+SCRIPTS_BY_ANY_NAME = {
+    'README.md': '''\
+        # Blur
+
+        Set the CUDA path, then compile the kernels and the extension:
+
+            ./configure_cuda
+            bash install.bash
+
+        Or `make`, which builds everything.
+        ''',
+    'install.bash': '''\
+        TORCH=$(python -c "import os, torch; print(os.path.dirname(torch.__file__))")
+        cd src
+        nvcc -c -o blur_kernel.o blur_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52 \\
+            -I $TORCH/lib/include/TH -I $TORCH/lib/include/THC
+        cd ..
+        python build.py
+        ''',
+    'configure_cuda': '''\
+        #!/bin/bash
+        nvcc -c -o src/probe.o src/probe.cu -arch=sm_35
+        ''',
+    'Makefile': '''\
+        all:
+        \tsh tools/compile_kernels
+        \tpython build.py
+        ''',
+    'tools/compile_kernels': '''\
+        cd src && nvcc -c -o pool_kernel.o pool_kernel.cu -arch=sm_61
+        ''',
+    'build.py': '''\
+        import os
+        from torch.utils.ffi import create_extension
+
+        os.system('cd src; bash kernels')
+        ffi = create_extension('_ext.blur', headers=['src/blur.h'], sources=['src/blur.c'],
+                               extra_objects=['src/blur_kernel.o'], relative_to=__file__)
+        ffi.build()
+        ''',
+    'src/kernels': 'nvcc -c -o shift_kernel.o shift_kernel.cu -arch=sm_30\n',
+    'notes': 'nvcc -c -o old.o old.cu -arch=sm_20\n',
+    'src/blur_kernel.cu': '', 'src/blur.h': '', 'src/blur.c': '',
+}
+
+
+def test_the_scripts_readmes_and_build_files_run_are_read_whatever_their_names(tmp_path):
+    from thffi.port.readers.route import readmes, route
+    _write(tmp_path, SCRIPTS_BY_ANY_NAME)
+    real = str(tmp_path.resolve())
+    runs = route(readmes([str(tmp_path)]),
+                 [(str(tmp_path / 'Makefile'), 'make'), (str(tmp_path / 'build.py'), 'py')])
+    assert {k[len(real) + 1:]: v for k, v in runs.items()} == {
+        'configure_cuda': 'sh', 'install.bash': 'sh', 'build.py': 'py', 'Makefile': 'make',
+        'tools/compile_kernels': 'sh', 'src/kernels': 'sh'}
+    # What runs a file decides how it is read, then its shebang; its name
+    # says nothing (notes is read by nobody).
+    assert readers.kind(str(tmp_path / 'install.bash')) is None
+    assert readers.kind(str(tmp_path / 'install.bash'), runs) == 'sh'
+    assert readers.kind(str(tmp_path / 'configure_cuda')) == 'sh'
+    assert readers.kind(str(tmp_path / 'notes'), runs) is None
+    _, findings, _, changed = port(str(tmp_path), write=True)
+    assert sorted(changed) == ['build.py', 'configure_cuda', 'install.bash', 'src/kernels',
+                               'tools/compile_kernels']
+    installed = (tmp_path / 'install.bash').read_text()
+    assert '-arch=sm_52' not in installed and '$(python -m thffi --arch-flags)' in installed
+    assert '$(python -m thffi --includes)' in installed
+    for name, old in (('configure_cuda', 'sm_35'), ('tools/compile_kernels', 'sm_61'),
+                      ('src/kernels', 'sm_30')):
+        assert old not in (tmp_path / name).read_text()
+    assert (tmp_path / 'notes').read_text() == 'nvcc -c -o old.o old.cu -arch=sm_20\n'
+    assert {f.path for f in findings if 'architecture' in f.message} >= {
+        'install.bash', 'configure_cuda', 'tools/compile_kernels', 'src/kernels'}
+    # A second run changes nothing.
+    assert port(str(tmp_path), write=True)[3] == []
+
+
+def test_the_builder_finds_the_step_meant_to_build_an_object_in_a_script_by_any_name(tmp_path):
+    from thffi.builder.configure import meant_command
+    _write(tmp_path, SCRIPTS_BY_ANY_NAME)
+    found = meant_command(str(tmp_path / 'src/blur_kernel.o'), str(tmp_path))
+    assert found is not None
+    path, command, folder = found
+    assert (path, command.line, folder) == (str(tmp_path / 'install.bash'), 3,
+                                            str(tmp_path / 'src'))
+    assert command.args[:5] == ['nvcc', '-c', '-o', 'blur_kernel.o', 'blur_kernel.cu']

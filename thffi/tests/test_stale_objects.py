@@ -201,12 +201,14 @@ def test_a_committed_cuda9_object_is_compiled_again_from_its_cu(tmp_path):
         assert found.stdout.endswith('3000.0\n'), found.stdout + found.stderr
 
 
+@needs_toolkit
 def test_a_cuda9_object_without_its_cu_fails_naming_what_it_lacks(tmp_path):
-    """The link check no longer says "build with with_cuda=True" or "add
-    'cudart' to libraries": the object is stale."""
+    """Built with CUDA (its C calls the launcher), the link check no longer
+    says "build with with_cuda=True" or "add 'cudart' to libraries": the
+    object is stale."""
     _committed_2018_object(tmp_path)
     (tmp_path / 'src/cuda/scale_kernel.cu').unlink()
-    out = _run([sys.executable, 'build.py'], tmp_path)
+    out = _run([sys.executable, 'build.py'], tmp_path, gpu=True)
     assert out.returncode != 0
     assert ("BuildError: create_extension('_ext.scale'): src/cuda/scale_kernel.cu.o was built "
             "by an old CUDA toolkit: it calls cudaConfigureCall, cudaLaunch, cudaSetupArgument, "
@@ -214,6 +216,61 @@ def test_a_cuda9_object_without_its_cu_fails_naming_what_it_lacks(tmp_path):
     assert ('Compile it again from its .cu with today\'s nvcc (thffi does so itself when the .cu '
             'lies beside it, as scale_kernel.cu or scale_kernel_*.cu)') in out.stderr
     assert 'with_cuda=True' not in out.stderr and "add 'cudart'" not in out.stderr
+    assert not (tmp_path / '_ext' / 'scale' / '__init__.py').exists()
+
+
+def test_a_cuda9_object_a_build_without_cuda_never_calls_is_left_out_saying_so(tmp_path):
+    """No GPU: build.py's gate leaves the CUDA C out, so nothing calls the
+    committed object's launcher; the object, which today's toolkit cannot
+    link, is left out of the link, as the rebuilt objects of such a build
+    are."""
+    _committed_2018_object(tmp_path)
+    (tmp_path / 'src/cuda/scale_kernel.cu').unlink()
+    out = _run([sys.executable, 'build.py'], tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert ('thffi: src/cuda/scale_kernel.cu.o (extra_objects) was built by an old CUDA toolkit: '
+            'it calls cudaConfigureCall, cudaLaunch, cudaSetupArgument, which CUDA 10.1 removed'
+            ) in out.stdout, out.stdout
+    assert (': left out of the link, as the extension is built without CUDA and its C calls '
+            'nothing it defines\n') in out.stdout
+    library = next((tmp_path / '_ext' / 'scale').glob('_scale*.so'))
+    symbols = subprocess.run(['nm', '-D', str(library)], capture_output=True, text=True).stdout
+    assert 'ScaleForwardLaucher' not in symbols and 'cudaConfigureCall' not in symbols
+    found = _run([sys.executable, '-c', textwrap.dedent('''\
+        import torch
+        from _ext import scale
+        out = torch.empty(0)
+        assert scale.scale_forward(torch.ones(2, 3), 2.0, out) == 1
+        print(out.tolist())
+        ''')], tmp_path)
+    assert found.stdout == '[[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]\n', found.stdout + found.stderr
+
+
+def test_a_cuda9_object_the_c_of_a_build_without_cuda_calls_still_fails(tmp_path):
+    """The CPU C calls the launcher the object defines: the object is
+    needed, and cannot be linked; the error says which call needs it."""
+    _committed_2018_object(tmp_path)
+    (tmp_path / 'src/cuda/scale_kernel.cu').unlink()
+    with open(tmp_path / 'src/scale.c', 'a') as f:
+        f.write(textwrap.dedent('''\
+
+            int ScaleForwardLaucher(float *data, int n, float factor, void *stream);
+
+            int scale_forward_launched(THFloatTensor *data, float factor)
+            {
+                return ScaleForwardLaucher(THFloatTensor_data(data),
+                                           THFloatTensor_nElement(data), factor, 0);
+            }
+            '''))
+    with open(tmp_path / 'src/scale.h', 'a') as f:
+        f.write('int scale_forward_launched(THFloatTensor *data, float factor);\n')
+    out = _run([sys.executable, 'build.py'], tmp_path)
+    assert out.returncode != 0
+    assert ("BuildError: create_extension('_ext.scale'): src/cuda/scale_kernel.cu.o was built "
+            "by an old CUDA toolkit: it calls cudaConfigureCall, cudaLaunch, cudaSetupArgument, "
+            "which CUDA 10.1 removed") in out.stderr, out.stderr
+    assert ', and the C calls ScaleForwardLaucher, which it defines. Compile it again from its ' \
+        '.cu' in out.stderr, out.stderr
     assert not (tmp_path / '_ext' / 'scale' / '__init__.py').exists()
 
 

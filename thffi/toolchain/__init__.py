@@ -28,4 +28,7 @@ test, not a branch in either.
   switch that silences it alone.
 - pyremoved.py: the Python of 2017-2018 today's Python, NumPy, SciPy and
   PyTorch removed (Python 2's idioms, each with its 2to3 fixer; removed
-  names, rewritten or reported by port)."""
+  names, rewritten or reported by port).
+- tensor_behaviours.py: what PyTorch 0.x's tensors did that today's do
+  otherwise with no error (a conversion of a view was contiguous), reported
+  by port and given back by thffi run where it can be."""

@@ -1,5 +1,5 @@
 """The one reader of the commands a repository's build files run: make.sh
-and other shell scripts (shell.py, with bashlex), Makefiles (make.py, by
+and other shell scripts, whatever their names (shell.py, with bashlex), Makefiles (make.py, by
 asking make), Python build scripts (python.py, with Python's ast); CMake
 files' commands (cmake.py, with pygments' lexer); the build files a README
 runs (route.py).  The first three yield Command records.  `port` asks
@@ -22,15 +22,15 @@ _SKIPPED_DIRS = ('__pycache__', 'build', 'dist', 'node_modules', 'site-packages'
 _LARGEST = 1 << 20
 
 
-def commands(path, text, target=None, ask_make=True):
-    """[Command] of the nvcc commands of one build file (path: its name
-    decides the kind).  A Makefile is read by make in its folder (target:
-    relative to it, the target to read the commands of; None: the default
-    goal's), or with ask_make=False as text: port, which rewrites the text
-    and needs only what the commands write, does not run the $(shell ...)
-    lookups of the makefiles it reads (make -n runs them: a Python that
-    imports torch, seconds each)."""
-    found = kind(path)
+def commands(path, text, target=None, ask_make=True, reader=None):
+    """[Command] of the nvcc commands of one build file (reader: 'sh', 'make'
+    or 'py'; None: kind() decides, by its name or shebang).  A Makefile is read by make
+    in its folder (target: relative to it, the target to read the commands of;
+    None: the default goal's), or with ask_make=False as text: port, which
+    rewrites the text and needs only what the commands write, does not run the
+    $(shell ...) lookups of the makefiles it reads (make -n runs them: a Python
+    that imports torch, seconds each)."""
+    found = reader or kind(path)
     if found == 'sh':
         from .shell import commands as read
     elif found == 'make':
@@ -43,7 +43,8 @@ def commands(path, text, target=None, ask_make=True):
     return read(path, text)
 
 
-def _build_files(root, recursive=True):
+def _build_files(root, recursive=True, run_as=None):
+    """(path, reader) of the build files under root (kind())."""
     for folder, dirs, files in os.walk(root):
         if not recursive:
             dirs[:] = []
@@ -52,13 +53,15 @@ def _build_files(root, recursive=True):
                          and not os.path.isfile(os.path.join(folder, d, 'pyvenv.cfg')))
         for name in sorted(files):
             path = os.path.join(folder, name)
-            if kind(path) and os.path.getsize(path) <= _LARGEST:
-                yield path
+            reader = os.path.getsize(path) <= _LARGEST and kind(path, run_as)
+            if reader:
+                yield path, reader
 
 
-def commands_building(obj, root, recursive=True):
+def commands_building(obj, root, recursive=True, run_as=None):
     """[Command] of the nvcc commands in the build files under root
-    (recursive=False: in root itself) that write obj (an absolute path),
+    (recursive=False: in root itself; run_as: route.route()'s, the scripts
+    READMEs run whatever their names) that write obj (an absolute path),
     in the order of the files; each Command's file absolute.  An output
     the file leaves partly unknown ($OUT/x.cu.o) matches by its file name,
     after the commands that name obj itself."""
@@ -68,7 +71,7 @@ def commands_building(obj, root, recursive=True):
     # not parsed.
     stem = os.path.basename(obj).split('.')[0]
     exact, by_name = [], []
-    for path in _build_files(os.path.abspath(root), recursive):
+    for path, reader in _build_files(os.path.abspath(root), recursive, run_as):
         try:
             with open(path, encoding='utf-8', errors='replace') as f:
                 text = f.read()
@@ -76,8 +79,8 @@ def commands_building(obj, root, recursive=True):
             continue
         if 'nvcc' not in text.lower() or stem not in text:
             continue
-        target = os.path.relpath(obj, os.path.dirname(path)) if kind(path) == 'make' else None
-        for command in commands(path, text, target):
+        target = os.path.relpath(obj, os.path.dirname(path)) if reader == 'make' else None
+        for command in commands(path, text, target, reader=reader):
             written = command.output
             if not written:
                 continue
@@ -89,7 +92,7 @@ def commands_building(obj, root, recursive=True):
     return exact + by_name
 
 
-def command_building(obj, root, recursive=True):
+def command_building(obj, root, recursive=True, run_as=None):
     """The first of commands_building(), or None."""
-    found = commands_building(obj, root, recursive)
+    found = commands_building(obj, root, recursive, run_as)
     return found[0] if found else None

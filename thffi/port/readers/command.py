@@ -1,11 +1,12 @@
-"""The record every reader yields, Command (a command a build file runs,
-as the file's own tool expands it), and kind(), which reader a build file
-is for.  A module of its own so that the readers (shell.py, make.py,
-python.py, route.py) and the package that dispatches to them import it
-without importing each other."""
+"""The record every reader yields, Command (a command a build file runs, as the
+file's own tool expands it), and kind(), which reader a build file is for (by
+its name, what runs it, its shebang).  A module of its own so that the readers
+(shell.py, make.py, python.py, route.py) and the package that dispatches to
+them import it without importing each other."""
 
 import dataclasses
 import os
+import re
 
 from ...toolchain import nvcc as _nvcc
 
@@ -59,8 +60,15 @@ class Command:
         return _nvcc.carried_flags(self.args, self.folder)
 
 
-def kind(path):
-    """'sh', 'make', 'py' for a build file that may run nvcc, else None."""
+# The interpreters of a shebang line, by the reader of what they run.
+_INTERPRETERS = {'sh': 'sh', 'bash': 'sh', 'dash': 'sh', 'ksh': 'sh', 'zsh': 'sh',
+                 'make': 'make', 'gmake': 'make'}
+_PYTHON = re.compile(r'python[\d.]*$')
+
+
+def by_name(path):
+    """'sh', 'make', 'py' for a file whose name says it is a build file
+    (*.sh, Makefile, *.mk, *.py), else None."""
     name = os.path.basename(path)
     if name.endswith('.sh'):
         return 'sh'
@@ -69,3 +77,31 @@ def kind(path):
     if name.endswith('.py'):
         return 'py'
     return None
+
+
+def by_shebang(path):
+    """The reader of a script by its first line (`#!/bin/bash`,
+    `#!/usr/bin/env python3`, `#!/usr/bin/make -f`), or None."""
+    try:
+        with open(path, 'rb') as f:
+            first = f.readline(256)
+    except OSError:
+        return None
+    if not first.startswith(b'#!'):
+        return None
+    words = first[2:].decode('utf-8', 'replace').split()
+    if words and os.path.basename(words[0]) == 'env':  # #!/usr/bin/env -S bash -e
+        words = [w for w in words[1:] if not w.startswith('-') and '=' not in w]
+    name = os.path.basename(words[0]) if words else ''
+    return 'py' if _PYTHON.match(name) else _INTERPRETERS.get(name)
+
+
+def kind(path, run_as=None):
+    """'sh', 'make', 'py': the reader of a build file that may run nvcc, or
+    None.  By its name, else by what runs it (run_as: {real path: kind} of
+    the files the READMEs and build files run, route.route(): `bash
+    install.bash`, `source env`), else by its shebang."""
+    found = by_name(path)
+    if found is None and run_as:
+        found = run_as.get(os.path.realpath(path))
+    return found or by_shebang(path)

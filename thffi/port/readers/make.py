@@ -438,6 +438,25 @@ def _shell_commands(path, line, shell, cwd=''):
     return found
 
 
+def recipe_runs(path, text):
+    """[Command] of every command of every recipe line (a rule's `;` part
+    too), read from the text (its variables expanded as far as the text
+    says; make's automatic ones are not), as the shell reads each line:
+    the scripts a makefile runs (route.py)."""
+    from .shell import runs
+    lines = parse_lines(text)
+    variables = _variables(path, text, lines, {'CURDIR': '.'}, read=False)
+    found = []
+    for line in lines:
+        if line.kind in ('recipe', 'rule') and line.value_start:
+            shell = _expand(text[line.value_start:line.end], variables, {}).replace('$$', '$')
+            number = text.count('\n', 0, line.start) + 1
+            for command in runs(path, shell):
+                command.line = number
+                found.append(command)
+    return found
+
+
 # make's --trace line before a target's recipe: `Makefile:7: update target
 # 'x.o' due to: x.cu` (make 4.3), `Makefile:7: target 'x.o' does not exist`.
 _TRACE = re.compile(r"(.+?):(\d+): (?:update )?target '(.*)' ")

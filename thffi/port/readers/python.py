@@ -1,10 +1,12 @@
-"""The nvcc commands a Python build script (build.py, setup.py) runs, read
-with Python's own ast (the builder reads them; libcst, which port/pynvcc.py
+"""The commands a Python build script (build.py, setup.py) runs, read with
+Python's own ast (the builder reads them; libcst, which port/pynvcc.py
 rewrites them with, costs 0.35 s more to import): os.system, os.popen and
-subprocess.* calls whose command, a string or a list, starts with nvcc,
-following the script's assignments (strings, lists, +, %, .format,
-' '.join, .split(), os.path.join/dirname/abspath of __file__, list.append,
-os.chdir...)."""
+subprocess.* calls, following the script's assignments (strings, lists, +,
+%, .format, ' '.join, .split(), os.path.join/dirname/abspath of __file__,
+list.append, os.chdir...).  A string is a command line: its commands are
+read as the shell splits it (`cd src; nvcc ...`: readers/shell.py), a `cd`
+in it moving the ones after it.  commands(): the nvcc ones; runs(): all
+(the scripts a build script runs: route.py)."""
 
 import ast
 import os
@@ -16,6 +18,9 @@ from .command import Command
 _RUNS = {'system', 'popen', 'call', 'check_call', 'run', 'Popen', 'check_output',
          'getoutput', 'getstatusoutput', 'spawn'}
 _NVCC = re.compile(r'(?:^|[/\\])nvcc(?:\.exe)?$')
+_ASSIGNMENT = re.compile(r'\w+=')
+# What makes a string more than one command for the shell.
+_SEPARATORS = re.compile(r'[;&|\n]')
 
 
 class _Unknown(str):
@@ -50,11 +55,12 @@ class _Script:
     """The values a script's names hold, statement after statement, and the
     nvcc commands it runs."""
 
-    def __init__(self, path):
+    def __init__(self, path, every=False):
         self.path = path
         self.names = {'__file__': './__file__'}
         self.cwd = ''
         self.commands = []
+        self.every = every  # every command, or the nvcc ones
 
     def value(self, node):
         try:
@@ -161,8 +167,8 @@ class _Script:
                 held.insert(args[0], args[1])
 
     def _runs(self, statement):
-        """Records the nvcc commands the statement's calls run (not those of
-        the statements inside it: they come in their turn)."""
+        """Records the commands the statement's calls run (not those of the
+        statements inside it: they come in their turn)."""
         nested = {id(n) for field in ('body', 'orelse', 'finalbody', 'handlers')
                   for s in getattr(statement, field, None) or () for n in ast.walk(s)}
         for node in ast.walk(statement):
@@ -176,29 +182,55 @@ class _Script:
             if given is None:
                 continue
             command = self.value(given)
-            if isinstance(command, str):
-                try:
-                    command = shlex.split(command)
-                except ValueError:
-                    command = command.split()
-            if not isinstance(command, list) or not command or \
-                    not _NVCC.search(str(command[0])):
-                continue
             cwd = next((self.value(k.value) for k in node.keywords if k.arg == 'cwd'), None)
             folder = self.cwd if not isinstance(cwd, str) or isinstance(cwd, _Unknown) else \
                 os.path.normpath(os.path.join(self.cwd, cwd))
-            self.commands.append(Command(self.path, node.lineno,
-                                         ['nvcc'] + [str(a) for a in command[1:]], folder))
+            lines = _command_lines(command) if isinstance(command, str) else [command]
+            for words in lines:
+                if not isinstance(words, list) or not words:
+                    continue
+                words = [str(w) for w in words]
+                while len(words) > 1 and _ASSIGNMENT.match(words[0]):  # CUDA_PATH=... nvcc
+                    words = words[1:]
+                if _NVCC.search(words[0]):
+                    self.commands.append(Command(self.path, node.lineno, ['nvcc'] + words[1:],
+                                                 folder))
+                elif self.every:
+                    self.commands.append(Command(self.path, node.lineno, words, folder))
+                if words[0] == 'cd' and len(words) > 1 and not re.search(r'[$`~]', words[1]):
+                    folder = os.path.normpath(os.path.join(folder, words[1]))
 
 
-def commands(path, text):
-    """[Command] of a Python script: the nvcc commands its os.system,
-    subprocess.* and os.popen calls run, in order; paths relative to the
-    script's folder ('.'), what it computes when it runs kept as $name."""
+def _command_lines(command):
+    """The word lists of the commands of a command line (a string the
+    shell runs), one after the other."""
+    spans = [(0, len(command))]
+    if _SEPARATORS.search(command):
+        from .shell import command_spans
+        spans = command_spans(command)
+    lines = []
+    for start, end in spans:
+        try:
+            lines.append(shlex.split(command[start:end]))
+        except ValueError:
+            lines.append(command[start:end].split())
+    return lines
+
+
+def runs(path, text, every=True):
+    """[Command] of a Python script: the commands its os.system,
+    subprocess.* and os.popen calls run, in order (every=False: the nvcc
+    ones); paths relative to the script's folder ('.'), what it computes
+    when it runs kept as $name."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
-    script = _Script(path)
+    script = _Script(path, every)
     script.statements(tree.body)
     return script.commands
+
+
+def commands(path, text):
+    """[Command] of the nvcc commands a Python script runs (runs())."""
+    return runs(path, text, every=False)

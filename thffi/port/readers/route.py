@@ -1,15 +1,17 @@
-"""The build files a repository's README runs: its route.  A README (or
-INSTALL) types the steps (`cd lib`, `sh make.sh`, `make`, `python
-build.py`); the scripts it runs run others (`cd src/nms; sh make.sh`,
-`make -C kernels`).  A repository may hold build files nobody runs (an
-extension's own make.sh from before lib/make.sh did it all): where two
+"""The build files a repository's README runs: its route.  A README (or INSTALL)
+types the steps (`cd lib`, `sh make.sh`, `make`, `python build.py`, `bash
+install.bash`); the scripts it runs run others (`cd src/nms; sh make.sh`, `make
+-C kernels`, a recipe's `./compile`, a build.py's `os.system('sh
+build_kernels')`), each read as what runs it runs it: a file `bash` runs is a
+shell script, whatever its name.  A repository may hold build files nobody runs
+(an extension's own make.sh from before lib/make.sh did it all): where two
 commands write one object, the one on the route is the one that ran."""
 
 import os
 import re
 import shlex
 
-from .command import kind
+from .command import by_name, by_shebang
 
 _README = re.compile(r'(?:README|INSTALL)[\w-]*(?:\.md|\.markdown|\.rst|\.txt)?$', re.I)
 _PROMPT = re.compile(r'^\s*(?:[$>%#]\s+)?')
@@ -67,65 +69,106 @@ def _typed(text):
                 command.append(word)
 
 
+_SHELLS = ('sh', 'bash', 'dash', 'ksh', 'zsh')
+# Words before the program a command runs: `sudo sh make.sh`, `env X=1 make`.
+_PREFIXES = ('sudo', 'env', 'time', 'nohup', 'exec', 'command')
+# A Python script that runs others calls one of these (readers/python.py).
+_RUNS_COMMANDS = re.compile(r'\b(?:system|popen|call|check_call|run|Popen|check_output|'
+                            r'getoutput|getstatusoutput|spawn\w*)\s*\(')
+
+
 def _runs(args, cwd):
-    """(folder after it, [build file it runs]) of one command, paths
+    """(folder after it, [(build file it runs, the reader it is read with:
+    as what runs it runs it; None: the file says)]) of one command, paths
     relative to the folder the commands start in; cwd: where it runs."""
     if not args:
         return cwd, []
     if args[0] in ('cd', 'pushd') and len(args) > 1 and not re.search(r'[$`~]', args[1]):
         return os.path.normpath(os.path.join(cwd, args[1])), []
-    env = 0
-    while env < len(args) and re.match(r'\w+=', args[env]):  # CUDA_PATH=... sh make.sh
-        env += 1
-    args = args[env:]
+    while args and (re.match(r'\w+=', args[0]) or args[0] in _PREFIXES):
+        args = args[1:]  # CUDA_PATH=... sh make.sh
     if not args:
         return cwd, []
-    name = args[0]
-    if name in ('sh', 'bash', 'source', '.') and len(args) > 1 or _PYTHON.match(name):
+    name = os.path.basename(args[0])
+    if name in _SHELLS or name in ('source', '.'):
+        if '-c' in args[1:-1]:  # bash -c 'cd lib && sh make.sh'
+            from .shell import runs
+            found, inner = [], cwd
+            for command in runs('', args[args.index('-c') + 1]):
+                inner, files = _runs(command.args, inner)
+                found += files
+            return cwd, found
         files = [a for a in args[1:] if not a.startswith('-')][:1]
-        return cwd, [os.path.join(cwd, f) for f in files]
+        return cwd, [(os.path.join(cwd, f), 'sh') for f in files]
+    if _PYTHON.match(args[0]):
+        files = [a for a in args[1:] if not a.startswith('-')][:1]
+        return cwd, [(os.path.join(cwd, f), 'py') for f in files if '-m' not in args[1:2]]
     if name in ('make', 'gmake'):
-        folder = cwd
+        folder, names = cwd, ('GNUmakefile', 'makefile', 'Makefile')
         for i, arg in enumerate(args):
             if arg == '-C' and i + 1 < len(args):
                 folder = os.path.join(folder, args[i + 1])
             elif arg.startswith('-C') and len(arg) > 2:
                 folder = os.path.join(folder, arg[2:])
-        return cwd, [os.path.join(folder, n) for n in ('GNUmakefile', 'makefile', 'Makefile')]
-    if name.endswith('.sh') or name.startswith('./'):
-        return cwd, [os.path.join(cwd, name)]
+            elif arg == '-f' and i + 1 < len(args):
+                names = (args[i + 1],)
+        return cwd, [(os.path.join(folder, n), 'make') for n in names]
+    if name.endswith('.sh') or '/' in args[0]:  # ./install.bash: its shebang says, else sh
+        return cwd, [(os.path.join(cwd, args[0]), None)]
     return cwd, []
 
 
-def _scripts(path):
-    """[(args, cwd)] of the commands a build file on the route runs that
-    may run others (a shell script's; a makefile's recipes are make's)."""
-    if kind(path) != 'sh':
-        return []
-    from .shell import runs
+def _text(path):
+    """Whether a file is text (a script), not a program (./a.out)."""
+    try:
+        with open(path, 'rb') as f:
+            head = f.read(1024)
+    except OSError:
+        return False
+    return not head.startswith(b'\x7fELF') and b'\0' not in head
+
+
+def _scripts(path, kind):
+    """[(args, cwd)] of the commands a build file on the route runs, any
+    of which may run others: a shell script's, a makefile's recipes (as
+    the text says), a Python script's os.system and subprocess calls."""
     try:
         with open(path, encoding='utf-8', errors='replace') as f:
             text = f.read()
     except OSError:
         return []
+    if kind == 'sh':
+        from .shell import runs
+    elif kind == 'make':
+        from .make import recipe_runs as runs
+    elif kind == 'py' and _RUNS_COMMANDS.search(text):
+        from .python import runs
+    else:
+        return []
     return [(c.args, c.cwd) for c in runs(path, text)]
 
 
-def route(readme_files):
-    """The real paths of the build files the READMEs run, directly or
-    through the scripts they run."""
-    found, todo = set(), []
+def route(readme_files, build_files=()):
+    """{real path: reader ('sh', 'make', 'py')} of the build files the
+    READMEs run, and build_files ([(path, reader)]: read, not counted as
+    run), directly or through the scripts they run, each read as what runs
+    it runs it (`bash install.bash`: a shell script, whatever its name;
+    `./install`: by its shebang, else as sh runs it)."""
+    found, todo, read = {}, [], set()
 
-    def add(folder, args, cwd):
+    def add(folder, args, cwd, depth):
         cwd, files = _runs(args, cwd)
-        for name in files:
+        for name, runner in files:
             path = os.path.realpath(os.path.join(folder, name))
-            if os.path.isfile(path) and path not in found:
-                found.add(path)
-                todo.append((path, depth + 1))
+            if not os.path.isfile(path) or path in found:
+                continue
+            reader = runner or by_name(path) or by_shebang(path) or (
+                'sh' if _text(path) else None)
+            if reader:
+                found[path] = reader
+                todo.append((path, reader, depth + 1))
         return cwd
 
-    depth = 0
     for readme in readme_files:
         try:
             with open(readme, encoding='utf-8', errors='replace') as f:
@@ -134,10 +177,12 @@ def route(readme_files):
             continue
         cwd = ''
         for args in _typed(text):
-            cwd = add(os.path.dirname(readme), args, cwd)
+            cwd = add(os.path.dirname(readme), args, cwd, 0)
+    todo += [(os.path.realpath(path), reader, 0) for path, reader in build_files]
     while todo:
-        path, depth = todo.pop()
-        if depth < _DEPTH:
-            for args, cwd in _scripts(path):
-                add(os.path.dirname(path), args, cwd)
+        path, reader, depth = todo.pop()
+        if depth < _DEPTH and (path, reader) not in read:
+            read.add((path, reader))
+            for args, cwd in _scripts(path, reader):
+                add(os.path.dirname(path), args, cwd, depth)
     return found

@@ -68,6 +68,72 @@ class _Words(bashlex.ast.nodevisitor):
                               if p.kind in ('word', 'assignment')])
 
 
+class _Spans(bashlex.ast.nodevisitor):
+    """(start, end) of every simple command, nested ones ($(...)) included."""
+
+    def __init__(self):
+        self.spans = []
+
+    def visitcommand(self, node, parts):
+        self.spans.append(tuple(node.pos))
+
+
+# Where a command line goes on to the next command: ; && || | & and a newline.
+_SEPARATOR = re.compile(r'&&|\|\||[;|&\n]')
+
+
+def _scanned(text):
+    """(start, end) of the commands of text split at the separators outside
+    quotes, for text bashlex cannot parse (a piece of a command a Python
+    script joins to others: an unclosed quote)."""
+    spans, start, quote, i = [], 0, None, 0
+    while i < len(text):
+        c = text[i]
+        if c == '\\':
+            i += 2
+            continue
+        if quote:
+            quote = None if c == quote else quote
+        elif c in '"\'':
+            quote = c
+        else:
+            separator = _SEPARATOR.match(text, i)
+            if separator:
+                spans.append((start, i))
+                start = i = separator.end()
+                continue
+        i += 1
+    spans.append((start, len(text)))
+    return spans
+
+
+def command_spans(text):
+    """[(start, end)] of the commands a command line (a string the shell
+    runs: `sh -c`, os.system's) runs one after the other, split where the
+    shell splits it (; && || pipes &, newlines: bashlex; where bashlex
+    cannot parse it, at those outside quotes), blanks around them left
+    out; a command inside another ($(...)) is its."""
+    try:
+        nodes = bashlex.parse(text) if text.strip() else []
+    except Exception:  # bashlex raises several types (its own, NotImplementedError)
+        found = _scanned(text)
+    else:
+        visitor = _Spans()
+        for node in nodes:
+            visitor.visit(node)
+        found = [(s, e) for s, e in visitor.spans
+                 if not any(o != (s, e) and o[0] <= s and e <= o[1] for o in visitor.spans)]
+    spans = []
+    for start, end in sorted(found):
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start < end:
+            spans.append((start, end))
+    return spans
+
+
 def simple_commands(nodes):
     """The word lists of the simple commands under bashlex nodes, in order."""
     found = []

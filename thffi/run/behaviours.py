@@ -1,0 +1,157 @@
+"""PyTorch 0.x's results where today's differ, given back in the Pythons
+`python -m thffi run` starts (its sitecustomize calls install() with
+toolchain/tensor_behaviours.py), for the rows whose `run` says how:
+
+- a type conversion (x.double(), x.type(...), x.cuda(): the table's
+  CONVERSIONS) of a non-contiguous tensor returns a contiguous tensor, as
+  0.x's did, where the type or device changes; a tensor in a memory format
+  of its own (channels_last, which 2018 code never made) keeps it, and a
+  conversion that names a memory_format gets it;
+- x.copy_(y) of tensors with as many elements whose shapes do not
+  broadcast copies element by element, as 0.1-0.3 did, where today raises.
+
+Each says so on stderr the first time, with the line that used it.
+Nothing else changes: a conversion that returns its tensor, or one already
+contiguous, and every copy_ today's PyTorch accepts, go through as they are.
+torch.Tensor's methods are wrapped when torch is first imported (a meta path
+finder wraps its loader), so a Python that never imports torch pays nothing.
+
+This file is loaded by path (not as part of thffi) and imports only the
+standard library, and torch when the code imports it."""
+
+import functools
+import importlib.abc
+import os
+import sys
+
+_SAID = set()
+
+
+def _where():
+    """'file:line: ' of the code that called (the first frame outside this
+    file), or ''."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+    if frame is None:
+        return ''
+    path = frame.f_code.co_filename
+    relative = os.path.relpath(path) if os.path.isabs(path) else path
+    return '%s:%d: ' % (path if relative.startswith('..') else relative, frame.f_lineno)
+
+
+def _say(name, rule, what):
+    if name not in _SAID:
+        _SAID.add(name)
+        sys.stderr.write('thffi run: %s%s: PyTorch %s %s; today %s; thffi run %s (for good, '
+                         'write %s)\n' % (_where(), what, rule.versions, rule.then, rule.now,
+                                          rule.run, rule.write))
+
+
+def _contiguous(torch, method, name, rule):
+    """Tensor.<name> (a conversion) returning a contiguous tensor where it
+    makes a new one that is not."""
+    @functools.wraps(method)
+    def converted(self, *args, **kwargs):
+        result = method(self, *args, **kwargs)
+        if (result is self or 'memory_format' in kwargs or not isinstance(result, torch.Tensor)
+                or result.layout != torch.strided or result.is_contiguous()
+                or result.is_contiguous(memory_format=torch.channels_last)
+                or result.is_contiguous(memory_format=torch.channels_last_3d)):
+            return result
+        _say('contiguous conversion', rule, 'x.%s() of a non-contiguous tensor' % name)
+        return result.contiguous()
+    return converted
+
+
+def _pointwise(torch, copy_, rule):
+    """Tensor.copy_ copying element by element between tensors of as many
+    elements whose shapes do not broadcast (today: a RuntimeError)."""
+    @functools.wraps(copy_)
+    def copied(self, src, *args, **kwargs):
+        try:
+            return copy_(self, src, *args, **kwargs)
+        except RuntimeError:
+            if not isinstance(src, torch.Tensor) or src.numel() != self.numel() or \
+                    src.shape == self.shape or _broadcast(src.shape, self.shape):
+                raise
+        _say('pointwise copy', rule, 'copy_ of a %s tensor into a %s one'
+             % (tuple(src.shape), tuple(self.shape)))
+        return copy_(self, src.reshape(self.shape), *args, **kwargs)
+    return copied
+
+
+def _broadcast(source, target):
+    """Whether source broadcasts to target (the error was another one)."""
+    if len(source) > len(target):
+        return False
+    return all(s in (1, t) for s, t in zip(reversed(source), reversed(target)))
+
+
+def patch(torch, rules):
+    """Wraps torch.Tensor's methods as the module's docstring says (once)."""
+    tensor = torch.Tensor
+    if getattr(tensor.copy_, 'thffi_run', False):
+        return
+    for name in rules.CONVERSIONS:
+        wrapped = _contiguous(torch, getattr(tensor, name), name,
+                              rules.RULES['contiguous conversion'])
+        wrapped.thffi_run = True
+        setattr(tensor, name, wrapped)
+    wrapped = _pointwise(torch, tensor.copy_, rules.RULES['pointwise copy'])
+    wrapped.thffi_run = True
+    tensor.copy_ = wrapped
+
+
+class _Patching(importlib.abc.Loader):
+    """torch's own loader, then patch()."""
+
+    def __init__(self, loader, rules):
+        self.loader = loader
+        self.rules = rules
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        module.__loader__ = self.loader
+        self.loader.exec_module(module)
+        patch(module, self.rules)
+
+    def __getattr__(self, name):
+        return getattr(self.loader, name)
+
+
+class TorchBehaviours(importlib.abc.MetaPathFinder):
+    """On sys.meta_path: torch's spec as the other finders give it (another
+    that asks them all, removed_names.py's, asks this one again: then it
+    answers nothing), with a loader that patches."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.finding = False
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != 'torch' or self.finding:
+            return None
+        self.finding = True
+        try:
+            for finder in sys.meta_path:
+                find = getattr(finder, 'find_spec', None) if finder is not self else None
+                spec = find(fullname, path, target) if find else None
+                if spec is not None:
+                    if spec.loader is not None:
+                        spec.loader = _Patching(spec.loader, self.rules)
+                    return spec
+            return None
+        finally:
+            self.finding = False
+
+
+def install(rules):
+    """Gives the rows of rules (toolchain/tensor_behaviours.py, a module)
+    their old results in this process, once."""
+    if 'torch' in sys.modules:
+        patch(sys.modules['torch'], rules)
+    elif not any(type(f).__name__ == 'TorchBehaviours' for f in sys.meta_path):
+        sys.meta_path.insert(0, TorchBehaviours(rules))
