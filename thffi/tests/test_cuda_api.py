@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 
+from support import only_these_cuda_wheels
 from thffi import BuildError, create_extension, find_cuda_home
 from thffi.builder import include_dirs
 from thffi.toolchain import cuda_api
@@ -381,12 +382,15 @@ def test_cusparse_legacy_calls_in_an_extra_object_are_named_before_linking(tmp_p
         ''', 'curand.h: cuRAND\'s header; the CUDA toolkit in %s has no cuRAND: pip install %s '
              'brings it'),
 ])
-def test_a_cuda_library_header_the_toolkit_lacks_is_named_with_its_wheel(tmp_path, source,
-                                                                          expected):
+def test_a_cuda_library_header_the_toolkit_lacks_is_named_with_its_wheel(tmp_path, monkeypatch,
+                                                                          source, expected):
     library = 'cusparse' if 'cusparse' in expected else 'curand'
     header = 'cusparse.h' if library == 'cusparse' else 'curand.h'
     if os.path.isfile(os.path.join(HOME, 'include', header)):
         pytest.skip('the toolkit in %s has %s' % (HOME, header))
+    # No wheel of the machine's brings the header in.
+    only_these_cuda_wheels(monkeypatch)
+    monkeypatch.setenv('CUDA_HOME', HOME)
     _write(tmp_path, {'src/ops.h': 'int ops_handle(void);\n', 'src/ops.c': source})
     message = _build(tmp_path, with_cuda=True)
     assert message.startswith('building _ext.ops failed: the C compiler reported the errors '

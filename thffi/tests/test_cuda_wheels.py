@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from support import ROOT
+from support import ROOT, only_these_cuda_wheels, only_these_cuda_wheels_env
 from thffi import BuildError, create_extension
 from thffi.toolchain import cuda_toolkit as cuda
 
@@ -41,6 +41,8 @@ def fake_wheels(site, version='13.5.37', wheels=NVCC_WHEELS, libraries=('cudart.
     for wheel in wheels:
         _touch(root / files[wheel], _runtime_header(versions.get(wheel, version))
                if wheel == 'nvidia-cuda-runtime' else '')
+        if wheel == 'nvidia-cuda-runtime':  # the header cuda.pathfinder looks for
+            _touch(root / 'include' / 'cuda_runtime.h', '#include "cuda_runtime_api.h"\n')
         if wheel == 'nvidia-cuda-nvcc':  # an nvcc that compiles nothing
             _touch(root / files[wheel], '#!/bin/sh\nexit 1\n')
             os.chmod(root / files[wheel], 0o755)
@@ -64,11 +66,12 @@ def fake_toolkit(folder, version='13.0', libraries=('cudart.so',)):
 
 @pytest.fixture
 def site(tmp_path, monkeypatch):
-    """An empty site-packages folder first on sys.path; no CUDA_HOME, no
-    CUDA_PATH, PyTorch without CUDA."""
+    """An empty site-packages folder, the only one where thffi looks for
+    pip's CUDA wheels (not the machine's, nor through cuda.pathfinder); no
+    CUDA_HOME, no CUDA_PATH, PyTorch without CUDA."""
     folder = tmp_path / 'site-packages'
     folder.mkdir()
-    monkeypatch.syspath_prepend(str(folder))
+    only_these_cuda_wheels(monkeypatch, folder)
     for var in ('CUDA_HOME', 'CUDA_PATH'):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(cuda, 'torch_cuda_version', lambda: None)
@@ -99,7 +102,7 @@ def test_pytorchs_cuda_major_decides_between_two_wheel_toolkits(site, tmp_path, 
     older_site = tmp_path / 'other-site'
     older = fake_wheels(older_site, version='13.0.88')
     os.rename(older, older.parent / 'cu12')  # a stand-in for another major
-    monkeypatch.syspath_prepend(str(older_site))
+    only_these_cuda_wheels(monkeypatch, older_site, site)
     assert cuda.find_cuda_home() == str(newer)
     monkeypatch.setattr(cuda, 'torch_cuda_version', lambda: '12.8')
     assert cuda.find_cuda_home() == str(older.parent / 'cu12')
@@ -230,7 +233,7 @@ def test_create_extension_links_the_cuda_libraries_it_names(site, tmp_path, monk
 
 def test_python_m_thffi_cuda_libs_and_cuda_home(site, tmp_path):
     wheels = fake_wheels(site, libraries=('cudart.so.13', 'curand.so.10'))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), ROOT]))
+    env = only_these_cuda_wheels_env(os.environ, tmp_path, site)
     for var in ('CUDA_HOME', 'CUDA_PATH'):
         env.pop(var, None)
 
