@@ -105,8 +105,9 @@ def site_folders():
     """The folders pip's wheels may lie in for this interpreter: those on
     sys.path, then its site-packages folders (a venv's, and its base
     interpreter's when made with --system-site-packages), each once."""
-    return _unique([p for p in sys.path if p] + list(getattr(site, 'getsitepackages',
-                                                               lambda: [])()))
+    # (virtualenv's old site.py had no getsitepackages)
+    packages = site.getsitepackages() if hasattr(site, 'getsitepackages') else []
+    return _unique([p for p in sys.path if p] + list(packages))
 
 
 def _nvidia_dirs():
@@ -129,9 +130,10 @@ def _wheel_majors():
 
 def _wheel_major(path):
     """The CUDA major of pip's wheel folder that `path` lies in: N for
-    nvidia/cu<N>/..., 12 for CUDA 11-12's nvidia/<wheel>/... (either of
-    them), None for a path outside pip's wheels."""
-    names = re.findall(r'(?:^|/)nvidia/([^/]+)(?=/|$)', path)
+    nvidia/cu<N>/..., 12 for CUDA 11-12's nvidia/<wheel>/... (cusparse,
+    cuda_runtime, nvjitlink...: either of them), None for a path outside
+    pip's wheels."""
+    names = re.findall(r'(?:^|/)nvidia/((?:cu|nv)[^/]*)(?=/|$)', path)
     if not names:
         return None
     match = re.fullmatch(r'cu(\d+)', names[-1])
