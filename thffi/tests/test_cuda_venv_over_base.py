@@ -21,7 +21,7 @@ from thffi.toolchain import cuda_toolkit as cuda
 def venv_and_base(tmp_path, monkeypatch):
     """(the venv's nvidia/cu13, the base's nvidia/cu13): nvcc, crt and nvvm
     in the first; the runtime, cuSPARSE and the nvJitLink it loads in the
-    second.  No CUDA_HOME, CUDA_PATH or CONDA_PREFIX; PyTorch's CUDA 13."""
+    second, beside nvidia/nccl.  No CUDA_HOME, CUDA_PATH or CONDA_PREFIX; PyTorch's CUDA 13."""
     for var in ('CUDA_HOME', 'CUDA_PATH', 'CONDA_PREFIX'):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(cuda, 'torch_cuda_version', lambda: '13.2')
@@ -32,6 +32,8 @@ def venv_and_base(tmp_path, monkeypatch):
     for name in ('cudart.so.13', 'cusparse.so.12', 'nvJitLink.so.13'):
         shared_library(base / 'lib' / ('lib' + name))
     _touch(base / 'include' / 'cusparse.h', '')
+    # A wheel of no CUDA major of its own (PyTorch's NCCL), not CUDA 13's.
+    _touch(base.parent / 'nccl' / 'include' / 'nccl.h', '')
     return venv, base
 
 

@@ -154,8 +154,10 @@ def _wheel_dirs(major, kind):
     found = []
     for folder in _nvidia_dirs():
         for name in sorted(os.listdir(folder)):
+            match = re.fullmatch(r'cu(\d+)', name)
             path = os.path.join(folder, name, kind)
-            if _serves(path, major) and os.path.isdir(path):
+            if (major is None or (int(match.group(1)) == major if match else major < 13)) \
+                    and os.path.isdir(path):
                 found.append(path)
     return found
 
