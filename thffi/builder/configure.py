@@ -591,7 +591,7 @@ def _cuda_runtime(name, home, kw):
             'libraries': as_list(kw.get('libraries')) + [runtime.link, 'stdc++'],
             'library_dirs': _added(kw.get('library_dirs'), [runtime.folder]),
             'runtime_library_dirs': _added(kw.get('runtime_library_dirs'),
-                                           cuda.library_dirs(home))}
+                                           cuda.library_dirs(home) + [runtime.folder])}
 
 
 def _cuda_libraries(name, kw):

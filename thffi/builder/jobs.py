@@ -12,7 +12,7 @@ import shlex
 import sysconfig
 
 from .plan import Job
-from ..toolchain.cuda_toolkit import header_dirs
+from ..toolchain.cuda_toolkit import header_dirs, toolkit_include_dirs
 from ..toolchain import nvcc as nvcc_rules
 
 # thffi's folder: csrc/ and include/ lie in it.
@@ -56,7 +56,7 @@ def nvcc_command(plan, source, obj, own, hidden=True):
     (plan.meant; its -O and -std take the place of ours)."""
     host, defines = '-fPIC,-fvisibility=hidden' if hidden else '-fPIC', []
     if own:
-        includes = [INCLUDE_DIR, CSRC, os.path.join(plan.cuda_home, 'include')]
+        includes = [INCLUDE_DIR, CSRC] + toolkit_include_dirs(plan.cuda_home)
         host += ',' + OWN_FILE_NAMES
     else:
         # CUDA's headers too where the build is not with_cuda (objects
@@ -107,7 +107,7 @@ def cc_command(plan, source, obj, flags, hidden=True):
         # installed)
         includes += header_dirs(plan.cuda_home)
     elif plan.with_cuda:
-        includes.append(os.path.join(plan.cuda_home, 'include'))
+        includes += toolkit_include_dirs(plan.cuda_home)
     return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
             + ['-std=c++11' if cxx else '-std=c99', '-fPIC']
             + (['-fvisibility=hidden'] if hidden else []) + ['-Wall', OWN_FILE_NAMES]

@@ -9,6 +9,7 @@ resolve a name the library uses, before anything is installed (package
 mode's setuptools build runs it too: package_mode.py)."""
 
 import contextlib
+import dataclasses
 import io
 import logging
 import os
@@ -20,38 +21,42 @@ import time
 
 import cffi
 
-from . import binaries, command_log, preprocessed
+from . import binaries, command_log, jobs, preprocessed
 from ..toolchain import cuda_toolkit as cuda
 from .compile import compile, explained
-from .configure import _CXX_SUFFIXES, INCLUDE_DIR, BuildError, as_list, compile_by_language
+from .configure import (_CXX_SUFFIXES, CUSPARSE_LEGACY, INCLUDE_DIR, BuildError, as_list,
+                        compile_by_language)
+from .plan import Job
 from ..toolchain import cc, cuda_api
 
 
-def link_kwargs(plan, objects, left_out=()):
+def link_kwargs(plan, objects, left_out=(), compiled=None):
     """plan.kwargs with `objects` (what compile() made) among extra_objects,
     plus the runtimes the user's objects need: the prebuilt extra_objects
     and the compiled .cu sources.  Legacy make.sh objects were loaded where torch had loaded
     the C++ and CUDA runtimes; now the library links them itself, the
     CUDA ones by soname (PyTorch's copy where it loaded one; the rpath is
     the fallback), with or without with_cuda.  left_out: extra objects not
-    linked (unlinkable())."""
+    linked (unlinkable()).  compiled: {object: source} of what cffi
+    compiled from the user's C and C++ sources, whose calls of CUDA's
+    libraries (SOURCE_LIBRARIES) link them too: 2018's C called cuSPARSE
+    or cuBLAS through THC's handles, and torch had loaded the libraries."""
     for obj in plan.user_objects:
         if not os.path.isfile(obj):
             step = plan.missing_steps.get(obj)
             raise BuildError('create_extension(%r): extra_objects: %s does not exist (%s)'
                              % (plan.name, obj, '%s was to build it' % step if step
                                 else 'a make.sh step builds it?'))
-    linked = [obj for obj in plan.user_objects if obj not in left_out]
-    _check_removed_calls(plan, linked)
-    own = {job.object for job in plan.jobs if job.own}
-    user = linked + [obj for obj in objects if obj not in own]
-    kw = dict(plan.kwargs, extra_objects=linked + list(objects))
+    prebuilt = [obj for obj in plan.user_objects if obj not in left_out]
+    _check_removed_calls(plan, prebuilt)
+    user = _user_objects(plan, objects, left_out)
+    kw = dict(plan.kwargs, extra_objects=prebuilt + list(objects))
     for key in ('libraries', 'library_dirs', 'runtime_library_dirs'):
         kw[key] = as_list(kw.get(key))
     # The libraries linked already, by name ('cusparse' for -lcusparse
     # and for -l:libcusparse.so.12).
-    linked = {re.sub(r'^:lib|\.so[\d.]*$', '', name) for name in kw['libraries']}
-    for library, (what, symbols) in binaries.runtime_needs(user).items():
+    linked = _linked(kw['libraries'])
+    for library, (what, symbols) in _needs(user, compiled).items():
         if library in linked:
             continue
         if library != binaries.CXX_RUNTIME:
@@ -61,6 +66,30 @@ def link_kwargs(plan, objects, left_out=()):
             library = found.link
         kw['libraries'] = kw['libraries'] + [library]
     return kw
+
+
+# The libraries a call from the user's C or C++ links (not the CUDA
+# runtime: C calling it is built with_cuda).
+SOURCE_LIBRARIES = ('cublas', 'cublasLt', 'curand', 'cusparse', 'cufft', 'cusolver')
+
+
+def _linked(libraries):
+    """The libraries of a link, by name ('cusparse' for -lcusparse and for
+    -l:libcusparse.so.12)."""
+    return {re.sub(r'^:lib|\.so[\d.]*$', '', name) for name in libraries}
+
+
+def _needs(user, compiled=None):
+    """binaries.runtime_needs() of the user's objects, and of those
+    compiled from the user's C and C++ sources ({object: source}) for
+    SOURCE_LIBRARIES, each such object named by its source."""
+    needs = binaries.runtime_needs(user)
+    compiled = compiled or {}
+    for library, (what, symbols) in binaries.runtime_needs(list(user) + list(compiled)).items():
+        if library in SOURCE_LIBRARIES:
+            needs.setdefault(library, (what, {}))[1].update(
+                {name: [compiled.get(o, o) for o in users] for name, users in symbols.items()})
+    return needs
 
 
 def _removed_calls(plan, obj):
@@ -141,11 +170,9 @@ def _cuda_library(plan, library, what, symbols):
     """The cuda.Library lib<library>.so, in the toolkit or pip's wheels,
     for objects using `symbols` ({symbol: [object]}) of it; BuildError
     when neither has it."""
-    names = sorted(symbols, key=lambda n: (n.startswith('_'), n))
     users = sorted({plan.display(o) for u in symbols.values() for o in u})
-    needs = 'create_extension(%r): %s uses %s (%s%s)' % (
-        plan.name, ', '.join(users), what, ', '.join(names[:3]),
-        ', ...' if len(names) > 3 else '')
+    needs = 'create_extension(%r): %s uses %s (%s)' % (plan.name, ', '.join(users), what,
+                                                       _names(symbols))
     home = plan.cuda_home or cuda.find_cuda_home()
     found = cuda.find_library(library, home)
     if found is not None:
@@ -154,6 +181,12 @@ def _cuda_library(plan, library, what, symbols):
         raise BuildError(cuda.missing_toolkit_message(
             needs, 'leave that object out of extra_objects'))
     raise BuildError('%s, but %s' % (needs, cuda.missing_library_message(library, home)))
+
+
+def _names(symbols):
+    """'cusparseScsrmv, cusparseSgthr, ...': the first three names of `symbols`."""
+    names = sorted(symbols, key=lambda n: (n.startswith('_'), n))
+    return ', '.join(names[:3]) + (', ...' if len(names) > 3 else '')
 
 
 def check_symbols(plan, library, kwargs, compiled=None):
@@ -273,8 +306,24 @@ def link(plan, objects):
     module = (plan.module_name if plan.package
               else '_%s_%x' % (plan.name.split('.')[-1], time.time_ns()))
     left_out = unlinkable(plan)
+    plan, objects = _with_cusparse_legacy(plan, objects,
+                                          _needs(_user_objects(plan, objects, left_out)))
     kwargs = link_kwargs(plan, objects, left_out)
     built = _cffi_compile(plan, module, kwargs, plan.sources)
+    # What the user's C and C++ call of CUDA's libraries shows in their
+    # objects, cffi's, once compiled: linked again with those libraries.
+    compiled = {o: src for o, src in _cffi_objects(plan, plan.sources).items()
+                if os.path.isfile(o)}
+    called = {library: found for library, found in _needs([], compiled).items()
+              if library not in _linked(kwargs['libraries'])}
+    if called:
+        for library, (what, symbols) in sorted(called.items()) if plan.verbose else []:
+            print('thffi: %s: calls %s (%s): linking it'
+                  % (', '.join(sorted({plan.display(src) for users in symbols.values()
+                                       for src in users})), what, _names(symbols)))
+        plan, objects = _with_cusparse_legacy(plan, objects, called)
+        kwargs = link_kwargs(plan, objects, left_out, compiled)
+        built = _cffi_compile(plan, module, kwargs, plan.sources)
     deferred = plan.deferred
     try:
         check_symbols(plan, built, kwargs)
@@ -286,7 +335,8 @@ def link(plan, objects):
         sources = sources or {src: src for src in plan.sources}
         if deferred and binaries.unresolved(built, kwargs.get('library_dirs', []),
                                          plan.linked_libraries)[0]:
-            kwargs = link_kwargs(plan, objects + compile(plan, deferred=True), left_out)
+            kwargs = link_kwargs(plan, objects + compile(plan, deferred=True), left_out,
+                                 compiled if called else None)
             built = _cffi_compile(plan, module, kwargs, list(sources))
             deferred = []
         _check_left_out(plan, built, kwargs, left_out)
@@ -300,6 +350,32 @@ def link(plan, objects):
               'without CUDA and its C calls nothing it defines'
               % (plan.display(obj), '; '.join(why for why, _ in found)))
     return built
+
+
+def _user_objects(plan, objects, left_out=()):
+    """The user's objects among a link's: extra_objects (but left_out), and
+    those compile() made of the user's .cu sources."""
+    own = {job.object for job in plan.jobs if job.own}
+    return ([obj for obj in plan.user_objects if obj not in left_out]
+            + [obj for obj in objects if obj not in own])
+
+
+def _with_cusparse_legacy(plan, objects, needs):
+    """(plan, objects), with thffi's cuSPARSE legacy routines
+    (THCSparseLegacy.c) compiled in when an extension built with_cuda calls
+    cuSPARSE (needs: _needs()) and configure did not compile them (it does
+    for an extension whose `libraries` or extra objects name cuSPARSE): a
+    .cu or C source calling cusparseScsrmv links them as such an object
+    does."""
+    if not plan.with_cuda or plan.cusparse_legacy or 'cusparse' not in needs:
+        return plan, objects
+    source, opt = os.path.join(jobs.CSRC, CUSPARSE_LEGACY[0]), CUSPARSE_LEGACY[1]
+    plan = dataclasses.replace(plan, cusparse_legacy=True)
+    obj = os.path.join(plan.build_dir, 'called_%s.o' % os.path.splitext(CUSPARSE_LEGACY[0])[0])
+    job = Job(source, obj, jobs.cc_command(plan, source, obj, opt.split() + plan.sanitize_flags),
+              True)
+    compile(dataclasses.replace(plan, jobs=[job], rescued={}, deferred=[], verbose=False))
+    return dataclasses.replace(plan, jobs=plan.jobs + [job]), objects + [obj]
 
 
 def _cffi_objects(plan, sources):
@@ -456,7 +532,7 @@ def _users_file(plan, path):
     paths = sysconfig.get_paths()
     return not path.startswith(tuple(filter(None, (
         INCLUDE_DIR, paths['include'], paths['platinclude'], '/usr/include/', '/usr/lib/',
-        plan.cuda_home))))
+        plan.cuda_home, *cuda.toolkit_include_dirs(plan.cuda_home)))))
 
 
 def _source_names(obj):

@@ -143,3 +143,27 @@ def hooked_env(folder):
     path = [os.path.dirname(sys.executable)] + ([os.path.join(home, 'bin')] if home else [])
     return dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), ROOT]),
                 PATH=os.pathsep.join(path + [os.environ['PATH']]))
+
+
+def only_these_cuda_wheels(monkeypatch, *sites):
+    """Makes thffi, in this process, see pip's CUDA wheels in `sites` alone
+    (stand-in site-packages folders of a test's own): not the machine's,
+    on sys.path or in its site-packages folders, nor through
+    cuda.pathfinder, which looks there."""
+    from thffi.toolchain import cuda_toolkit
+    monkeypatch.setattr(cuda_toolkit, 'site_folders', lambda: [str(s) for s in sites])
+    monkeypatch.setattr(cuda_toolkit, 'pathfinder', lambda: None)
+
+
+def only_these_cuda_wheels_env(env, folder, *sites):
+    """`env` for a child Python that sees pip's CUDA wheels in `sites`
+    alone, as only_these_cuda_wheels() does in this process, and a PyTorch
+    without CUDA: a sitecustomize.py written in `folder`, first on
+    PYTHONPATH (thffi's folder after it), which every Python started with
+    that environment runs first."""
+    (folder / 'sitecustomize.py').write_text(
+        'from thffi.toolchain import cuda_toolkit\n'
+        'cuda_toolkit.site_folders = lambda: %r\n'
+        'cuda_toolkit.pathfinder = lambda: None\n'
+        'cuda_toolkit.torch_cuda_version = lambda: None\n' % [str(s) for s in sites])
+    return dict(env, PYTHONPATH=os.pathsep.join([str(folder), ROOT]))

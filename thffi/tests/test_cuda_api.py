@@ -11,9 +11,10 @@ import textwrap
 
 import pytest
 
+from support import only_these_cuda_wheels
 from thffi import BuildError, create_extension, find_cuda_home
 from thffi.builder import include_dirs
-from thffi.toolchain import cuda_api
+from thffi.toolchain import cuda_api, cuda_toolkit
 
 HOME = find_cuda_home()
 TOOLKIT = HOME and cuda_api.toolkit_version(HOME)
@@ -132,8 +133,11 @@ def test_compiler_output_names_the_removed_name(output, expected):
     assert cuda_api.explain(output, None, (13, 0))[0].startswith(expected)
 
 
-def test_compiler_output_on_a_missing_library_header_names_its_wheel(tmp_path):
+def test_compiler_output_on_a_missing_library_header_names_its_wheel(tmp_path, monkeypatch):
     (tmp_path / 'include').mkdir()  # a toolkit without cuRAND and cuSPARSE
+    site = tmp_path / 'site-packages'
+    only_these_cuda_wheels(monkeypatch, site)  # and no wheel of the machine's
+    monkeypatch.setattr(cuda_toolkit, 'torch_cuda_version', lambda: None)
     lines = cuda_api.explain(
         'x.c:1:10: fatal error: curand.h: No such file or directory\n'
         "x.c:6:3: error: unknown type name 'cusparseHandle_t'\n"
@@ -151,6 +155,14 @@ def test_compiler_output_on_a_missing_library_header_names_its_wheel(tmp_path):
                             str(tmp_path), (13, 0)) == [
         "curand.h: cuRAND's header, in %s, which this compile did not search: build with "
         "with_cuda=True (or add that folder to include_dirs)" % (tmp_path / 'include')]
+    # So too where it is in pip's wheel (nvidia-cusparse's nvidia/cu13/include).
+    (site / 'nvidia' / 'cu13' / 'include').mkdir(parents=True)
+    (site / 'nvidia' / 'cu13' / 'include' / 'cusparse.h').write_text('')
+    assert cuda_api.explain('x.c:1:10: fatal error: cusparse.h: No such file or directory',
+                            str(tmp_path), (13, 0)) == [
+        "cusparse.h: cuSPARSE's header, in %s, which this compile did not search: build with "
+        "with_cuda=True (or add that folder to include_dirs)"
+        % (site / 'nvidia' / 'cu13' / 'include')]
 
 
 @needs_toolkit
@@ -381,12 +393,15 @@ def test_cusparse_legacy_calls_in_an_extra_object_are_named_before_linking(tmp_p
         ''', 'curand.h: cuRAND\'s header; the CUDA toolkit in %s has no cuRAND: pip install %s '
              'brings it'),
 ])
-def test_a_cuda_library_header_the_toolkit_lacks_is_named_with_its_wheel(tmp_path, source,
-                                                                          expected):
+def test_a_cuda_library_header_the_toolkit_lacks_is_named_with_its_wheel(tmp_path, monkeypatch,
+                                                                          source, expected):
     library = 'cusparse' if 'cusparse' in expected else 'curand'
     header = 'cusparse.h' if library == 'cusparse' else 'curand.h'
     if os.path.isfile(os.path.join(HOME, 'include', header)):
         pytest.skip('the toolkit in %s has %s' % (HOME, header))
+    # No wheel of the machine's brings the header in.
+    only_these_cuda_wheels(monkeypatch)
+    monkeypatch.setenv('CUDA_HOME', HOME)
     _write(tmp_path, {'src/ops.h': 'int ops_handle(void);\n', 'src/ops.c': source})
     message = _build(tmp_path, with_cuda=True)
     assert message.startswith('building _ext.ops failed: the C compiler reported the errors '

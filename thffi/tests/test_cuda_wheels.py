@@ -11,8 +11,9 @@ import textwrap
 
 import pytest
 
-from support import ROOT
+from support import ROOT, load_build_script, only_these_cuda_wheels, only_these_cuda_wheels_env
 from thffi import BuildError, create_extension
+from thffi.builder.binaries import dynamic_section
 from thffi.toolchain import cuda_toolkit as cuda
 
 NVCC_WHEELS = ('nvidia-cuda-nvcc', 'nvidia-cuda-crt', 'nvidia-nvvm', 'nvidia-cuda-runtime')
@@ -41,6 +42,8 @@ def fake_wheels(site, version='13.5.37', wheels=NVCC_WHEELS, libraries=('cudart.
     for wheel in wheels:
         _touch(root / files[wheel], _runtime_header(versions.get(wheel, version))
                if wheel == 'nvidia-cuda-runtime' else '')
+        if wheel == 'nvidia-cuda-runtime':  # the header cuda.pathfinder looks for
+            _touch(root / 'include' / 'cuda_runtime.h', '#include "cuda_runtime_api.h"\n')
         if wheel == 'nvidia-cuda-nvcc':  # an nvcc that compiles nothing
             _touch(root / files[wheel], '#!/bin/sh\nexit 1\n')
             os.chmod(root / files[wheel], 0o755)
@@ -51,6 +54,16 @@ def fake_wheels(site, version='13.5.37', wheels=NVCC_WHEELS, libraries=('cudart.
     for library in libraries:
         _touch(root / 'lib' / ('lib' + library))
     return root
+
+
+def shared_library(path, code='int thffi_stand_in;\n'):
+    """A shared library built from C `code`, named by its soname as pip's
+    wheels ship them (libcurand.so.10): something a linker links and a
+    dynamic loader loads."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(['gcc', '-shared', '-fPIC', '-x', 'c', '-', '-o', str(path),
+                    '-Wl,-soname,' + path.name], input=code, text=True, check=True, timeout=60)
+    return path
 
 
 def fake_toolkit(folder, version='13.0', libraries=('cudart.so',)):
@@ -64,11 +77,12 @@ def fake_toolkit(folder, version='13.0', libraries=('cudart.so',)):
 
 @pytest.fixture
 def site(tmp_path, monkeypatch):
-    """An empty site-packages folder first on sys.path; no CUDA_HOME, no
-    CUDA_PATH, PyTorch without CUDA."""
+    """An empty site-packages folder, the only one where thffi looks for
+    pip's CUDA wheels (not the machine's, nor through cuda.pathfinder); no
+    CUDA_HOME, no CUDA_PATH, PyTorch without CUDA."""
     folder = tmp_path / 'site-packages'
     folder.mkdir()
-    monkeypatch.syspath_prepend(str(folder))
+    only_these_cuda_wheels(monkeypatch, folder)
     for var in ('CUDA_HOME', 'CUDA_PATH'):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(cuda, 'torch_cuda_version', lambda: None)
@@ -99,7 +113,7 @@ def test_pytorchs_cuda_major_decides_between_two_wheel_toolkits(site, tmp_path, 
     older_site = tmp_path / 'other-site'
     older = fake_wheels(older_site, version='13.0.88')
     os.rename(older, older.parent / 'cu12')  # a stand-in for another major
-    monkeypatch.syspath_prepend(str(older_site))
+    only_these_cuda_wheels(monkeypatch, older_site, site)
     assert cuda.find_cuda_home() == str(newer)
     monkeypatch.setattr(cuda, 'torch_cuda_version', lambda: '12.8')
     assert cuda.find_cuda_home() == str(older.parent / 'cu12')
@@ -228,9 +242,76 @@ def test_create_extension_links_the_cuda_libraries_it_names(site, tmp_path, monk
         create_extension('_ext.sparse', libraries=['curand'], **kwargs)
 
 
+# cuRAND's header and library in miniature, as pip's nvidia-curand ships them
+# (nvidia/cu13/include/curand.h, lib/libcurand.so.10): enough for C that
+# seeds a generator.
+CURAND_H = '''\
+typedef struct curandGenerator_st *curandGenerator_t;
+typedef enum curandStatus { CURAND_STATUS_SUCCESS = 0 } curandStatus_t;
+typedef enum curandRngType { CURAND_RNG_PSEUDO_DEFAULT = 100 } curandRngType_t;
+curandStatus_t curandCreateGenerator(curandGenerator_t *generator, curandRngType_t rng_type);
+curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator,
+                                                  unsigned long long seed);
+curandStatus_t curandDestroyGenerator(curandGenerator_t generator);
+'''
+CURAND_C = CURAND_H + '''\
+curandStatus_t curandCreateGenerator(curandGenerator_t *g, curandRngType_t t) { *g = 0; return 0; }
+curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t g, unsigned long long s)
+{ return 0; }
+curandStatus_t curandDestroyGenerator(curandGenerator_t g) { return 0; }
+'''
+
+# 2018: C seeding cuRAND beside THC; build.py names no library (torch had
+# loaded cuRAND into the process).
+NOISE_FILES = {
+    'src/noise.h': 'int noise_seed_cuda(THCudaTensor *t, long seed);\n',
+    'src/noise.c': '''\
+        #include <THC/THC.h>
+        #include <curand.h>
+
+        extern THCState *state;
+
+        int noise_seed_cuda(THCudaTensor *t, long seed)
+        {
+          curandGenerator_t gen;
+          if (curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_DEFAULT) != CURAND_STATUS_SUCCESS)
+            return 0;
+          curandSetPseudoRandomGeneratorSeed(gen, seed);
+          curandDestroyGenerator(gen);
+          return 1;
+        }
+        ''',
+    'build.py': '''\
+        from thffi import create_extension
+
+        ffi = create_extension('_ext.noise', headers=['src/noise.h'], sources=['src/noise.c'],
+                               with_cuda=True, relative_to=__file__)
+        ''',
+}
+
+
+@pytest.mark.skipif(cuda.find_cuda_home() is None, reason='needs nvcc (a CUDA toolkit)')
+def test_c_calling_curand_links_it_though_build_py_names_no_library(site, tmp_path, capfd):
+    home = cuda.find_cuda_home()  # the machine's (the stand-in wheels hold no nvcc)
+    if cuda.find_library('curand', home):
+        pytest.skip('the toolkit in %s has cuRAND' % home)
+    root = site / 'nvidia' / 'cu13'
+    _touch(root / 'include' / 'curand.h', CURAND_H)
+    shared_library(root / 'lib' / 'libcurand.so.10', CURAND_C)
+    for name, text in NOISE_FILES.items():
+        _touch(tmp_path / name, textwrap.dedent(text))
+    ffi = load_build_script(str(tmp_path / 'build.py'), '_wheels_test_noise_build').ffi
+    ffi.verbose = True
+    ffi.build()
+    assert ('thffi: src/noise.c: calls cuRAND (curandCreateGenerator, curandDestroyGenerator, '
+            'curandSetPseudoRandomGeneratorSeed): linking it') in capfd.readouterr().out.splitlines()
+    needed, search = dynamic_section(ffi.library_path())
+    assert 'libcurand.so.10' in needed and str(root / 'lib') in search
+
+
 def test_python_m_thffi_cuda_libs_and_cuda_home(site, tmp_path):
     wheels = fake_wheels(site, libraries=('cudart.so.13', 'curand.so.10'))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), ROOT]))
+    env = only_these_cuda_wheels_env(os.environ, tmp_path, site)
     for var in ('CUDA_HOME', 'CUDA_PATH'):
         env.pop(var, None)
 

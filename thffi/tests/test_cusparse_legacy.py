@@ -7,8 +7,9 @@ links too; on a GPU each call matches PyTorch's dense result
 
 The CUDA toolkit here has no cuSPARSE: where it lacks one, the tests install
 pip's wheel (CUDA 13.0's cuSPARSE, 255 MB unpacked, about 15 s from this
-machine's package index) into thffi's cache folder once, and put it on
-sys.path, where thffi finds pip's CUDA wheels (docs/install.md)."""
+machine's package index) into thffi's cache folder once, and make it the
+only folder where thffi looks for pip's CUDA wheels (docs/install.md): the
+machine's own, a CUDA build of PyTorch's, stay out of the tests."""
 
 import hashlib
 import importlib
@@ -21,7 +22,7 @@ import textwrap
 import pytest
 import torch
 
-from support import TESTS, ROOT
+from support import TESTS, only_these_cuda_wheels, only_these_cuda_wheels_env
 from thffi import create_extension
 from thffi.toolchain import cuda_toolkit as cuda
 from thffi.builder.compile import cache_root
@@ -62,38 +63,42 @@ def _has_cusparse():
 
 @pytest.fixture(scope='module')
 def cusparse_site():
-    """A folder holding pip's cuSPARSE wheel (nvidia/cu13/...), first on
-    sys.path while the module's tests run; None where the toolkit or an
-    installed wheel has cuSPARSE already."""
-    if _has_cusparse():
-        yield None
-        return
-    wheels = _wheels()
-    folder = os.path.join(cache_root(), 'test-wheels',
-                          hashlib.sha256(' '.join(wheels).encode()).hexdigest()[:16])
-    if not os.path.isdir(folder):
-        partial = '%s.tmp%d' % (folder, os.getpid())
-        out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-deps',
-                              '--target', partial] + wheels, capture_output=True, text=True,
-                             timeout=900)
-        if out.returncode != 0:
-            shutil.rmtree(partial, ignore_errors=True)
-            if 'No matching distribution' in out.stderr or 'Connection' in out.stderr:
-                pytest.skip('pip cannot get %s: %s' % (' '.join(wheels), out.stderr[-300:]))
-            pytest.fail('pip install %s: %s' % (' '.join(wheels), out.stderr))
-        try:
-            os.rename(partial, folder)
-        except OSError:  # another process put it there first
-            shutil.rmtree(partial, ignore_errors=True)
-    sys.path.insert(0, folder)
-    assert _has_cusparse()
-    yield folder
-    sys.path.remove(folder)
+    """A folder holding pip's cuSPARSE wheel (nvidia/cu13/...), installed
+    into thffi's cache once: the only folder where thffi looks for pip's
+    CUDA wheels while the module's tests run (not the machine's own, nor
+    through cuda.pathfinder); None where the toolkit itself has cuSPARSE."""
+    with pytest.MonkeyPatch.context() as patch:
+        only_these_cuda_wheels(patch)
+        if _has_cusparse():
+            yield None
+            return
+        wheels = _wheels()
+        folder = os.path.join(cache_root(), 'test-wheels',
+                              hashlib.sha256(' '.join(wheels).encode()).hexdigest()[:16])
+        if not os.path.isdir(folder):
+            partial = '%s.tmp%d' % (folder, os.getpid())
+            out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-deps',
+                                  '--target', partial] + wheels, capture_output=True, text=True,
+                                 timeout=900)
+            if out.returncode != 0:
+                shutil.rmtree(partial, ignore_errors=True)
+                if 'No matching distribution' in out.stderr or 'Connection' in out.stderr:
+                    pytest.skip('pip cannot get %s: %s' % (' '.join(wheels), out.stderr[-300:]))
+                pytest.fail('pip install %s: %s' % (' '.join(wheels), out.stderr))
+            try:
+                os.rename(partial, folder)
+            except OSError:  # another process put it there first
+                shutil.rmtree(partial, ignore_errors=True)
+        only_these_cuda_wheels(patch, folder)
+        assert _has_cusparse()
+        yield folder
 
 
-def _env(site):
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [p for p in (site, ROOT, os.environ.get('PYTHONPATH')) if p]))
+def _env(site, folder):
+    """The environment of a build in a child process: thffi's folder on
+    PYTHONPATH, pip's CUDA wheels in `site` alone (a sitecustomize in
+    `folder`)."""
+    return only_these_cuda_wheels_env(os.environ, folder, *[s for s in [site] if s])
 
 
 @pytest.fixture(scope='module')
@@ -105,7 +110,8 @@ def built(cusparse_site, tmp_path_factory):
     for name in ('sparse_cuda.h', 'sparse_cuda.c', 'build.py'):
         shutil.copy(os.path.join(HERE, name), folder / name)
     out = subprocess.run([sys.executable, '-m', 'thffi', 'build.py'], cwd=folder,
-                         env=_env(cusparse_site), capture_output=True, text=True, timeout=900)
+                         env=_env(cusparse_site, tmp_path_factory.mktemp('python')),
+                         capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stdout + out.stderr
     module = _check_sparse().load(str(folder))
     library = next(folder.glob('_ext/sparse/_sparse*.so'))
@@ -219,6 +225,66 @@ def test_an_object_nvcc_built_apart_gets_the_legacy_routines(cusparse_site, tmp_
     ffi.build()
     symbols = _symbols(ffi.library_path())
     assert (symbols.get('cusparseDcsrmv'), symbols.get('cusparseSpMV')) == ('t', 'U')
+
+
+# 2018: THC code calling cuSPARSE's legacy csrmv through THC's handle, in
+# a C source; build.py names no library (torch had loaded cuSPARSE).
+CSRMV_C = '''\
+    #include <THC/THC.h>
+    #include "csrmv.h"
+
+    extern THCState *state;
+
+    int csrmv_forward_cuda(THCudaTensor *values, THCudaIntTensor *rows, THCudaIntTensor *cols,
+                           THCudaTensor *x, THCudaTensor *y)
+    {
+      cusparseMatDescr_t descr;
+      float one = 1, zero = 0;
+      cusparseStatus_t status;
+      cusparseCreateMatDescr(&descr);
+      status = cusparseScsrmv(THCState_getCurrentSparseHandle(state),
+                              CUSPARSE_OPERATION_NON_TRANSPOSE,
+                              THCudaIntTensor_nElement(state, rows) - 1,
+                              THCudaTensor_nElement(state, x), THCudaTensor_nElement(state, values),
+                              &one, descr, THCudaTensor_data(state, values),
+                              THCudaIntTensor_data(state, rows), THCudaIntTensor_data(state, cols),
+                              THCudaTensor_data(state, x), &zero, THCudaTensor_data(state, y));
+      cusparseDestroyMatDescr(descr);
+      return status == CUSPARSE_STATUS_SUCCESS;
+    }
+    '''
+CSRMV_H = ('int csrmv_forward_cuda(THCudaTensor *values, THCudaIntTensor *rows, '
+           'THCudaIntTensor *cols, THCudaTensor *x, THCudaTensor *y);\n')
+CSRMV_BUILD = '''\
+    from torch.utils.ffi import create_extension
+
+    ffi = create_extension('_ext.csrmv', headers=['src/csrmv.h'], sources=['src/csrmv.c'],
+                           with_cuda=True, relative_to=__file__, verbose=True)
+
+    if __name__ == '__main__':
+        ffi.build()
+    '''
+
+
+def test_c_calling_cusparse_links_it_and_the_legacy_routines_though_build_py_names_none(
+        cusparse_site, tmp_path):
+    for name, text in {'src/csrmv.c': CSRMV_C, 'src/csrmv.h': CSRMV_H,
+                       'build.py': CSRMV_BUILD}.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    (tmp_path / 'python').mkdir()
+    out = subprocess.run([sys.executable, '-m', 'thffi', 'build.py'], cwd=tmp_path,
+                         env=_env(cusparse_site, tmp_path / 'python'), capture_output=True,
+                         text=True, timeout=900)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert ('thffi: src/csrmv.c: calls cuSPARSE (cusparseCreateMatDescr, '
+            'cusparseDestroyMatDescr, cusparseScsrmv): linking it') in out.stdout.splitlines()
+    library = str(next(tmp_path.glob('_ext/csrmv/_csrmv*.so')))
+    needed = subprocess.run(['readelf', '-d', library], capture_output=True, text=True).stdout
+    assert 'libcusparse.so.12' in needed
+    # csrmv is the extension's own (thffi's legacy routines), over today's SpMV.
+    symbols = _symbols(library)
+    assert (symbols.get('cusparseScsrmv'), symbols.get('cusparseSpMV')) == ('t', 'U')
 
 
 @pytest.mark.parametrize('libraries, compiled', [([], False), (['cusparse'], True)])

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 import torch
 
-from support import ROOT, load_build_script
+from support import ROOT, load_build_script, only_these_cuda_wheels
 from thffi import BuildError, create_extension, find_cuda_home
 from thffi.toolchain import cuda_toolkit as thffi_cuda
 
@@ -404,6 +404,7 @@ def test_nvcc_object_without_with_cuda_runs_its_kernel(scale):
 def test_nvcc_object_without_a_toolkit_says_what_to_install(scale_project, tmp_path,
                                                             monkeypatch):
     monkeypatch.setenv('CUDA_HOME', str(tmp_path))  # not a toolkit
+    only_these_cuda_wheels(monkeypatch)  # nor pip's wheels of the machine
     ffi = create_extension('_ext.scale', headers=[str(scale_project / 'src' / 'scale.h')],
                            sources=[str(scale_project / 'src' / 'scale.c')],
                            extra_objects=[str(scale_project / 'src/cuda/scale_kernel.cu.o')],

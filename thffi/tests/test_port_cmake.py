@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from support import ROOT
+from support import ROOT, only_these_cuda_wheels_env
 from thffi.toolchain import cuda_toolkit as cuda
 from thffi.port import port
 from thffi.port.cmake import FIND_PYTHON, MARKER, rewrite_cmake
@@ -201,7 +201,9 @@ def test_the_block_finds_cuda_libraries_in_pips_wheels_or_says_what_to_install(t
         get_directory_property(DIRS INCLUDE_DIRECTORIES)
         message(STATUS "DIRS=${DIRS}")
         ''')[0])
-    env = dict(_env(CUDA_HOME=str(toolkit)), PYTHONPATH=os.pathsep.join([str(site), ROOT]))
+    (tmp_path / 'python').mkdir()
+    env = dict(only_these_cuda_wheels_env(_env(), tmp_path / 'python', site),
+               CUDA_HOME=str(toolkit))
     ran = subprocess.run(['cmake', '-S', str(project), '-B', str(project / 'build')], env=env,
                          capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr

@@ -34,6 +34,9 @@ import collections
 import os
 import re
 
+from . import cuda_toolkit
+from .libraries import HEADERS, LIBRARIES, wheel as _wheel
+
 # compiled: nvcc wrote the calls, not the code's author (an object calling
 # them was built by an old toolkit, and compiling its .cu again mends it).
 # thffi: how thffi provides the names (None, 'THC.h' or 'cusparse').
@@ -180,22 +183,6 @@ _TEMPLATES = ('texture', 'surface')
 # #defined as cublasSgemm_v2, whose first parameter is a cublasHandle_t.
 _CUBLAS_V2 = re.compile(r'cublas(\w+?)_v2$')
 
-# The CUDA libraries' headers, the library each belongs to (its -l name)
-# and the pip wheel that brings it (CUDA 13's: unsuffixed names; CUDA 12's
-# and 11's end in -cu12/-cu11).
-HEADERS = {
-    'cusparse.h': 'cusparse', 'cusparse_v2.h': 'cusparse',
-    'curand.h': 'curand', 'curand_kernel.h': 'curand',
-    'cublas.h': 'cublas', 'cublas_v2.h': 'cublas', 'cublas_api.h': 'cublas',
-    'cublasLt.h': 'cublasLt', 'cufft.h': 'cufft', 'cufftXt.h': 'cufft',
-    'cusolverDn.h': 'cusolver', 'cusolverSp.h': 'cusolver',
-}
-LIBRARIES = {'cusparse': ('cuSPARSE', 'nvidia-cusparse'), 'curand': ('cuRAND', 'nvidia-curand'),
-             'cublas': ('cuBLAS', 'nvidia-cublas'), 'cublasLt': ('cuBLASLt', 'nvidia-cublas'),
-             'cufft': ('cuFFT', 'nvidia-cufft'), 'cusolver': ('cuSOLVER', 'nvidia-cusolver'),
-             'cudart': ('the CUDA runtime', 'nvidia-cuda-runtime')}
-
-
 def lookup(name):
     """The row of REMOVED naming `name` (a C name; a C++ one by its
     unqualified name), or None."""
@@ -239,33 +226,25 @@ def describe_all(names, toolkit=None, kept=False):
 
 
 def toolkit_version(home):
-    """(major, minor) of the CUDA toolkit at `home` (its CUDART_VERSION), or None."""
-    try:
-        with open(os.path.join(home, 'include', 'cuda_runtime_api.h')) as f:
-            found = re.search(r'#define\s+CUDART_VERSION\s+(\d+)', f.read())
-    except OSError:
-        return None
-    if not found:
-        return None
-    number = int(found.group(1))  # 13000 is 13.0, 12080 is 12.8
-    return number // 1000, number % 1000 // 10
+    """(major, minor) of the CUDA toolkit at `home` (its runtime's
+    CUDART_VERSION, wherever its runtime's headers lie), or None."""
+    return cuda_toolkit.toolkit_version(home) if home else None
 
 
 def wheel(library, toolkit):
     """The pip wheel that holds `library`'s headers and shared library for
     the CUDA major release of `toolkit` ((major, minor), or None: 13)."""
-    name = LIBRARIES[library][1]
-    major = toolkit[0] if toolkit else 13
-    return name if major >= 13 else '%s-cu%d' % (name, major)
+    return _wheel(library, toolkit and toolkit[0])
 
 
 def header_hint(header, home, toolkit):
     """What to say of a CUDA library header the compiler did not find, or None."""
     library = HEADERS.get(os.path.basename(header))
-    if library and _has_header(home, header):
+    folder = library and _header_folder(home, header)
+    if folder:
         return ('%s: %s\'s header, in %s, which this compile did not search: build with '
                 'with_cuda=True (or add that folder to include_dirs)'
-                % (header, LIBRARIES[library][0], os.path.join(home, 'include')))
+                % (header, LIBRARIES[library][0], folder))
     return library and '%s: %s\'s header; %s' % (header, LIBRARIES[library][0],
                                                   _wheel_hint(library, home, toolkit))
 
@@ -297,8 +276,8 @@ _UNKNOWN_TYPE = re.compile(r'(unknown type name|is undefined|does not name a typ
                            r'\b((cusparse|curand|cublas|cufft|cusolver)[A-Z]\w*_t)\b'
                            r'|\b((cusparse|curand|cublas|cufft|cusolver)[A-Z]\w*_t)\b.*?'
                            r'(unknown type name|is undefined|does not name a type)')
-TYPE_HEADERS = {'cusparse': 'cusparse.h', 'curand': 'curand.h', 'cublas': 'cublas_v2.h',
-                'cufft': 'cufft.h', 'cusolver': 'cusolverDn.h'}
+TYPE_HEADERS = {name: LIBRARIES[name].headers[0]
+                for name in ('cusparse', 'curand', 'cublas', 'cufft', 'cusolver')}
 
 
 def explain(output, home=None, toolkit=None):
@@ -341,12 +320,16 @@ def explain(output, home=None, toolkit=None):
         type_name = unknown and (unknown.group(2) or unknown.group(4))
         if unknown and not lookup(type_name):
             header = TYPE_HEADERS[unknown.group(3) or unknown.group(5)]
-            if header not in seen and not _has_header(home, header):
+            if header not in seen and not _header_folder(home, header):
                 seen.add(header)
                 lines.append('%s is declared in %s' % (type_name,
                                                        header_hint(header, home, toolkit)))
     return describe_all(removed, toolkit, kept=True) + lines
 
 
-def _has_header(home, header):
-    return bool(home) and os.path.isfile(os.path.join(home, 'include', header))
+def _header_folder(home, header):
+    """The folder among the CUDA headers a build with the toolkit at home
+    searches (the toolkit's, then those of pip's wheels: cuda_toolkit.header_dirs)
+    holding `header`, or None."""
+    return next((folder for folder in cuda_toolkit.header_dirs(home)
+                 if os.path.isfile(os.path.join(folder, header))), None)

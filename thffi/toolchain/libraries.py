@@ -15,6 +15,11 @@ its toolkit's include folder; pip's wheels put them in a folder of their
 own (nvidia/cu13/include), which `python -m thffi --cuda-includes` names
 after the toolkit's.
 
+The libraries themselves are data here (LIBRARIES): what each is, the pip
+wheel that brings it, and its headers, for the messages that name the wheel
+to install when a build lacks a library or a header (toolchain/cuda_api.py,
+toolchain/cuda_toolkit.py) and for finding each where it lies.
+
 Each rule: old (a regular expression matching the old form whole, the
 library's -l name in group 1), new (the replacement, NAME standing for the
 names), why."""
@@ -22,7 +27,35 @@ names), why."""
 import collections
 import re
 
-from .cuda_toolkit import LIBRARIES
+# A CUDA library 2018 builds linked: what it is, the pip wheel that brings
+# it for CUDA 13 (the same name ending in -cu11/-cu12 for CUDA 11-12), and
+# its headers, the one declaring its types first.
+CudaLibrary = collections.namedtuple('CudaLibrary', 'what wheel headers')
+
+# By -l name.
+LIBRARIES = {
+    'cudart': CudaLibrary('the CUDA runtime', 'nvidia-cuda-runtime',
+                          ('cuda_runtime_api.h', 'cuda_runtime.h')),
+    'cublas': CudaLibrary('cuBLAS', 'nvidia-cublas', ('cublas_v2.h', 'cublas.h', 'cublas_api.h')),
+    'cublasLt': CudaLibrary('cuBLASLt', 'nvidia-cublas', ('cublasLt.h',)),
+    'curand': CudaLibrary('cuRAND', 'nvidia-curand', ('curand.h', 'curand_kernel.h')),
+    'cusparse': CudaLibrary('cuSPARSE', 'nvidia-cusparse', ('cusparse.h', 'cusparse_v2.h')),
+    'cufft': CudaLibrary('cuFFT', 'nvidia-cufft', ('cufft.h', 'cufftXt.h')),
+    'cusolver': CudaLibrary('cuSOLVER', 'nvidia-cusolver', ('cusolverDn.h', 'cusolverSp.h')),
+    'nvrtc': CudaLibrary('NVRTC', 'nvidia-cuda-nvrtc', ('nvrtc.h',)),
+}
+# {header: the library it belongs to}, for the libraries a toolkit may lack
+# (it always has its runtime's).
+HEADERS = {header: name for name, library in LIBRARIES.items() if name != 'cudart'
+           for header in library.headers}
+
+
+def wheel(name, major):
+    """The pip wheel that brings CUDA library `name` (its -l name) for CUDA
+    major release `major` (None: 13): 'nvidia-curand', 'nvidia-curand-cu12'."""
+    found = LIBRARIES[name].wheel if name in LIBRARIES else 'nvidia-' + name
+    return found if major is None or major >= 13 else '%s-cu%d' % (found, major)
+
 
 Rule = collections.namedtuple('Rule', 'old new why')
 
