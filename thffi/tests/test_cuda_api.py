@@ -365,7 +365,8 @@ def test_cusparse_legacy_calls_in_an_extra_object_are_named_before_linking(tmp_p
                    + ['-I' + d for d in include_dirs()], cwd=tmp_path / 'src', check=True)
     message = _build(tmp_path, extra_objects=['src/spmv.o'])
     assert message == (
-        "create_extension('_ext.ops'): src/spmv.o calls names CUDA removed:\n"
+        "create_extension('_ext.ops'): src/spmv.o calls names CUDA removed, and the C calls "
+        "ops_nnz, ops_spmv, which it defines:\n"
         "  cusparseScsrmv: removed from cuSPARSE in CUDA 11.0; use cusparseSpMV, with "
         "cusparseCreateCsr and cusparseCreateDnVec" + PROVIDED_CUSPARSE + "\n"
         "  cusparseXcsrgemmNnz: removed from cuSPARSE in CUDA 11.0; use cusparseSpGEMM "
