@@ -231,7 +231,7 @@ def test_a_hand_edit_may_set_a_scripts_exec_bit(tmp_path):
 def test_the_list_is_complete():
     """Every repository of the list has steps and extensions, each with a check that exists."""
     repos = corpus_run.load_repositories(corpus_run.REPOSITORIES)
-    assert len(repos) == 33
+    assert len(repos) == 39
     for repo in repos:
         assert len(repo['commit']) == 40 and repo['steps'], repo['repo']
         for ext in repo['extension']:

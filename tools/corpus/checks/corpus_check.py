@@ -1,6 +1,7 @@
 """What every corpus check shares: the import mark the runner reads, the comparison to a
 reference, the entry-point test for CUDA-only code, and the plain-PyTorch references of the
-operations several repositories implement (RoI pooling, RoI align, crop and resize, NMS).
+operations several repositories implement (RoI pooling, RoI align, crop and resize, NMS,
+the RNN transducer loss).
 
 A check is `python CHECK EXTENSION`, run from the folder the extension's wrapper is imported
 from; it calls `imported()` once the wrapper is imported, and ends normally when the results
@@ -131,6 +132,28 @@ def nms(boxes, scores, threshold, plus_one=1.0):
                 dropped.add(j)
     return keep
 
+
+def rnnt_costs(log_probs, targets, lengths, blank):
+    """The RNN transducer loss (Graves 2012), one cost an example: log_probs (B, T, U + 1, V),
+    targets a list of B label sequences, lengths (B,) the frames of each; alpha over (t, u),
+    the cost -log P(labels)."""
+    costs = []
+    for b, y in enumerate(targets):
+        T, U = int(lengths[b]), len(y)
+        lp = log_probs[b]
+        alpha = [[None] * (U + 1) for _ in range(T)]
+        for t in range(T):
+            for u in range(U + 1):
+                terms = []
+                if t == 0 and u == 0:
+                    terms.append(lp.new_zeros(()))
+                if t > 0:
+                    terms.append(alpha[t - 1][u] + lp[t - 1, u, blank])
+                if u > 0:
+                    terms.append(alpha[t][u - 1] + lp[t, u - 1, int(y[u - 1])])
+                alpha[t][u] = torch.logsumexp(torch.stack(terms), 0)
+        costs.append(-(alpha[T - 1][U] + lp[T - 1, U, blank]))
+    return torch.stack(costs)
 
 def random_rois(n_batch, height, width, count, scale=1.0, seed=0):
     """RoIs (count, 5) as (batch, x1, y1, x2, y2), inside an image of (height, width) / scale."""
