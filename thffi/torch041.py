@@ -40,6 +40,8 @@ import warnings
 import torch
 import torch.nn.functional as F
 
+from .runtime.thmath import pivoted_cholesky
+
 __all__ = ['potrf', 'potrs', 'potri', 'pstrf', 'gesv', 'gels', 'trtrs', 'btrifact',
            'btrifact_with_info', 'btrisolve', 'btriunpack', 'symeig', 'eig', 'fft', 'ifft',
            'rfft', 'irfft',
@@ -128,23 +130,13 @@ def pstrf(a, upper=True, tol=-1, out=None):
     _matrix('pstrf', 'a', a)
     n = a.shape[0]
     work = _symmetric(a.detach(), upper).to(torch.float64)
-    low = torch.zeros_like(work)
-    piv = list(range(n))
     if tol < 0:
         tol = n * torch.finfo(a.dtype).eps * float(work.diagonal().max()) if n else 0.0
-    for k in range(n):
-        j = k + int(torch.argmax(work.diagonal()[k:]))
-        if float(work[j, j]) <= tol:
-            raise RuntimeError('thffi.torch041.pstrf: the matrix is rank deficient or not '
-                               'positive semidefinite (pivot %d)' % k)
-        if j != k:
-            work[[k, j]] = work[[j, k]]
-            work[:, [k, j]] = work[:, [j, k]]
-            low[[k, j]] = low[[j, k]]
-            piv[k], piv[j] = piv[j], piv[k]
-        low[k, k] = work[k, k].sqrt()
-        low[k + 1:, k] = work[k + 1:, k] / low[k, k]
-        work[k + 1:, k + 1:] -= torch.outer(low[k + 1:, k], low[k + 1:, k])
+    try:
+        low, piv = pivoted_cholesky(work, tol)
+    except ValueError as exc:
+        raise RuntimeError('thffi.torch041.pstrf: the matrix is rank deficient or not '
+                           'positive semidefinite (pivot %d)' % exc.args[0]) from None
     factor = (low.t() if upper else low).to(a.dtype)
     return _into(out, (factor, torch.tensor(piv, dtype=torch.int32, device=a.device)), 'pstrf')
 

@@ -110,16 +110,17 @@ class _Thffi:
 
 sys.meta_path.insert(0, _Thffi())
 _load('_thffi_hook', {hook!r}).install()
+_after = _load('_thffi_run_after_import', {after_import!r})
 _table = _load('_thffi_pyremoved', {pyremoved!r})
-_load('_thffi_run_names', {names!r}).install(_table.REMOVED, _table.METHOD_CLASSES,
+_load('_thffi_run_names', {names!r}).install(_after, _table.REMOVED, _table.METHOD_CLASSES,
                                             _table.STUBS)
 _load('_thffi_run_behaviours', {behaviours!r}).install(
-    _load('_thffi_tensor_behaviours', {tensor_behaviours!r}))
+    _after, _load('_thffi_tensor_behaviours', {tensor_behaviours!r}))
 # The step's own code: build scripts asking for CUDA (run/cuda_gate.py) and
 # Python 2 (run/python2.py, which may run the script itself: last).
 _root = os.environ.get({root!r})
 if _root:
-    _load('_thffi_run_cuda_gate', {cuda_gate!r}).install(_root)
+    _load('_thffi_run_cuda_gate', {cuda_gate!r}).install(_after, _root)
     _load('_thffi_run_python2', {python2!r}).install(
         _root, {python2_cache!r}, {package!r}, os.environ.get({state!r}))
 # A sitecustomize of the environment's own, which this one hides, still runs.
@@ -170,6 +171,7 @@ def make_folder(root=None):
         init=os.path.join(_PACKAGE, '__init__.py'), package=_PACKAGE,
         hook=os.path.join(_PACKAGE, '_hook.py'),
         names=os.path.join(_RUN, 'removed_names.py'),
+        after_import=os.path.join(_RUN, 'after_import.py'),
         pyremoved=os.path.join(_PACKAGE, 'toolchain', 'pyremoved.py'), marker=MARKER,
         behaviours=os.path.join(_RUN, 'behaviours.py'),
         tensor_behaviours=os.path.join(_PACKAGE, 'toolchain', 'tensor_behaviours.py'),

@@ -20,7 +20,6 @@ This file is loaded by path (not as part of thffi) and imports only the
 standard library, and torch when the code imports it."""
 
 import functools
-import importlib.abc
 import os
 import sys
 
@@ -103,55 +102,26 @@ def patch(torch, rules):
     tensor.copy_ = wrapped
 
 
-class _Patching(importlib.abc.Loader):
-    """torch's own loader, then patch()."""
+class TorchBehaviours:
+    """On sys.meta_path: torch's spec as the other finders give it, with a
+    loader that patches (after_import.py)."""
 
-    def __init__(self, loader, rules):
-        self.loader = loader
+    def __init__(self, after_import, rules):
+        self.after_import = after_import
         self.rules = rules
-
-    def create_module(self, spec):
-        return self.loader.create_module(spec)
-
-    def exec_module(self, module):
-        module.__loader__ = self.loader
-        self.loader.exec_module(module)
-        patch(module, self.rules)
-
-    def __getattr__(self, name):
-        return getattr(self.loader, name)
-
-
-class TorchBehaviours(importlib.abc.MetaPathFinder):
-    """On sys.meta_path: torch's spec as the other finders give it (another
-    that asks them all, removed_names.py's, asks this one again: then it
-    answers nothing), with a loader that patches."""
-
-    def __init__(self, rules):
-        self.rules = rules
-        self.finding = False
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname != 'torch' or self.finding:
+        if fullname != 'torch':
             return None
-        self.finding = True
-        try:
-            for finder in sys.meta_path:
-                find = getattr(finder, 'find_spec', None) if finder is not self else None
-                spec = find(fullname, path, target) if find else None
-                if spec is not None:
-                    if spec.loader is not None:
-                        spec.loader = _Patching(spec.loader, self.rules)
-                    return spec
-            return None
-        finally:
-            self.finding = False
+        return self.after_import.patched(self, fullname, path, target,
+                                         lambda torch: patch(torch, self.rules))
 
 
-def install(rules):
+def install(after_import, rules):
     """Gives the rows of rules (toolchain/tensor_behaviours.py, a module)
-    their old results in this process, once."""
+    their old results in this process, once (after_import: run's
+    after_import.py, loaded)."""
     if 'torch' in sys.modules:
         patch(sys.modules['torch'], rules)
     elif not any(type(f).__name__ == 'TorchBehaviours' for f in sys.meta_path):
-        sys.meta_path.insert(0, TorchBehaviours(rules))
+        sys.meta_path.insert(0, TorchBehaviours(after_import, rules))

@@ -23,17 +23,18 @@ Loaded by path by the sitecustomize run/__init__.py writes; imports only
 the standard library until a build asks."""
 
 import functools
-import importlib.machinery
 import os
 import sys
 
 _STATE = {}  # root, building (why), answers {file: (value, said)}
 
 
-def install(root):
+def install(after_import, root):
     """Watches the process for a build (see the module's docstring), the
-    repository's files being those under root."""
-    _STATE.update(root=os.path.abspath(root), building=None, answers={})
+    repository's files being those under root (after_import: run's
+    after_import.py, loaded)."""
+    _STATE.update(root=os.path.abspath(root), building=None, answers={},
+                  after_import=after_import)
     # Asked only for what no other finder finds (torch.utils.ffi: PyTorch
     # has none), before thffi's own hook (thffi/_hook.py) gives it.
     hooks = [i for i, f in enumerate(sys.meta_path) if type(f).__name__ == 'TorchUtilsFfiFinder']
@@ -101,34 +102,14 @@ class _Watch:
 
 class _PatchCuda:
     """A meta path finder for torch.cuda in a process that builds: found as
-    PathFinder finds it, given the build's is_available() once it ran."""
+    the other finders find it, given the build's is_available() once it ran
+    (after_import.py)."""
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != 'torch.cuda':
             return None
         sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _Patching(spec.loader)
-        return spec
-
-
-class _Patching:
-    """torch.cuda's loader, giving the module the build's is_available()
-    once it ran."""
-
-    def __init__(self, loader):
-        self.loader = loader
-
-    def create_module(self, spec):
-        return self.loader.create_module(spec)
-
-    def exec_module(self, module):
-        self.loader.exec_module(module)
-        _patch(module)
-
-    def __getattr__(self, name):
-        return getattr(self.loader, name)
+        return _STATE['after_import'].patched(self, fullname, path, target, _patch)
 
 
 def _patch(cuda):

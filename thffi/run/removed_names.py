@@ -276,25 +276,6 @@ def _make_callable(name, row):
         module.__class__ = _CallableModule
 
 
-class _PatchingLoader(importlib.abc.Loader):
-    """A module's own loader, then patch()."""
-
-    def __init__(self, loader, table):
-        self.loader = loader
-        self.table = table
-
-    def create_module(self, spec):
-        return self.loader.create_module(spec)
-
-    def exec_module(self, module):
-        module.__loader__ = self.loader
-        self.loader.exec_module(module)
-        patch(module, self.table)
-
-    def __getattr__(self, name):  # get_resource_reader, is_package...
-        return getattr(self.loader, name)
-
-
 class _MadeLoader(importlib.abc.Loader):
     """A module that is gone, made empty but for the names that have an
     equivalent (a package, so that a gone submodule can be made too)."""
@@ -316,7 +297,8 @@ class RemovedNames(importlib.abc.MetaPathFinder):
     table gives names, a made module; for one gone with no equivalent, a
     ModuleNotFoundError that says what to write."""
 
-    def __init__(self, table):
+    def __init__(self, after_import, table):
+        self.after_import = after_import
         self.table = table
 
     def find_spec(self, fullname, path=None, target=None):
@@ -326,15 +308,11 @@ class RemovedNames(importlib.abc.MetaPathFinder):
         removed = removed or self.table.imports.get(fullname)
         if not names and removed is None:
             return None
-        for finder in sys.meta_path:
-            if finder is self:
-                continue
-            find = getattr(finder, 'find_spec', None)
-            spec = find(fullname, path, target) if find else None
-            if spec is not None:
-                if names and spec.loader is not None:
-                    spec.loader = _PatchingLoader(spec.loader, self.table)
-                return spec
+        spec = self.after_import.patched(
+            self, fullname, path, target,
+            (lambda module: patch(module, self.table)) if names else None)
+        if spec is not None:
+            return spec
         if fullname in self.table.made:
             return importlib.machinery.ModuleSpec(fullname, _MadeLoader(self.table),
                                                   is_package=True)
@@ -345,9 +323,9 @@ class RemovedNames(importlib.abc.MetaPathFinder):
         return None
 
 
-def install(rows, method_classes, stubs=()):
+def install(after_import, rows, method_classes, stubs=()):
     """Serves the rows (REMOVED, METHOD_CLASSES, STUBS) in this process,
-    once."""
+    once (after_import: run's after_import.py, loaded)."""
     if any(type(f).__name__ == 'RemovedNames' for f in sys.meta_path):
         return
     table = Table(rows, method_classes, stubs)
@@ -355,4 +333,4 @@ def install(rows, method_classes, stubs=()):
     for name in sorted(loaded, key=lambda n: -n.count('.')):  # top packages last
         if name in sys.modules:
             patch(sys.modules[name], table)
-    sys.meta_path.insert(0, RemovedNames(table))
+    sys.meta_path.insert(0, RemovedNames(after_import, table))

@@ -680,17 +680,31 @@ def _pstrf(ra, rpiv, a, uplo, tol):
     """Cholesky with complete pivoting (LAPACK's ?pstrf, as TH called it):
     a[piv][:, piv] = U^T U ('U') or L L^T ('L'); pivots 0-based; a
     rank-deficient matrix is an error, as in TH."""
-    n = a.shape[0]
     work = a.to(torch.float64).clone()
+    if tol < 0:
+        tol = a.shape[0] * torch.finfo(a.dtype).eps * float(work.diagonal().max())
+    try:
+        low, piv = pivoted_cholesky(work, tol)
+    except ValueError:
+        raise RuntimeError('Lapack Error pstrf : matrix is rank deficient or not positive '
+                           'semidefinite') from None
+    _out(ra, (low.t() if _upper(uplo) else low).to(a.dtype))
+    _out(rpiv, torch.tensor(piv, dtype=rpiv.dtype))
+
+
+def pivoted_cholesky(work, tol):
+    """(L, piv) with work[piv][:, piv] = L L^T, by Cholesky with complete
+    pivoting (LAPACK's ?pstrf) of the symmetric float64 matrix `work`,
+    which it overwrites; piv a list, 0-based.  ValueError(k) where the
+    largest pivot left at step k is at most tol (rank deficient, or not
+    positive semidefinite).  thffi.torch041.pstrf uses it too."""
+    n = work.shape[0]
     low = torch.zeros_like(work)
     piv = list(range(n))
-    if tol < 0:
-        tol = n * torch.finfo(a.dtype).eps * float(work.diagonal().max())
     for k in range(n):
         j = k + int(torch.argmax(work.diagonal()[k:]))
         if float(work[j, j]) <= tol:
-            raise RuntimeError('Lapack Error pstrf : matrix is rank deficient or not positive '
-                               'semidefinite')
+            raise ValueError(k)
         if j != k:
             work[[k, j]] = work[[j, k]]
             work[:, [k, j]] = work[:, [j, k]]
@@ -699,8 +713,7 @@ def _pstrf(ra, rpiv, a, uplo, tol):
         low[k, k] = work[k, k].sqrt()
         low[k + 1:, k] = work[k + 1:, k] / low[k, k]
         work[k + 1:, k + 1:] -= torch.outer(low[k + 1:, k], low[k + 1:, k])
-    _out(ra, (low.t() if _upper(uplo) else low).to(a.dtype))
-    _out(rpiv, torch.tensor(piv, dtype=rpiv.dtype))
+    return low, piv
 
 
 @op('potrf')
