@@ -48,6 +48,8 @@ MARKER = '.thffi-run'
 STATE = 'THFFI_RUN_STATE'
 # Set for every program the shims start: intercept.c starts it as it is.
 PASS = 'THFFI_RUN_PASS'
+# The folder the step runs in (run's main(); run/python2.py's ROOT).
+ROOT = 'THFFI_RUN_ROOT'
 
 
 def _site():
@@ -262,6 +264,26 @@ def _include_rules(kind, args):
     return new, [describe(changes)]
 
 
+def _source_rules(program, args):
+    """(args, [clause]) of port's rules for the text of the repository's
+    CUDA sources the command compiles (run/cuda_sources.py: the maskless
+    warp intrinsics), compiled from rewritten copies kept in thffi's cache
+    (the run's folder where that cannot be written)."""
+    root = os.environ.get(ROOT)
+    if not root:
+        return args, []
+    from thffi._cache import cache_root
+    from thffi.run import cuda_sources
+    toolkit = os.path.dirname(os.path.dirname(os.path.realpath(program)))
+    for cache in (cache_root(), os.environ.get(STATE)):
+        if cache:
+            try:
+                return cuda_sources.modernize(args, os.getcwd(), root, cache, toolkit)
+            except OSError:
+                continue
+    return args, []
+
+
 def main(kind, args, program=None, argv0=None):
     """The compiler of `kind` (nvcc, cc or c++) at `program` (the real one;
     None: the next of that name on PATH, for nvcc else the toolkit's), with
@@ -294,6 +316,9 @@ def main(kind, args, program=None, argv0=None):
     elif kind == 'cc' and _compiles_c(args):
         args, clauses = _dialect_rules(program, args)
     args, more = _include_rules(kind, args)
+    if kind == 'nvcc':
+        args, sources = _source_rules(program, args)
+        more += sources
     _say(name, clauses + more)
     _exec(program, argv0 or program, args)
 

@@ -274,6 +274,88 @@ def test_a_vendored_cub_on_the_include_path_is_set_aside(tmp_path):
     assert lines[0].endswith("; <cub/...> now finds the toolkit's)")
 
 
+# A CUDA 8 repository's kernel and the header it includes from include/:
+# maskless shuffles and votes, inline PTX without .sync, and a compatibility
+# macro of its own for one name.
+WARP_SCAN = r"""
+// warp/scan.cuh: a warp's inclusive scan (after moderngpu's)
+#define __shfl_xor(v, m) __shfl_xor_sync(0xffffffff, v, m)
+
+__device__ __forceinline__ int warp_scan(int x)
+{
+  int lane = threadIdx.x & 31;
+  for (int d = 1; d < 32; d *= 2) {
+    int y = __shfl_up(x, d);
+    if (lane >= d) x += y;
+  }
+  return x + __shfl_xor(x, 1);
+}
+
+__device__ __forceinline__ int shfl_add(int x, int offset)
+{
+  int result = 0;
+  asm volatile("{.reg .s32 r0;"
+               ".reg .pred p;"
+               "shfl.up.b32 r0|p, %1, %2, 0;"
+               "@p add.s32 r0, r0, %3;"
+               "mov.s32 %0, r0;}"
+               : "=r"(result) : "r"(x), "r"(offset), "r"(x));
+  return result;
+}
+"""
+WARP_REDUCE = r"""
+#include <cstdio>
+#include <warp/scan.cuh>
+
+__global__ void reduce_kernel(const float *x, float *out, int *flags)
+{
+  float v = x[threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += __shfl_down(v, offset);
+  unsigned int bits = __ballot(v > 0.0f);
+  flags[threadIdx.x] = warp_scan(flags[threadIdx.x]) + shfl_add(1, 1) + __popc(bits);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+"""
+
+
+@pytest.mark.skipif(not NVCC, reason=NO_NVCC)
+def test_maskless_warp_intrinsics_compile_as_port_writes_them(tmp_path):
+    """From a CMake-style build folder, nvcc compiles ../src/reduce.cu,
+    which includes <warp/scan.cuh> through -I ../include: the compile reads
+    copies with port's rewrite (toolchain/warp.py), the repository's files
+    stay as they are, and the macro the header defines itself is left to
+    it."""
+    write(tmp_path, {'src/reduce.cu': WARP_REDUCE, 'include/warp/scan.cuh': WARP_SCAN})
+    (tmp_path / 'build').mkdir()
+    step = 'nvcc -c ../src/reduce.cu -o reduce.o -I ../include -arch=sm_75'
+    env = dict(ENV, PATH=os.path.join(HOME, 'bin') + os.pathsep + ENV['PATH'],
+               THFFI_CACHE_DIR=str(tmp_path / 'cache'))
+    before = plain(['bash', '-c', step], tmp_path / 'build', env)
+    assert before.returncode != 0 and 'identifier "__shfl_down" is undefined' in before.stderr
+    out = thffi_run([step], tmp_path / 'build', env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    header = os.path.join('include', 'warp', 'scan.cuh')
+    kernel = os.path.join('src', 'reduce.cu')
+    assert said(out.stderr) == [
+        'thffi run: nvcc: __shfl_up (%s:9), PTX shfl.up.b32 (%s:20), __shfl_down (%s:9), '
+        '__ballot (%s:10) compiled as their _sync forms with the full-warp mask 0xffffffff, '
+        'as port writes them (maskless warp intrinsics: deprecated in CUDA 9 for their _sync '
+        'forms, which take the mask of the lanes taking part, and declared only for GPUs older '
+        'than sm_70, for which CUDA 13 compiles nothing); if only some lanes take part, pass '
+        'their mask' % (header, header, kernel, kernel)]
+    assert _has_device_code(tmp_path / 'build' / 'reduce.o')
+    assert (tmp_path / 'src' / 'reduce.cu').read_text() == textwrap.dedent(WARP_REDUCE)
+    assert (tmp_path / 'include' / 'warp' / 'scan.cuh').read_text() == textwrap.dedent(WARP_SCAN)
+    # The compile read the rewritten copies, which name the repository's files.
+    copies = list((tmp_path / 'cache' / 'cuda-sources').glob('*/**/scan.cuh'))
+    assert len(copies) == 1
+    copy = copies[0].read_text()
+    assert copy.startswith('#line 1 "%s"\n' % (tmp_path / 'include' / 'warp' / 'scan.cuh'))
+    assert '__shfl_up_sync(0xffffffff, x, d)' in copy and 'shfl.sync.up.b32' in copy
+    assert 'return x + __shfl_xor(x, 1);' in copy
+
+
 # -- PyTorch 0.4's include folders -----------------------------------------------------
 
 def test_g_plus_plus_with_torchs_old_include_folders_from_os_system(tmp_path):
