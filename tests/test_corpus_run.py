@@ -5,8 +5,8 @@ checkout in a temporary folder, listed in a list of ours, run at level A with no
 
 import json
 import os
+import shutil
 import subprocess
-import sys
 import textwrap
 
 import pytest
@@ -189,9 +189,50 @@ def test_fetch_commands_name_the_pinned_commits():
      'NOTFOUND.\nCUDA_curand_LIBRARY (ADVANCED)\n    linked by target "ctc"\n\n-- Done\n',
      'CMake Error: The following variables are used in this project, but they are set to '
      'NOTFOUND. / CUDA_curand_LIBRARY (ADVANCED) / linked by target "ctc"'),
+    # git asked for a version stamp in the runner's copy, which has no .git: not the build's.
+    ('fatal: not a git repository (or any of the parent directories): .git\n-- Configuring\n'
+     '/usr/bin/ld: cannot find -lcusparse: No such file or directory\n',
+     '/usr/bin/ld: cannot find -lcusparse: No such file or directory'),
 ])
 def test_the_first_error_of_a_build_output(text, first):
     assert corpus_run.errors(text)[0] == first
+
+
+def test_a_failing_step_is_the_error_of_the_extensions_it_builds():
+    """Where the list says which steps build an extension, another's failure is not its error."""
+    failures = {1: ['nvcc fatal   : Unsupported gpu architecture \'compute_61\'',
+                    'make: *** [Makefile:12: roi_align] Error 2'], 3: ['bash: cd: x: No such file']}
+    assert corpus_run.failures_of({'steps': [0]}, failures) == (True, None, None)
+    assert corpus_run.failures_of({'steps': [1, 2]}, failures) == (
+        False, "nvcc fatal   : Unsupported gpu architecture 'compute_61'",
+        'make: *** [Makefile:12: roi_align] Error 2')
+    assert corpus_run.failures_of({}, failures) == (
+        False, "nvcc fatal   : Unsupported gpu architecture 'compute_61'",
+        'bash: cd: x: No such file')
+
+
+def test_a_later_run_replaces_the_repositorys_records_at_its_levels(corpus, results, tmp_path):
+    """--only into an earlier run's folder: a record of an extension the list no longer names
+    goes with the others of that repository and level; other levels' records stay."""
+    listed, checkouts = corpus
+    again = tmp_path / 'results'
+    shutil.copytree(results, again)
+    for name in ('us+twice__renamed__A.json', 'us+twice__twice__B.json'):
+        (again / name).write_text('{}')
+    corpus_run.main([str(checkouts), str(again), '--levels', 'A', '--thffi', ROOT,
+                     '--repositories', str(listed), '--only', 'us+twice'])
+    assert sorted(p.name for p in again.glob('*.json')) == [
+        'run.json', 'us+twice__missing__A.json', 'us+twice__twice__A.json',
+        'us+twice__twice__B.json', 'us+twice__twice_wrong__A.json']
+
+
+def test_level_r_runs_the_check_through_thffi_run():
+    """At R the repository's wrapper runs as its own scripts would, under thffi run."""
+    ext = {'check': '/list/checks/twice.py', 'name': 'twice'}
+    assert corpus_run.check_command('/venv/bin/python', ext, 'A') == (
+        '/venv/bin/python /list/checks/twice.py twice')
+    assert corpus_run.check_command('/venv/bin/python', ext, 'R') == (
+        '/venv/bin/python -m thffi run -- /venv/bin/python /list/checks/twice.py twice')
 
 
 def test_level_r_wraps_each_step_but_cd():
