@@ -191,9 +191,10 @@ def _dialect_rules(program, args):
 
 
 def _include_flags():
+    """thffi's include flags, and its include folder (where THCUNN's are)."""
     _site()
     from thffi import builder
-    return builder.include_flags()
+    return {'flags': builder.include_flags(), 'dir': builder.include_dirs()[0]}
 
 
 def _set_aside(kind, args):
@@ -259,8 +260,8 @@ def _include_rules(kind, args):
     set_aside = _set_aside(kind, args)
     if not old and not set_aside:
         return args, []
-    new, changes = includes.modernize(args, _cached('includes', _include_flags) if old else [],
-                                      set_aside)
+    found = _cached('includes', _include_flags) if old else {'flags': [], 'dir': None}
+    new, changes = includes.modernize(args, found['flags'], set_aside, found['dir'])
     return new, [describe(changes)]
 
 

@@ -412,6 +412,23 @@ def test_old_include_folders_in_any_spelling(args, expected):
     assert len(changes) == 1 and changes[0].new == '-I/thffi/include -I/thffi/include/TH'
 
 
+def test_a_source_builds_folders_and_thcunns_by_bare_name():
+    """A Makefile of a PyTorch 0.3 source build (its author's torch/lib/TH, THC, THCUNN): the
+    THCUNN folder, whose headers code included by bare name ("common.h"), comes with thffi's
+    flags where the command names it, and nowhere else."""
+    lib = '/home/someone/pytorch/torch/lib'
+    args = ['-c', 'k.cu', '-I%s/TH' % lib, '-I%s/THC' % lib, '-I%s/THCUNN' % lib,
+            '-I%s/include' % lib, '-Isrc']
+    new, changes = includes.modernize(args, ['-I/thffi/include', '-I/thffi/include/TH'],
+                                      include_dir='/thffi/include')
+    assert new == ['-c', 'k.cu', '-I/thffi/include', '-I/thffi/include/TH',
+                   '-I/thffi/include/THCUNN', '-Isrc']
+    assert len(changes) == 1 and changes[0].why.startswith("PyTorch 0.3's source tree")
+    new, _ = includes.modernize(['-c', 'k.cu', '-I%s/TH' % lib], ['-I/thffi/include'],
+                                include_dir='/thffi/include')
+    assert new == ['-c', 'k.cu', '-I/thffi/include']
+
+
 def test_an_existing_folder_is_someones_headers(tmp_path):
     """A folder that exists is not replaced, whatever its name."""
     kept = tmp_path / 'torch' / 'lib' / 'include' / 'TH'
@@ -419,6 +436,69 @@ def test_an_existing_folder_is_someones_headers(tmp_path):
     assert includes.old_folder(str(kept)) is None
     assert includes.old_folder(str(tmp_path / 'torch' / 'lib' / 'include' / 'THC')).old == \
         'lib/include/THC'
+
+
+@pytest.mark.skipif(not NVCC, reason=NO_NVCC)
+def test_a_thcunn_style_kernel_of_a_source_build(tmp_path):
+    """A kernel written beside THCUNN in 2017: "THCUNN.h" (THNN_(NAME) over THC's generic
+    types), "common.h" and THC's .cuh by bare name, through the include folders of its
+    author's PyTorch 0.3 source tree, as a Makefile's foreach wrote them."""
+    write(tmp_path, {'Makefile': '''\
+        PYTORCH_LIB_DIR := /home/someone/pytorch/torch/lib
+        INCLUDE_DIRS := TH THC THCUNN include include/TH
+        INCLUDE_FLAGS := $(foreach d, $(INCLUDE_DIRS), -I$(PYTORCH_LIB_DIR)/$d)
+
+        scale_kernel.so: src/scale_kernel.cu
+        \tnvcc -c -o $@ $< -x cu -Xcompiler -fPIC -shared $(INCLUDE_FLAGS) -Isrc -arch=sm_75
+        ''', 'src/scale_kernel.cu': '''\
+        #include "THCUNN.h"
+        #include "common.h"
+        #include "THCHalfAutoNumerics.cuh"
+        #include "THCDeviceUtils.cuh"
+
+        template <typename T>
+        __global__ void scale_kernel(T *data, T by, int n) {
+          CUDA_KERNEL_LOOP(i, n) { data[i] = data[i] * by; }
+        }
+
+        #include "generic/scale.cu"
+        #include "THCGenerateFloatTypes.h"
+        ''', 'src/generic/scale.cu': '''\
+        #ifndef THC_GENERIC_FILE
+        #define THC_GENERIC_FILE "generic/scale.cu"
+        #else
+
+        extern "C" void THNN_(Scale_updateOutput)(THCState *state, THCTensor *data, real by)
+        {
+          THCUNN_assertSameGPU(state, 1, data);
+          int n = (int)THCTensor_(nElement)(state, data);
+          scale_kernel<<<GET_BLOCKS(n), CUDA_NUM_THREADS, 0, THCState_getCurrentStream(state)>>>(
+              THCTensor_(data)(state, data), by, n);
+        }
+
+        #endif
+        '''})
+    env = dict(ENV, PATH=os.path.join(HOME, 'bin') + os.pathsep + ENV['PATH'])
+    before = plain(['make'], tmp_path, env)
+    assert before.returncode != 0 and 'THCUNN.h: No such file' in before.stdout + before.stderr
+    out = thffi_run(['--', 'make'], tmp_path, env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = said(out.stderr)
+    assert len(lines) == 1 and lines[0].startswith(
+        'thffi run: nvcc: -I/home/someone/pytorch/torch/lib/TH -I/home/someone/pytorch/torch/'
+        'lib/THC -I/home/someone/pytorch/torch/lib/THCUNN -I/home/someone/pytorch/torch/lib/'
+        'include -I/home/someone/pytorch/torch/lib/include/TH becomes -I')
+    assert lines[0].endswith("(PyTorch 0.3's source tree, where a source build's files found TH's,"
+                             " THC's and THCUNN's headers (torch/lib/TH, THC, THCUNN), gone since "
+                             "PyTorch 0.4 moved them to aten/src; PyTorch 0.4's TH and THC "
+                             "headers, gone since PyTorch 1.0 moved them to torch/include and then "
+                             "removed them; instead, thffi's TH/THC headers in the old layout "
+                             "(python -m thffi --includes))")
+    assert '/THCUNN (' in lines[0]
+    symbols = subprocess.run(['nm', str(tmp_path / 'scale_kernel.so')], capture_output=True,
+                             text=True).stdout
+    for name in ('THNN_CudaScale_updateOutput', 'THNN_CudaDoubleScale_updateOutput'):
+        assert ' T %s\n' % name in symbols, name
 
 
 # -- one cache -----------------------------------------------------------------------
