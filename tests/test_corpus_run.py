@@ -3,6 +3,7 @@ records tools/compat_table.py reads: here a repository of ours in the 2018 idiom
 calling torch.utils.ffi's create_extension, a legacy Function in functions/), committed to a git
 checkout in a temporary folder, listed in a list of ours, run at level A with no network."""
 
+import ast
 import json
 import os
 import shutil
@@ -269,14 +270,27 @@ def test_a_hand_edit_may_set_a_scripts_exec_bit(tmp_path):
                           text=True).stdout == 'built\n'
 
 
+def _imported_packages(path):
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    return {alias.name.split('.')[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+            for alias in node.names} | {
+        node.module.split('.')[0] for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+
+
 def test_the_list_is_complete():
-    """Every repository of the list has steps and extensions, each with a check that exists."""
+    """Every repository of the list has steps and extensions, each with a check that exists and
+    is not named as a package it imports (its folder comes first on sys.path: a check named
+    sparseconvnet.py imported itself as sparseconvnet)."""
     repos = corpus_run.load_repositories(corpus_run.REPOSITORIES)
     assert len(repos) == 39
     for repo in repos:
         assert len(repo['commit']) == 40 and repo['steps'], repo['repo']
         for ext in repo['extension']:
             assert os.path.isfile(ext['check']), (repo['repo'], ext['name'])
+            stem = os.path.splitext(os.path.basename(ext['check']))[0]
+            assert stem not in _imported_packages(ext['check']), ext['check']
             if ext['check'].endswith('entry_points.py'):
                 assert ext['module'] and ext['entry_points'], (repo['repo'], ext['name'])
         for edit in repo.get('hand_edit', []):
