@@ -158,7 +158,7 @@ def _describe(changes, root):
         what = change.name if change.ptx is None else 'PTX %s' % change.ptx.old.split()[0]
         where.append('%s (%s:%d)' % (what, os.path.relpath(path, root), change.line))
     shown = ', '.join(where[:6]) + (', and %d more' % (len(where) - 6) if len(where) > 6 else '')
-    return ('%s compiled as their _sync forms with the full-warp mask %s, as port writes them '
+    return ('%s: each compiled as its _sync form with the full-warp mask %s, as port writes it '
             '(maskless warp intrinsics: %s); if only some lanes take part, pass their mask'
             % (shown, warp.MASK, warp.WHY))
 

@@ -339,8 +339,8 @@ def test_maskless_warp_intrinsics_compile_as_port_writes_them(tmp_path):
     kernel = os.path.join('src', 'reduce.cu')
     assert said(out.stderr) == [
         'thffi run: nvcc: __shfl_up (%s:9), PTX shfl.up.b32 (%s:20), __shfl_down (%s:9), '
-        '__ballot (%s:10) compiled as their _sync forms with the full-warp mask 0xffffffff, '
-        'as port writes them (maskless warp intrinsics: deprecated in CUDA 9 for their _sync '
+        '__ballot (%s:10): each compiled as its _sync form with the full-warp mask 0xffffffff, '
+        'as port writes it (maskless warp intrinsics: deprecated in CUDA 9 for their _sync '
         'forms, which take the mask of the lanes taking part, and declared only for GPUs older '
         'than sm_70, for which CUDA 13 compiles nothing); if only some lanes take part, pass '
         'their mask' % (header, header, kernel, kernel)]
