@@ -227,6 +227,21 @@ def test_a_later_run_replaces_the_repositorys_records_at_its_levels(corpus, resu
         'us+twice__twice__B.json', 'us+twice__twice_wrong__A.json']
 
 
+def test_level_c_with_only_edits_not_made_builds_nothing(tmp_path):
+    """An extension whose level-C edit is code still to be written: its record says so, and
+    the level copies, ports and builds nothing for it."""
+    repo = {'repo': 'us/a', 'key': 'us+a', 'order': 0, 'extension': [
+        {'name': 'relu', 'cpu_code': True}, {'name': 'other', 'cpu_code': True}],
+        'hand_edit': [{'extension': 'relu', 'file': 'src/relu.c', 'what': 'write it',
+                       'why': 'a bug', 'lang': 'C'}]}
+    records = corpus_run.run_level(repo, 'C', str(tmp_path / 'no-source'), {'': 'abc'},
+                                   str(tmp_path / 'scratch'), ROOT, None)
+    assert [(r['extension'], r['checked'], r['error'], r['hand_edits']) for r in records] == [
+        ('relu', False, 'hand edit not made here',
+         [{'file': 'src/relu.c', 'what': 'write it', 'why': 'a bug', 'lang': 'C'}])]
+    assert not (tmp_path / 'scratch').exists()
+
+
 def test_level_r_runs_the_check_through_thffi_run():
     """At R the repository's wrapper runs as its own scripts would, under thffi run."""
     ext = {'check': '/list/checks/twice.py', 'name': 'twice'}

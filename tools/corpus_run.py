@@ -374,8 +374,12 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
     edits = repo.get('hand_edit', [])
     if level == 'C':
         exts = [e for e in exts if any(d['extension'] == e['name'] for d in edits)]
-        if not exts:
-            return []
+        unmade = {d['extension'] for d in edits if 'old' not in d and 'mode' not in d}
+        if all(e['name'] in unmade for e in exts):  # nothing to build (or no extension at all)
+            return [record_of(repo, e, level, commits, checked=False, error='hand edit not made '
+                              'here', hand_edits=[public(d) for d in edits
+                                                  if d['extension'] == e['name']])
+                    for e in exts]
     copy = os.path.join(scratch, level, repo['key'])
     copy_checkout(source, copy)
     venv = os.path.join(scratch, 'venv', level, repo['key'])
@@ -392,7 +396,6 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
             return [record_of(repo, e, level, commits, error='port: %s' % error) for e in exts]
     if level == 'C':
         apply_edits(edits, copy, log)
-        unmade = {d['extension'] for d in edits if 'old' not in d and 'mode' not in d}
     failures = run_steps(steps_script(repo['steps'], level), copy, env, log)
     elapsed = round(time.time() - started, 1)
     records = []
