@@ -3,10 +3,11 @@ records tools/compat_table.py reads: here a repository of ours in the 2018 idiom
 calling torch.utils.ffi's create_extension, a legacy Function in functions/), committed to a git
 checkout in a temporary folder, listed in a list of ours, run at level A with no network."""
 
+import ast
 import json
 import os
+import shutil
 import subprocess
-import sys
 import textwrap
 
 import pytest
@@ -189,9 +190,65 @@ def test_fetch_commands_name_the_pinned_commits():
      'NOTFOUND.\nCUDA_curand_LIBRARY (ADVANCED)\n    linked by target "ctc"\n\n-- Done\n',
      'CMake Error: The following variables are used in this project, but they are set to '
      'NOTFOUND. / CUDA_curand_LIBRARY (ADVANCED) / linked by target "ctc"'),
+    # git asked for a version stamp in the runner's copy, which has no .git: not the build's.
+    ('fatal: not a git repository (or any of the parent directories): .git\n-- Configuring\n'
+     '/usr/bin/ld: cannot find -lcusparse: No such file or directory\n',
+     '/usr/bin/ld: cannot find -lcusparse: No such file or directory'),
 ])
 def test_the_first_error_of_a_build_output(text, first):
     assert corpus_run.errors(text)[0] == first
+
+
+def test_a_failing_step_is_the_error_of_the_extensions_it_builds():
+    """Where the list says which steps build an extension, another's failure is not its error."""
+    failures = {1: ['nvcc fatal   : Unsupported gpu architecture \'compute_61\'',
+                    'make: *** [Makefile:12: roi_align] Error 2'], 3: ['bash: cd: x: No such file']}
+    assert corpus_run.failures_of({'steps': [0]}, failures) == (True, None, None)
+    assert corpus_run.failures_of({'steps': [1, 2]}, failures) == (
+        False, "nvcc fatal   : Unsupported gpu architecture 'compute_61'",
+        'make: *** [Makefile:12: roi_align] Error 2')
+    assert corpus_run.failures_of({}, failures) == (
+        False, "nvcc fatal   : Unsupported gpu architecture 'compute_61'",
+        'bash: cd: x: No such file')
+
+
+def test_a_later_run_replaces_the_repositorys_records_at_its_levels(corpus, results, tmp_path):
+    """--only into an earlier run's folder: a record of an extension the list no longer names
+    goes with the others of that repository and level; other levels' records stay."""
+    listed, checkouts = corpus
+    again = tmp_path / 'results'
+    shutil.copytree(results, again)
+    for name in ('us+twice__renamed__A.json', 'us+twice__twice__B.json'):
+        (again / name).write_text('{}')
+    corpus_run.main([str(checkouts), str(again), '--levels', 'A', '--thffi', ROOT,
+                     '--repositories', str(listed), '--only', 'us+twice'])
+    assert sorted(p.name for p in again.glob('*.json')) == [
+        'run.json', 'us+twice__missing__A.json', 'us+twice__twice__A.json',
+        'us+twice__twice__B.json', 'us+twice__twice_wrong__A.json']
+
+
+def test_level_c_with_only_edits_not_made_builds_nothing(tmp_path):
+    """An extension whose level-C edit is code still to be written: its record says so, and
+    the level copies, ports and builds nothing for it."""
+    repo = {'repo': 'us/a', 'key': 'us+a', 'order': 0, 'extension': [
+        {'name': 'relu', 'cpu_code': True}, {'name': 'other', 'cpu_code': True}],
+        'hand_edit': [{'extension': 'relu', 'file': 'src/relu.c', 'what': 'write it',
+                       'why': 'a bug', 'lang': 'C'}]}
+    records = corpus_run.run_level(repo, 'C', str(tmp_path / 'no-source'), {'': 'abc'},
+                                   str(tmp_path / 'scratch'), ROOT, None)
+    assert [(r['extension'], r['checked'], r['error'], r['hand_edits']) for r in records] == [
+        ('relu', False, 'hand edit not made here',
+         [{'file': 'src/relu.c', 'what': 'write it', 'why': 'a bug', 'lang': 'C'}])]
+    assert not (tmp_path / 'scratch').exists()
+
+
+def test_level_r_runs_the_check_through_thffi_run():
+    """At R the repository's wrapper runs as its own scripts would, under thffi run."""
+    ext = {'check': '/list/checks/twice.py', 'name': 'twice'}
+    assert corpus_run.check_command('/venv/bin/python', ext, 'A') == (
+        '/venv/bin/python /list/checks/twice.py twice')
+    assert corpus_run.check_command('/venv/bin/python', ext, 'R') == (
+        '/venv/bin/python -m thffi run -- /venv/bin/python /list/checks/twice.py twice')
 
 
 def test_level_r_wraps_each_step_but_cd():
@@ -228,14 +285,27 @@ def test_a_hand_edit_may_set_a_scripts_exec_bit(tmp_path):
                           text=True).stdout == 'built\n'
 
 
+def _imported_packages(path):
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    return {alias.name.split('.')[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+            for alias in node.names} | {
+        node.module.split('.')[0] for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+
+
 def test_the_list_is_complete():
-    """Every repository of the list has steps and extensions, each with a check that exists."""
+    """Every repository of the list has steps and extensions, each with a check that exists and
+    is not named as a package it imports (its folder comes first on sys.path: a check named
+    sparseconvnet.py imported itself as sparseconvnet)."""
     repos = corpus_run.load_repositories(corpus_run.REPOSITORIES)
     assert len(repos) == 39
     for repo in repos:
         assert len(repo['commit']) == 40 and repo['steps'], repo['repo']
         for ext in repo['extension']:
             assert os.path.isfile(ext['check']), (repo['repo'], ext['name'])
+            stem = os.path.splitext(os.path.basename(ext['check']))[0]
+            assert stem not in _imported_packages(ext['check']), ext['check']
             if ext['check'].endswith('entry_points.py'):
                 assert ext['module'] and ext['entry_points'], (repo['repo'], ext['name'])
         for edit in repo.get('hand_edit', []):

@@ -19,20 +19,25 @@ else), and runs, with that environment first on PATH:
 
     A  the build steps, nothing changed (the hook alone);
     R  the same steps, each through `python -m thffi run -- bash -c STEP` (`cd DIR` steps as
-       they are); where ROOT's thffi has no `run` command, the records say so (`skipped`);
+       they are), and the check through `python -m thffi run --`, as the repository's own
+       scripts would run; where ROOT's thffi has no `run` command, the records say so
+       (`skipped`);
     B  `python -m thffi port --write .`, then the steps;
     C  B plus the repository's hand edits (only for the extensions an edit is for).
 
 Every step runs, in order, whether or not one before it failed (a README's steps build
-extensions apart; a failure is the record of the extensions it leaves unbuilt). An extension is
-built when its `built` paths exist after the steps (or, without any, when every step
-succeeded) or its wrapper imports (`built_elsewhere` then says the list's paths are wrong); its
+extensions apart; a failure is the record of the extensions it leaves unbuilt: those its
+`steps` name, or all where it names none, each recording the first and last error of its own
+steps). An extension is built when its `built` paths exist after the steps (or, without any,
+when its steps succeeded) or its wrapper imports (`built_elsewhere` then says the list's paths
+are wrong); its
 check runs in the environment (tools/corpus/checks/<file> EXTENSION, from
 the folder the extension's wrapper is imported from). A check prints `CORPUS-CHECK imported`
 once the wrapper is imported and exits 0 when the results match the plain-PyTorch reference
 (1e-4 relative, float32) or, for CUDA-only code, when every entry point is present.
 
-RESULTS receives one record a repository x extension x level (`<key>__<ext>__<level>.json`),
+RESULTS receives one record a repository x extension x level (`<key>__<ext>__<level>.json`,
+replacing the repository's records at that level from an earlier run),
 `run.json` (the run's date, machine and thffi commit) and logs/<key>__<level>.log (the whole
 output of the steps and checks). tools/compat_table.py RESULTS writes docs/compatibility.md.
 """
@@ -86,6 +91,11 @@ def load_repositories(path):
                 raise ValueError('%s: %s extension %r needs `check` and `cpu_code`' % (
                     path, repo['repo'], ext.get('name')))
             ext['check'] = os.path.join(folder, ext['check'])
+            if not all(isinstance(i, int) and 0 <= i < len(repo['steps'])
+                       for i in ext.get('steps', [])):
+                raise ValueError('%s: %s extension %r: `steps` are indices of the repository\'s '
+                                 'steps (0 to %d)' % (path, repo['repo'], ext['name'],
+                                                      len(repo['steps']) - 1))
         repos.append(repo)
     return repos
 
@@ -185,6 +195,9 @@ def has_run_command(python):
 # -- running and reading --------------------------------------------------------------------
 
 ERROR = re.compile(r'\berror\b|\bError\b|fatal|No such file|not found|Permission denied|\*\*\*', re.I)
+# Not errors of the build: git asked for a version stamp in the copy, which the runner makes
+# without .git (a clone has one), and the build went on.
+NOT_BUILD_ERRORS = re.compile(r'fatal: not a git repository\b')
 EXCEPTION = re.compile(r'^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b')
 TRACEBACK = 'Traceback (most recent call last)'
 
@@ -210,7 +223,8 @@ def errors(text):
                 i += 1
                 said.append(lines[i].strip())
             found.append(' / '.join(said))
-        elif ERROR.search(line) and not line.lstrip().startswith(('warning', '#')):
+        elif (ERROR.search(line) and not line.lstrip().startswith(('warning', '#'))
+              and not NOT_BUILD_ERRORS.match(line)):
             found.append(line.strip())
         i += 1
     return found
@@ -250,24 +264,31 @@ def steps_script(steps, level):
 
 def run_steps(steps, copy, env, log):
     """Runs each step in one shell state (a `cd` holds for the steps after it); returns
-    (every step succeeded, the first error, the last error) of the failing steps."""
+    {index of a failing step: its error lines}."""
     cwd = copy
-    failures = []
-    for step in steps:
+    failures = {}
+    for index, step in enumerate(steps):
         target = re.fullmatch(r'\s*cd(?:\s+(\S+))?\s*', step)
         if target:
             log.write('$ %s\n' % step)
             cwd = os.path.normpath(os.path.join(cwd, os.path.expanduser(target.group(1) or '~')))
             if not os.path.isdir(cwd):
-                failures.append('bash: cd: %s: No such file or directory' % target.group(1))
+                failures[index] = ['bash: cd: %s: No such file or directory' % target.group(1)]
                 cwd = copy
             continue
         code, out = run_shell(step, cwd, env, log, STEP_TIMEOUT_S)
         if code:
-            found = errors(out) or ['%s: exit status %d' % (step, code)]
-            failures += found
-    if failures:
-        return False, failures[0], failures[-1]
+            failures[index] = errors(out) or ['%s: exit status %d' % (step, code)]
+    return failures
+
+
+def failures_of(ext, failures):
+    """(its steps succeeded, the first error, the last error) of the steps that build ext
+    (its `steps`, else all): another extension's failing step is not its error."""
+    found = [line for index, lines in sorted(failures.items())
+             if index in ext.get('steps', [index]) for line in lines]
+    if found:
+        return False, found[0], found[-1]
     return True, None, None
 
 
@@ -280,9 +301,19 @@ def is_built(ext, copy, venv, steps_ok):
                for p in paths)
 
 
-def run_check(ext, copy, env, python, log):
+def check_command(python, ext, level):
+    """The shell command running the extension's check: through `thffi run` at level R."""
+    command = '%s %s %s' % (shlex.quote(python), shlex.quote(ext['check']), shlex.quote(ext['name']))
+    if level == 'R':
+        return '%s -m thffi run -- %s' % (shlex.quote(python), command)
+    return command
+
+
+def run_check(ext, copy, env, python, log, level):
     """(imported, correct, error) of the extension's check: correct is None where the code is
-    CUDA-only and its entry points are present, or where the import failed."""
+    CUDA-only and its entry points are present, or where the import failed.  At level R the
+    check runs through `python -m thffi run --`, as the repository's own scripts would: what
+    thffi run gives back in flight (removed names, Python 2 converted) is the wrapper's there."""
     cwd = os.path.join(copy, ext.get('cwd', '.'))
     # The wrapper imports from cwd, as from `python` started there; corpus_check from the project.
     env = dict(env, PYTHONPATH=os.pathsep.join([cwd, os.path.dirname(ext['check']), CHECKS]))
@@ -292,8 +323,7 @@ def run_check(ext, copy, env, python, log):
             env['CORPUS_%s' % field.upper()] = ext[field]
     if 'entry_points' in ext:
         env['CORPUS_ENTRY_POINTS'] = ','.join(ext['entry_points'])
-    command = '%s %s %s' % (shlex.quote(python), shlex.quote(ext['check']), shlex.quote(ext['name']))
-    code, out = run_shell(command, cwd, env, log, CHECK_TIMEOUT_S)
+    code, out = run_shell(check_command(python, ext, level), cwd, env, log, CHECK_TIMEOUT_S)
     imported = MARK in out
     if code == 0 and imported:
         return True, (True if ext['cpu_code'] else None), None
@@ -344,8 +374,12 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
     edits = repo.get('hand_edit', [])
     if level == 'C':
         exts = [e for e in exts if any(d['extension'] == e['name'] for d in edits)]
-        if not exts:
-            return []
+        unmade = {d['extension'] for d in edits if 'old' not in d and 'mode' not in d}
+        if all(e['name'] in unmade for e in exts):  # nothing to build (or no extension at all)
+            return [record_of(repo, e, level, commits, checked=False, error='hand edit not made '
+                              'here', hand_edits=[public(d) for d in edits
+                                                  if d['extension'] == e['name']])
+                    for e in exts]
     copy = os.path.join(scratch, level, repo['key'])
     copy_checkout(source, copy)
     venv = os.path.join(scratch, 'venv', level, repo['key'])
@@ -362,8 +396,7 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
             return [record_of(repo, e, level, commits, error='port: %s' % error) for e in exts]
     if level == 'C':
         apply_edits(edits, copy, log)
-        unmade = {d['extension'] for d in edits if 'old' not in d and 'mode' not in d}
-    steps_ok, first, last = run_steps(steps_script(repo['steps'], level), copy, env, log)
+    failures = run_steps(steps_script(repo['steps'], level), copy, env, log)
     elapsed = round(time.time() - started, 1)
     records = []
     for ext in exts:
@@ -374,8 +407,9 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
             continue
         # A library found elsewhere than the list says still counts once its wrapper imports
         # (the record says so); one neither found nor importable was not built.
+        steps_ok, first, last = failures_of(ext, failures)
         built = is_built(ext, copy, venv, steps_ok)
-        imported, correct, error = run_check(ext, copy, env, python, log)
+        imported, correct, error = run_check(ext, copy, env, python, log, level)
         # B lists the edits C makes (the table's "hand edits left" where C did not run).
         fields = {'built': built or imported, 'imported': imported, 'correct': correct,
                   'error': error, 'build_elapsed_s': elapsed,
@@ -464,6 +498,11 @@ def main(argv=None):
             with open(log_path, 'w') as log:
                 began = time.time()
                 records = run_level(repo, level, source, commits, scratch, thffi_root, log)
+            # This run's records replace the repository's at this level, those of an extension
+            # since renamed or dropped from the list included.
+            for stale in glob.glob(os.path.join(results, '%s__*__%s.json' % (
+                    glob.escape(repo['key']), level))):
+                os.remove(stale)
             for rec in records:
                 name = '%s__%s__%s.json' % (rec['key'], rec['extension'], rec['level'])
                 with open(os.path.join(results, name), 'w') as f:

@@ -48,6 +48,8 @@ MARKER = '.thffi-run'
 STATE = 'THFFI_RUN_STATE'
 # Set for every program the shims start: intercept.c starts it as it is.
 PASS = 'THFFI_RUN_PASS'
+# The folder the step runs in (run's main(); run/python2.py's ROOT).
+ROOT = 'THFFI_RUN_ROOT'
 
 
 def _site():
@@ -189,9 +191,10 @@ def _dialect_rules(program, args):
 
 
 def _include_flags():
+    """thffi's include flags, and its include folder (where THCUNN's are)."""
     _site()
     from thffi import builder
-    return builder.include_flags()
+    return {'flags': builder.include_flags(), 'dir': builder.include_dirs()[0]}
 
 
 def _set_aside(kind, args):
@@ -257,9 +260,29 @@ def _include_rules(kind, args):
     set_aside = _set_aside(kind, args)
     if not old and not set_aside:
         return args, []
-    new, changes = includes.modernize(args, _cached('includes', _include_flags) if old else [],
-                                      set_aside)
+    found = _cached('includes', _include_flags) if old else {'flags': [], 'dir': None}
+    new, changes = includes.modernize(args, found['flags'], set_aside, found['dir'])
     return new, [describe(changes)]
+
+
+def _source_rules(program, args):
+    """(args, [clause]) of port's rules for the text of the repository's
+    CUDA sources the command compiles (run/cuda_sources.py: the maskless
+    warp intrinsics), compiled from rewritten copies kept in thffi's cache
+    (the run's folder where that cannot be written)."""
+    root = os.environ.get(ROOT)
+    if not root:
+        return args, []
+    from thffi._cache import cache_root
+    from thffi.run import cuda_sources
+    toolkit = os.path.dirname(os.path.dirname(os.path.realpath(program)))
+    for cache in (cache_root(), os.environ.get(STATE)):
+        if cache:
+            try:
+                return cuda_sources.modernize(args, os.getcwd(), root, cache, toolkit)
+            except OSError:
+                continue
+    return args, []
 
 
 def main(kind, args, program=None, argv0=None):
@@ -294,6 +317,9 @@ def main(kind, args, program=None, argv0=None):
     elif kind == 'cc' and _compiles_c(args):
         args, clauses = _dialect_rules(program, args)
     args, more = _include_rules(kind, args)
+    if kind == 'nvcc':
+        args, sources = _source_rules(program, args)
+        more += sources
     _say(name, clauses + more)
     _exec(program, argv0 or program, args)
 

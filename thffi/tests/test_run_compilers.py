@@ -274,6 +274,88 @@ def test_a_vendored_cub_on_the_include_path_is_set_aside(tmp_path):
     assert lines[0].endswith("; <cub/...> now finds the toolkit's)")
 
 
+# A CUDA 8 repository's kernel and the header it includes from include/:
+# maskless shuffles and votes, inline PTX without .sync, and a compatibility
+# macro of its own for one name.
+WARP_SCAN = r"""
+// warp/scan.cuh: a warp's inclusive scan (after moderngpu's)
+#define __shfl_xor(v, m) __shfl_xor_sync(0xffffffff, v, m)
+
+__device__ __forceinline__ int warp_scan(int x)
+{
+  int lane = threadIdx.x & 31;
+  for (int d = 1; d < 32; d *= 2) {
+    int y = __shfl_up(x, d);
+    if (lane >= d) x += y;
+  }
+  return x + __shfl_xor(x, 1);
+}
+
+__device__ __forceinline__ int shfl_add(int x, int offset)
+{
+  int result = 0;
+  asm volatile("{.reg .s32 r0;"
+               ".reg .pred p;"
+               "shfl.up.b32 r0|p, %1, %2, 0;"
+               "@p add.s32 r0, r0, %3;"
+               "mov.s32 %0, r0;}"
+               : "=r"(result) : "r"(x), "r"(offset), "r"(x));
+  return result;
+}
+"""
+WARP_REDUCE = r"""
+#include <cstdio>
+#include <warp/scan.cuh>
+
+__global__ void reduce_kernel(const float *x, float *out, int *flags)
+{
+  float v = x[threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += __shfl_down(v, offset);
+  unsigned int bits = __ballot(v > 0.0f);
+  flags[threadIdx.x] = warp_scan(flags[threadIdx.x]) + shfl_add(1, 1) + __popc(bits);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+"""
+
+
+@pytest.mark.skipif(not NVCC, reason=NO_NVCC)
+def test_maskless_warp_intrinsics_compile_as_port_writes_them(tmp_path):
+    """From a CMake-style build folder, nvcc compiles ../src/reduce.cu,
+    which includes <warp/scan.cuh> through -I ../include: the compile reads
+    copies with port's rewrite (toolchain/warp.py), the repository's files
+    stay as they are, and the macro the header defines itself is left to
+    it."""
+    write(tmp_path, {'src/reduce.cu': WARP_REDUCE, 'include/warp/scan.cuh': WARP_SCAN})
+    (tmp_path / 'build').mkdir()
+    step = 'nvcc -c ../src/reduce.cu -o reduce.o -I ../include -arch=sm_75'
+    env = dict(ENV, PATH=os.path.join(HOME, 'bin') + os.pathsep + ENV['PATH'],
+               THFFI_CACHE_DIR=str(tmp_path / 'cache'))
+    before = plain(['bash', '-c', step], tmp_path / 'build', env)
+    assert before.returncode != 0 and 'identifier "__shfl_down" is undefined' in before.stderr
+    out = thffi_run([step], tmp_path / 'build', env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    header = os.path.join('include', 'warp', 'scan.cuh')
+    kernel = os.path.join('src', 'reduce.cu')
+    assert said(out.stderr) == [
+        'thffi run: nvcc: __shfl_up (%s:9), PTX shfl.up.b32 (%s:20), __shfl_down (%s:9), '
+        '__ballot (%s:10): each compiled as its _sync form with the full-warp mask 0xffffffff, '
+        'as port writes it (maskless warp intrinsics: deprecated in CUDA 9 for their _sync '
+        'forms, which take the mask of the lanes taking part, and declared only for GPUs older '
+        'than sm_70, for which CUDA 13 compiles nothing); if only some lanes take part, pass '
+        'their mask' % (header, header, kernel, kernel)]
+    assert _has_device_code(tmp_path / 'build' / 'reduce.o')
+    assert (tmp_path / 'src' / 'reduce.cu').read_text() == textwrap.dedent(WARP_REDUCE)
+    assert (tmp_path / 'include' / 'warp' / 'scan.cuh').read_text() == textwrap.dedent(WARP_SCAN)
+    # The compile read the rewritten copies, which name the repository's files.
+    copies = list((tmp_path / 'cache' / 'cuda-sources').glob('*/**/scan.cuh'))
+    assert len(copies) == 1
+    copy = copies[0].read_text()
+    assert copy.startswith('#line 1 "%s"\n' % (tmp_path / 'include' / 'warp' / 'scan.cuh'))
+    assert '__shfl_up_sync(0xffffffff, x, d)' in copy and 'shfl.sync.up.b32' in copy
+    assert 'return x + __shfl_xor(x, 1);' in copy
+
+
 # -- PyTorch 0.4's include folders -----------------------------------------------------
 
 def test_g_plus_plus_with_torchs_old_include_folders_from_os_system(tmp_path):
@@ -330,6 +412,23 @@ def test_old_include_folders_in_any_spelling(args, expected):
     assert len(changes) == 1 and changes[0].new == '-I/thffi/include -I/thffi/include/TH'
 
 
+def test_a_source_builds_folders_and_thcunns_by_bare_name():
+    """A Makefile of a PyTorch 0.3 source build (its author's torch/lib/TH, THC, THCUNN): the
+    THCUNN folder, whose headers code included by bare name ("common.h"), comes with thffi's
+    flags where the command names it, and nowhere else."""
+    lib = '/home/someone/pytorch/torch/lib'
+    args = ['-c', 'k.cu', '-I%s/TH' % lib, '-I%s/THC' % lib, '-I%s/THCUNN' % lib,
+            '-I%s/include' % lib, '-Isrc']
+    new, changes = includes.modernize(args, ['-I/thffi/include', '-I/thffi/include/TH'],
+                                      include_dir='/thffi/include')
+    assert new == ['-c', 'k.cu', '-I/thffi/include', '-I/thffi/include/TH',
+                   '-I/thffi/include/THCUNN', '-Isrc']
+    assert len(changes) == 1 and changes[0].why.startswith("PyTorch 0.3's source tree")
+    new, _ = includes.modernize(['-c', 'k.cu', '-I%s/TH' % lib], ['-I/thffi/include'],
+                                include_dir='/thffi/include')
+    assert new == ['-c', 'k.cu', '-I/thffi/include']
+
+
 def test_an_existing_folder_is_someones_headers(tmp_path):
     """A folder that exists is not replaced, whatever its name."""
     kept = tmp_path / 'torch' / 'lib' / 'include' / 'TH'
@@ -337,6 +436,69 @@ def test_an_existing_folder_is_someones_headers(tmp_path):
     assert includes.old_folder(str(kept)) is None
     assert includes.old_folder(str(tmp_path / 'torch' / 'lib' / 'include' / 'THC')).old == \
         'lib/include/THC'
+
+
+@pytest.mark.skipif(not NVCC, reason=NO_NVCC)
+def test_a_thcunn_style_kernel_of_a_source_build(tmp_path):
+    """A kernel written beside THCUNN in 2017: "THCUNN.h" (THNN_(NAME) over THC's generic
+    types), "common.h" and THC's .cuh by bare name, through the include folders of its
+    author's PyTorch 0.3 source tree, as a Makefile's foreach wrote them."""
+    write(tmp_path, {'Makefile': '''\
+        PYTORCH_LIB_DIR := /home/someone/pytorch/torch/lib
+        INCLUDE_DIRS := TH THC THCUNN include include/TH
+        INCLUDE_FLAGS := $(foreach d, $(INCLUDE_DIRS), -I$(PYTORCH_LIB_DIR)/$d)
+
+        scale_kernel.so: src/scale_kernel.cu
+        \tnvcc -c -o $@ $< -x cu -Xcompiler -fPIC -shared $(INCLUDE_FLAGS) -Isrc -arch=sm_75
+        ''', 'src/scale_kernel.cu': '''\
+        #include "THCUNN.h"
+        #include "common.h"
+        #include "THCHalfAutoNumerics.cuh"
+        #include "THCDeviceUtils.cuh"
+
+        template <typename T>
+        __global__ void scale_kernel(T *data, T by, int n) {
+          CUDA_KERNEL_LOOP(i, n) { data[i] = data[i] * by; }
+        }
+
+        #include "generic/scale.cu"
+        #include "THCGenerateFloatTypes.h"
+        ''', 'src/generic/scale.cu': '''\
+        #ifndef THC_GENERIC_FILE
+        #define THC_GENERIC_FILE "generic/scale.cu"
+        #else
+
+        extern "C" void THNN_(Scale_updateOutput)(THCState *state, THCTensor *data, real by)
+        {
+          THCUNN_assertSameGPU(state, 1, data);
+          int n = (int)THCTensor_(nElement)(state, data);
+          scale_kernel<<<GET_BLOCKS(n), CUDA_NUM_THREADS, 0, THCState_getCurrentStream(state)>>>(
+              THCTensor_(data)(state, data), by, n);
+        }
+
+        #endif
+        '''})
+    env = dict(ENV, PATH=os.path.join(HOME, 'bin') + os.pathsep + ENV['PATH'])
+    before = plain(['make'], tmp_path, env)
+    assert before.returncode != 0 and 'THCUNN.h: No such file' in before.stdout + before.stderr
+    out = thffi_run(['--', 'make'], tmp_path, env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = said(out.stderr)
+    assert len(lines) == 1 and lines[0].startswith(
+        'thffi run: nvcc: -I/home/someone/pytorch/torch/lib/TH -I/home/someone/pytorch/torch/'
+        'lib/THC -I/home/someone/pytorch/torch/lib/THCUNN -I/home/someone/pytorch/torch/lib/'
+        'include -I/home/someone/pytorch/torch/lib/include/TH becomes -I')
+    assert lines[0].endswith("(PyTorch 0.3's source tree, where a source build's files found TH's,"
+                             " THC's and THCUNN's headers (torch/lib/TH, THC, THCUNN), gone since "
+                             "PyTorch 0.4 moved them to aten/src; PyTorch 0.4's TH and THC "
+                             "headers, gone since PyTorch 1.0 moved them to torch/include and then "
+                             "removed them; instead, thffi's TH/THC headers in the old layout "
+                             "(python -m thffi --includes))")
+    assert '/THCUNN (' in lines[0]
+    symbols = subprocess.run(['nm', str(tmp_path / 'scale_kernel.so')], capture_output=True,
+                             text=True).stdout
+    for name in ('THNN_CudaScale_updateOutput', 'THNN_CudaDoubleScale_updateOutput'):
+        assert ' T %s\n' % name in symbols, name
 
 
 # -- one cache -----------------------------------------------------------------------

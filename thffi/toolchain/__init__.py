@@ -12,6 +12,9 @@ test, not a branch in either.
   C++ only.
 - ptx.py: inline PTX without `.sync` (shfl, vote), which ptxas refuses for
   sm_70 and later.
+- warp.py: the warp intrinsics without a mask (`__shfl_down`, `__ballot`...)
+  and their `_sync` forms with the full-warp mask, which port writes and
+  `thffi run`'s nvcc compiles in flight.
 - includes.py: the include folders of PyTorch 0.4 and 1.x's TH and THC
   (torch/lib/include/TH...), which thffi's headers replace.
 - vendored.py: library copies 2018 repositories carried (CUB 1.x, thrust,

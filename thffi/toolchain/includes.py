@@ -22,22 +22,40 @@ import re
 
 from .nvcc import Change
 
-# old: the folder, relative to the torch package's; why: what became of it.
-Folder = collections.namedtuple('Folder', 'old why')
+# old: the folder, relative to the torch package's; why: what became of it;
+# within: None, or the folder of thffi's include folder whose headers code
+# included from it by bare name ("common.h"), added to thffi's include
+# flags where a command names it (not in `python -m thffi --includes`:
+# THCUNN's common.h would hide a repository's own); written: whether port's
+# writers replace it after any variable, whose value they do not see (not
+# lib/TH, which a repository may name for its own headers; thffi run sees
+# the path, under a folder named torch).
+Folder = collections.namedtuple('Folder', 'old why within written', defaults=(None, True))
 _GONE_0_4 = ("PyTorch 0.4's TH and THC headers, gone since PyTorch 1.0 moved them to "
              "torch/include and then removed them")
+_SOURCE_0_3 = ("PyTorch 0.3's source tree, where a source build's files found TH's, THC's and "
+               "THCUNN's headers (torch/lib/TH, THC, THCUNN), gone since PyTorch 0.4 moved them "
+               "to aten/src")
 OLD_FOLDERS = [
     Folder('lib/include', _GONE_0_4),
     Folder('lib/include/TH', _GONE_0_4),
     Folder('lib/include/THC', _GONE_0_4),
+    Folder('lib/include/THCUNN', "PyTorch 0.4's THCUNN headers (*.cuh), gone since PyTorch 1.0 "
+           "moved them to torch/include and then removed them", 'THCUNN', False),
+    Folder('lib/TH', _SOURCE_0_3, None, False),
+    Folder('lib/THC', _SOURCE_0_3, None, False),
+    Folder('lib/THCUNN', _SOURCE_0_3, 'THCUNN', False),
     Folder('include/TH', "PyTorch 1.x's TH headers, gone from today's PyTorch"),
     Folder('include/THC', "PyTorch 1.x's THC headers, gone from today's PyTorch"),
 ]
 NEW = "thffi's TH/THC headers in the old layout (python -m thffi --includes)"
-# The end of an old folder's path, as a regular expression (a trailing '/'
-# allowed): the longest first, so that an unanchored match takes it whole.
+# The end of an old folder's path that port's writers replace with `python
+# -m thffi --includes` (the rows `written`), as a regular expression (a
+# trailing '/' allowed): the longest first, so that an unanchored match
+# takes it whole.
 PATH_SUFFIX = '(?:%s)/?' % '|'.join(
-    re.escape('/' + f.old) for f in sorted(OLD_FOLDERS, key=lambda f: -len(f.old)))
+    re.escape('/' + f.old) for f in sorted(OLD_FOLDERS, key=lambda f: -len(f.old))
+    if f.written)
 
 # gcc's and nvcc's options naming an include folder, its value the next
 # argument, or joined (-Ifolder) or after '=' (--include-path=folder).
@@ -78,27 +96,34 @@ def include_folders(args):
     return found
 
 
-def modernize(args, flags, set_aside=None):
+def modernize(args, flags, set_aside=None, include_dir=None):
     """(new args, [Change]) for a compiler's argument vector: the include
-    options naming OLD_FOLDERS become `flags` (thffi's -I flags) where the
-    first of them stood, the others go (one Change for them all); the
-    folders of set_aside ({folder as given: why}: copies of a library the
-    toolkit ships) go."""
+    options naming OLD_FOLDERS become `flags` (thffi's -I flags), with the
+    folders of include_dir (thffi's include folder) the rows name `within`,
+    where the first of them stood, the others go (one Change for them all);
+    the folders of set_aside ({folder as given: why}: copies of a library
+    the toolkit ships) go."""
     set_aside = set_aside or {}
-    out, changes, old, whys, last = [], [], [], [], 0
+    out, changes, old, whys, within, last = [], [], [], [], [], 0
+    at = None
     for index, width, option, folder in include_folders(args):
         out += args[last:index]
         last = index + width
         row = old_folder(folder)
         if row is not None:
-            out += [] if old else list(flags)
+            at = len(out) if at is None else at
             old.append(' '.join(args[index:index + width]))
             whys += [] if row.why in whys else [row.why]
+            if row.within and include_dir and row.within not in within:
+                within.append(row.within)
         elif folder in set_aside:
             changes.append(Change(' '.join(args[index:index + width]), '', set_aside[folder]))
         else:
             out += args[index:index + width]
+    out += args[last:]
     if old:
-        changes.insert(0, Change(' '.join(old), ' '.join(flags), '%s; instead, %s'
+        new = list(flags) + ['-I' + os.path.join(include_dir, w) for w in within]
+        out[at:at] = new
+        changes.insert(0, Change(' '.join(old), ' '.join(new), '%s; instead, %s'
                                  % ('; '.join(whys), NEW)))
-    return out + args[last:], changes
+    return out, changes

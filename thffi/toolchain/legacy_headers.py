@@ -35,12 +35,13 @@ MISSING = [
            'PyTorch\'s C++ API, which thffi\'s builds do not compile against (the '
            'library links no libtorch)',
            'build that code with torch.utils.cpp_extension and call it from Python'),
-    Header(r'(?:THNN/)?THNN\.h|(?:THCUNN/)?THCUNN\.h',
-           'THNN\'s and THCUNN\'s layer functions (THNN_FloatSpatialConvolutionMM_'
-           'updateOutput...), which thffi does not provide (0.4.1\'s wheel shipped '
-           'THNN.h without the generic/THNN.h it includes, and no THCUNN.h)',
+    Header(r'(?:THNN/)?THNN\.h',
+           'THNN\'s layer functions (THNN_FloatSpatialConvolutionMM_updateOutput...), which '
+           'thffi does not provide (0.4.1\'s wheel shipped THNN.h without the generic/THNN.h '
+           'it includes)',
            'call torch.nn.functional from Python before or after the C call; '
-           'THCUNN\'s *.cuh and common.h are provided'),
+           'THCUNN\'s *.cuh, common.h and THCUNN.h (THNN_(NAME), THCIndexTensor; not its '
+           'layer functions) are provided'),
 ]
 
 _MISSING_FILE = re.compile(r'fatal error: ([\w./+-]+): No such file or directory')

@@ -205,9 +205,10 @@ _INPUT = re.compile(r'[^-].*\.(?:cu|c|cc|cpp|cxx|o|a|so)$')
 _UNEXPANDED = re.compile(r'[$`]')
 
 
-def inputs(args):
-    """The input files of an nvcc (or cc) command, args[0] the compiler:
-    the words that are no option nor an option's value."""
+def input_positions(args):
+    """The indices in args of the input files of an nvcc (or cc) command,
+    args[0] the compiler: the words that are no option nor an option's
+    value."""
     found, i = [], 1
     while i < len(args):
         arg = args[i]
@@ -215,9 +216,14 @@ def inputs(args):
             i += 2
             continue
         if _INPUT.match(arg):
-            found.append(arg)
+            found.append(i)
         i += 1
     return found
+
+
+def inputs(args):
+    """The input files of an nvcc (or cc) command, args[0] the compiler."""
+    return [args[i] for i in input_positions(args)]
 
 
 def carried_flags(args, cwd):

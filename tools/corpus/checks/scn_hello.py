@@ -3,7 +3,8 @@
 InputBatch of two 2-D samples filled site by site, then a 3x3 ValidConvolution (submanifold:
 outputs at the active sites only, from the active sites around them) with bias, forward and
 backward, against F.conv2d (padding 1) on the same sites written into a dense tensor, read at
-the active sites."""
+the active sites.  Named apart from the package: a check's folder comes first on sys.path, and a
+check named sparseconvnet.py imported itself."""
 
 import torch
 import torch.nn.functional as F
