@@ -9,7 +9,7 @@ import subprocess
 import sys
 import textwrap
 
-from support import ROOT, hooked_env, write_files
+from support import hooked_env, write_files
 
 SCALE = {
     'src/scale.h': '''\

@@ -5,9 +5,7 @@ gate, and the build works after `port` as with the hook alone; a branch
 whose files exist is rewritten, and builds its CUDA code with nvcc where a
 toolkit exists.  The repositories are ours, in the 2017-2018 idiom."""
 
-import importlib
 import os
-import shutil
 import subprocess
 import sys
 import textwrap

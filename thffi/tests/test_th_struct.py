@@ -72,7 +72,7 @@ def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_pat
     # generic kernels on an extension's own 2018 copy of THCAtomics.cuh (its
     # atomicAdd(half *, half) beside CUDA 10+'s __half one): it compiles and
     # links under today's nvcc.
-    from support import TESTS, ROOT
+    from support import TESTS
     from thffi import create_extension
     from thffi.toolchain import cuda_toolkit as cuda
     from thffi.builder import include_dirs
