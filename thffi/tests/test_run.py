@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from support import ROOT
+from support import ROOT, write_files
 from thffi import run
 from thffi.run import shims as _run_tools
 from thffi.toolchain import cuda_toolkit as cuda
@@ -19,14 +19,6 @@ from thffi.builder.compile import cache_root
 
 ENV = dict(os.environ, PYTHONPATH=ROOT, TORCH_CUDA_ARCH_LIST='7.5')
 NVCC = shutil.which('nvcc') or cuda.find_cuda_home()
-
-
-def write(folder, files):
-    for name, text in files.items():
-        path = os.path.join(str(folder), name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'w') as f:
-            f.write(textwrap.dedent(text))
 
 
 def thffi_run(args, cwd, env=ENV):
@@ -63,7 +55,7 @@ KERNEL = '''\
 
 @pytest.mark.skipif(not NVCC, reason='no nvcc: the Makefile step compiles CUDA')
 def test_a_makefile_asking_for_sm_61_and_cxx11_builds_through_thffi_run(tmp_path):
-    write(tmp_path, {'Makefile': MAKEFILE, 'src/shift_kernel.cu': KERNEL})
+    write_files(tmp_path, {'Makefile': MAKEFILE, 'src/shift_kernel.cu': KERNEL})
     before = subprocess.run(['make'], cwd=str(tmp_path), env=ENV, capture_output=True,
                             text=True, timeout=600)
     assert before.returncode != 0 and not (tmp_path / 'src' / 'shift_kernel.cu.o').exists()
@@ -85,7 +77,7 @@ def _fake_gcc(folder, major, stdc):
     """A `gcc` that reports itself as gcc `major` with C's default
     __STDC_VERSION__ `stdc`, and writes the arguments of a compile to
     ./args."""
-    write(folder, {'gcc': '''\
+    write_files(folder, {'gcc': '''\
         #!/bin/sh
         case "$*" in
           *-dM*) echo '#define __GNUC__ %d'; echo '#define __STDC_VERSION__ %s'; exit 0 ;;
@@ -124,7 +116,7 @@ def test_gcc_15_is_given_what_gcc_5_accepted(tmp_path):
 
 def test_todays_gcc_compiles_2018_c_with_nothing_said(tmp_path):
     """gcc 12 makes none of gcc 14's new errors errors: nothing to add."""
-    write(tmp_path, {'nms.c': '''\
+    write_files(tmp_path, {'nms.c': '''\
         int nms(int n) { return helper(n); }
         int helper(int n) { return n + 1; }
         '''})
@@ -140,9 +132,9 @@ def test_a_make_sh_calling_python_uses_thffis_interpreter(tmp_path):
     script finds torch.utils.ffi.  The step as a README gives it: one
     string, run by bash."""
     elsewhere = tmp_path / 'python2.7-bin'
-    write(elsewhere, {'python': '#!/bin/sh\necho "Python 2.7.12: not this one" >&2\nexit 97\n'})
+    write_files(elsewhere, {'python': '#!/bin/sh\necho "Python 2.7.12: not this one" >&2\nexit 97\n'})
     os.chmod(str(elsewhere / 'python'), 0o755)
-    write(tmp_path, {'lib/make.sh': '''\
+    write_files(tmp_path, {'lib/make.sh': '''\
         #!/usr/bin/env bash
         cd src
         echo "Compiling kernels with nvcc..."
@@ -197,7 +189,7 @@ SCRIPT = '''\
 
 
 def test_a_script_using_removed_names_runs_through_thffi_run_and_fails_without(tmp_path):
-    write(tmp_path, {'train.py': SCRIPT})
+    write_files(tmp_path, {'train.py': SCRIPT})
     before = subprocess.run([sys.executable, 'train.py'], cwd=str(tmp_path), env=ENV,
                             capture_output=True, text=True, timeout=600)
     assert before.returncode == 1 and "No module named 'torch._six'" in before.stderr
@@ -235,7 +227,7 @@ def test_a_script_using_removed_names_runs_through_thffi_run_and_fails_without(t
 
 
 def test_a_name_without_an_equivalent_fails_saying_what_to_write(tmp_path):
-    write(tmp_path, {'demo.py': '''\
+    write_files(tmp_path, {'demo.py': '''\
         import sys
         import scipy.misc
         try:
@@ -261,7 +253,7 @@ def test_a_name_without_an_equivalent_fails_saying_what_to_write(tmp_path):
 
 
 def test_an_old_method_name_is_given_on_its_class(tmp_path):
-    write(tmp_path, {'loader.py': '''\
+    write_files(tmp_path, {'loader.py': '''\
         import threading
         worker = threading.Thread(target=lambda: None)
         print(worker.isAlive(), worker.isAlive(), threading.Thread.isAlive is not None)
@@ -280,7 +272,7 @@ def test_nothing_changes_outside_thffi_run(tmp_path):
     after it, have none of it; the run's own folder (its probes) is
     removed, the shims' folder is thffi's cache's."""
     import collections
-    write(tmp_path, {'show.py': '''\
+    write_files(tmp_path, {'show.py': '''\
         import os
         print(os.environ['PATH'].split(os.pathsep)[0])
         print(os.environ['THFFI_RUN_STATE'])
@@ -300,7 +292,7 @@ def test_a_compiler_path_a_build_records_is_the_machines(tmp_path):
     that is the machine's cc, which the next step, run apart through thffi
     run, reaches by that path (intercept.c), and a plain `make` after it
     runs as it is."""
-    write(tmp_path, {'add.c': '''\
+    write_files(tmp_path, {'add.c': '''\
         int add(int a, int b) { return a + b; }
         '''})
     out = thffi_run(['command -v cc > recorded'], tmp_path)

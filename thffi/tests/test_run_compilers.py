@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from support import ROOT
+from support import ROOT, write_files
 from thffi.toolchain import cuda_toolkit as cuda
 from thffi.toolchain import includes
 
@@ -23,14 +23,6 @@ HOME = cuda.find_cuda_home()
 NVCC = HOME and os.path.join(HOME, 'bin', 'nvcc')
 NO_NVCC = 'no CUDA toolkit: the step compiles CUDA'
 TORCH = os.path.dirname(importlib.util.find_spec('torch').origin)
-
-
-def write(folder, files):
-    for name, text in files.items():
-        path = os.path.join(str(folder), name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'w') as f:
-            f.write(textwrap.dedent(text))
 
 
 def thffi_run(args, cwd, env=ENV):
@@ -51,7 +43,7 @@ def fake_compiler(folder, name):
     """A program `name` in folder that says it is gcc 15 (C is C23 by
     default) and appends the arguments of each compile, as a line, to
     ./args where it runs."""
-    write(folder, {name: '''\
+    write_files(folder, {name: '''\
         #!/bin/sh
         case "$*" in
           *-dM*) echo '#define __GNUC__ 15'; echo '#define __STDC_VERSION__ 202311L'; exit 0 ;;
@@ -117,7 +109,7 @@ def test_a_cxx_compiler_gets_no_c_rule_and_other_programs_are_left_alone(tmp_pat
     that does not exist) is passed over, as without thffi run."""
     bin_ = tmp_path / 'bin'
     fake_compiler(bin_, 'g++-15')
-    write(bin_, {'gcc-ar': '#!/bin/sh\necho "gcc-ar $*" >> args\n'})
+    write_files(bin_, {'gcc-ar': '#!/bin/sh\necho "gcc-ar $*" >> args\n'})
     os.chmod(str(bin_ / 'gcc-ar'), 0o755)
     env = dict(ENV, PATH=os.pathsep.join([str(tmp_path / 'empty'), str(bin_), ENV['PATH']]))
     out = thffi_run(['g++-15 %s && gcc-ar rcs libnms.a nms.o' % COMPILE], tmp_path, env)
@@ -142,7 +134,7 @@ def test_the_library_is_harmless_elsewhere(tmp_path):
         print(subprocess.run(['sh', '-c', 'exit 7']).returncode)
         print(os.environ['LD_PRELOAD'].endswith('.so'), 'THFFI_RUN_PASS' in os.environ)
         '''
-    write(tmp_path, {'check.py': script})
+    write_files(tmp_path, {'check.py': script})
     out = thffi_run(['--', 'python', 'check.py'], tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ['missing True', 'execv True', '7', 'True False']
@@ -174,7 +166,7 @@ def _has_device_code(path):
 
 @pytest.mark.skipif(not NVCC, reason=NO_NVCC)
 def test_nvcc_by_absolute_path_from_a_makefile(tmp_path):
-    write(tmp_path, {'Makefile': '''\
+    write_files(tmp_path, {'Makefile': '''\
         # GTX 980 (Maxwell)
         CUDA_PATH ?= /usr/local/cuda
         NVCC := $(CUDA_PATH)/bin/nvcc
@@ -196,7 +188,7 @@ def test_nvcc_by_absolute_path_from_a_makefile(tmp_path):
 def test_nvcc_recorded_by_cmakes_findcuda(tmp_path):
     """FindCUDA records the real nvcc's path at `cmake ..`; `make`, the
     README's next step, run apart, calls it with 2018's -gencode."""
-    write(tmp_path, {'CMakeLists.txt': '''\
+    write_files(tmp_path, {'CMakeLists.txt': '''\
         cmake_minimum_required(VERSION 2.8)
         project(shift)
         find_package(CUDA REQUIRED)
@@ -223,7 +215,7 @@ def test_nvcc_recorded_by_cmakes_findcuda(tmp_path):
 
 @pytest.mark.skipif(not NVCC, reason=NO_NVCC)
 def test_nvcc_by_path_from_os_system_in_a_build_script(tmp_path):
-    write(tmp_path, {'build.py': '''\
+    write_files(tmp_path, {'build.py': '''\
         import os
 
         CUDA_HOME = os.environ.get('CUDA_HOME', '/usr/local/cuda')
@@ -248,7 +240,7 @@ def test_a_vendored_cub_on_the_include_path_is_set_aside(tmp_path):
     """-I naming a folder holding a copy of CUB (here ours, whose cub.cuh
     stops any compile, as a 1.x copy's does today beside thrust): the
     toolkit's CUB serves the kernel's names, so the copy's folder goes."""
-    write(tmp_path, {
+    write_files(tmp_path, {
         'src/cub-1.7.4/cub/cub.cuh': '#error "CUB 1.7.4: CUB_NS_PREFIX defined empty"\n',
         'src/cub-1.7.4/cub/version.cuh': '#define CUB_VERSION 100704\n',
         'src/sum_kernel.cu': '''\
@@ -326,7 +318,7 @@ def test_maskless_warp_intrinsics_compile_as_port_writes_them(tmp_path):
     copies with port's rewrite (toolchain/warp.py), the repository's files
     stay as they are, and the macro the header defines itself is left to
     it."""
-    write(tmp_path, {'src/reduce.cu': WARP_REDUCE, 'include/warp/scan.cuh': WARP_SCAN})
+    write_files(tmp_path, {'src/reduce.cu': WARP_REDUCE, 'include/warp/scan.cuh': WARP_SCAN})
     (tmp_path / 'build').mkdir()
     step = 'nvcc -c ../src/reduce.cu -o reduce.o -I ../include -arch=sm_75'
     env = dict(ENV, PATH=os.path.join(HOME, 'bin') + os.pathsep + ENV['PATH'],
@@ -359,7 +351,7 @@ def test_maskless_warp_intrinsics_compile_as_port_writes_them(tmp_path):
 # -- PyTorch 0.4's include folders -----------------------------------------------------
 
 def test_g_plus_plus_with_torchs_old_include_folders_from_os_system(tmp_path):
-    write(tmp_path, {'setup.py': '''\
+    write_files(tmp_path, {'setup.py': '''\
         import os
         import torch
 
@@ -443,7 +435,7 @@ def test_a_thcunn_style_kernel_of_a_source_build(tmp_path):
     """A kernel written beside THCUNN in 2017: "THCUNN.h" (THNN_(NAME) over THC's generic
     types), "common.h" and THC's .cuh by bare name, through the include folders of its
     author's PyTorch 0.3 source tree, as a Makefile's foreach wrote them."""
-    write(tmp_path, {'Makefile': '''\
+    write_files(tmp_path, {'Makefile': '''\
         PYTORCH_LIB_DIR := /home/someone/pytorch/torch/lib
         INCLUDE_DIRS := TH THC THCUNN include include/TH
         INCLUDE_FLAGS := $(foreach d, $(INCLUDE_DIRS), -I$(PYTORCH_LIB_DIR)/$d)
@@ -507,7 +499,7 @@ def test_thffi_run_uses_the_objects_a_plain_build_cached(tmp_path):
     """thffi's own objects, compiled by a plain build into an empty cache,
     are taken from it by the same build through thffi run: the key names
     the compiler the build runs, not a path thffi run put in front."""
-    write(tmp_path, {'src/my_lib.h': '''\
+    write_files(tmp_path, {'src/my_lib.h': '''\
         int my_lib_add_forward(THFloatTensor *input1, THFloatTensor *input2,
                                THFloatTensor *output);
         ''', 'src/my_lib.c': '''\
