@@ -13,18 +13,13 @@ thread pools.  Medians of torch.utils.benchmark's blocked_autorange, in µs;
 the machine is shared, so compare the ratios of one run."""
 
 import os
-import sys
 import tempfile
 
 os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
 
 import torch  # noqa: E402
-import torch.utils.benchmark as benchmark  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-
-from thffi import create_extension  # noqa: E402
+from th_extension import build, median_us  # noqa: E402
 
 HEADER = '''
 void bench_sgemm(THFloatTensor *a, THFloatTensor *b, THFloatTensor *c);
@@ -46,25 +41,9 @@ void bench_dgemm(THDoubleTensor *a, THDoubleTensor *b, THDoubleTensor *c) {
 '''
 
 
-def build(folder):
-    for name, text in (('bench.h', HEADER), ('bench.c', SOURCE)):
-        with open(os.path.join(folder, name), 'w') as f:
-            f.write(text)
-    create_extension('_th_blas_bench.lib', headers=[os.path.join(folder, 'bench.h')],
-                     sources=[os.path.join(folder, 'bench.c')],
-                     relative_to=os.path.join(folder, 'build.py'), verbose=False).build()
-    sys.path.insert(0, folder)
-    import _th_blas_bench.lib as lib
-    return lib
-
-
-def median_us(stmt, env):
-    return benchmark.Timer(stmt, globals=env).blocked_autorange(min_run_time=0.5).median * 1e6
-
-
 def main():
     torch.set_num_threads(1)
-    lib = build(tempfile.mkdtemp(prefix='th-blas-bench-'))
+    lib = build(tempfile.mkdtemp(prefix='th-blas-bench-'), '_th_blas_bench', HEADER, SOURCE)
     print('| dtype | n | TH gemm (µs) | torch.mm(out=) (µs) | TH / torch | max |difference| |')
     print('|---|---:|---:|---:|---:|---:|')
     for dtype, fn in ((torch.float32, lib.bench_sgemm), (torch.float64, lib.bench_dgemm)):

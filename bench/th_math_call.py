@@ -13,17 +13,11 @@ kept in C:
 Medians of torch.utils.benchmark's blocked_autorange, in µs; the machine is
 shared, so compare the ratios of one run."""
 
-import os
-import sys
 import tempfile
 
 import torch
-import torch.utils.benchmark as benchmark
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-
-from thffi import create_extension  # noqa: E402
+from th_extension import build, median_us
 
 HEADER = '''
 void bench_bridge_add(THFloatTensor *r, THFloatTensor *a);
@@ -36,25 +30,9 @@ void bench_c_cadd(THFloatTensor *r, THFloatTensor *a) { THFloatTensor_cadd(r, a,
 '''
 
 
-def build(folder):
-    for name, text in (('bench.h', HEADER), ('bench.c', SOURCE)):
-        with open(os.path.join(folder, name), 'w') as f:
-            f.write(text)
-    create_extension('_th_math_bench.lib', headers=[os.path.join(folder, 'bench.h')],
-                     sources=[os.path.join(folder, 'bench.c')],
-                     relative_to=os.path.join(folder, 'build.py'), verbose=False).build()
-    sys.path.insert(0, folder)
-    import _th_math_bench.lib as lib
-    return lib
-
-
-def median_us(stmt, env):
-    return benchmark.Timer(stmt, globals=env).blocked_autorange(min_run_time=0.5).median * 1e6
-
-
 def main():
     torch.set_num_threads(1)
-    lib = build(tempfile.mkdtemp(prefix='th-math-bench-'))
+    lib = build(tempfile.mkdtemp(prefix='th-math-bench-'), '_th_math_bench', HEADER, SOURCE)
     print('| n | bridge (µs) | C loop (µs) | torch.add(out=) (µs) | bridge / torch |')
     print('|---:|---:|---:|---:|---:|')
     for n in (16, 4096, 1 << 20):
