@@ -28,6 +28,7 @@ PyTorch through Python, once per call, when the C code first wants it."""
 
 import json
 
+from .headers import CFFI_OPAQUE
 from .tensor_types import THFFI_DTYPES, TENSOR_TYPES
 
 # ret_kind -> (trampoline return type, sentinel test, Python value of r)
@@ -73,8 +74,11 @@ def c_name(fn):
     return '_thffi_c_' + fn.name if fn.ret_kind == 'pointer' else fn.name
 
 
-def cdef(with_cuda):
-    return CDEF_COMMON + (CDEF_CUDA if with_cuda else '')
+def cdef(with_cuda, declarations=''):
+    """The module's cdef: thffi's own names, and the headers' type
+    declarations (headers.read_headers), which the module's ffi then knows
+    as 0.4's did (`ffi.new('blob *')`, a returned `blob *` typed)."""
+    return CDEF_COMMON + (CDEF_CUDA if with_cuda else '') + CFFI_OPAQUE + declarations
 
 
 # The callbacks' prototypes, given C linkage before cffi defines them, so
@@ -346,7 +350,7 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
             out += ['', '',
                     'def %s(*args, **kwargs):' % fn.name,
                     '    """%s"""' % fn.prototype,
-                    '    return _ffi.cast(\'void *\', %s(*args, **kwargs))' % c_name(fn)]
+                    '    return _ffi.cast(%r, %s(*args, **kwargs))' % (fn.ret_cffi, c_name(fn))]
     if constants:
         out += ['', '# The headers\' enum constants, as cffi\'s lib had them.',
                 '_CONSTANTS = %r' % list(constants),

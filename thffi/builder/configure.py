@@ -17,7 +17,7 @@ import sysconfig
 from . import codegen, jobs, binaries, command_log
 from ..toolchain import cuda_toolkit as cuda
 from .jobs import CSRC, THFFI_DIR, INCLUDE_DIR
-from .headers import read_header
+from .headers import read_headers
 from .plan import Plan, display
 from ..toolchain import cc, cuda_api, nvcc as toolchain_nvcc, warnings as toolchain_warnings
 
@@ -231,19 +231,17 @@ def _source_by_symbols(obj):
 
 
 def _read_headers(name, headers):
-    """(functions, enum constants) the headers declare, in order."""
-    functions, constants = [], []
+    """(functions, enum constants, type declarations for the cdef) the
+    headers declare, read as one text in their order (headers.py)."""
+    texts = []
     for header in headers:
         try:
             with open(header) as f:
-                text = f.read()
+                texts.append((header, f.read()))
         except OSError as exc:
             raise BuildError('create_extension(%r): cannot read header %s: %s'
                              % (name, header, exc.strerror)) from None
-        found = read_header(header, text)
-        functions += found[0]
-        constants += found[1]
-    return functions, constants
+    return read_headers(texts)
 
 
 def _static_cuda_runtime(name, obj):
@@ -335,7 +333,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
     parts = name.split('.')
     target_dir = os.path.join(base, *parts)
     full = '%s.%s' % (package, name) if isinstance(package, str) else name
-    functions, constants = _read_headers(name, headers)
+    functions, constants, declarations = _read_headers(name, headers)
     for src in sources:
         if not os.path.isfile(src):
             raise BuildError('create_extension(%r): source file %s does not exist' % (name, src))
@@ -436,7 +434,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         sanitize=sanitize, sanitize_flags=sanitize_flags, shared_library=shared_library,
         kwargs=kw, nvcc_args=nvcc_args, cuda_toolkit=toolkit,
         cuda_home=toolkit and toolkit.home, **nvcc,
-        cdef_text=codegen.cdef(with_cuda),
+        cdef_text=codegen.cdef(with_cuda, declarations),
         source_text=_module_source(headers, functions, constants, with_cuda, cxx_code,
                                    shared_library, cc_is_cxx),
         source_extension='.cpp' if kw.get('language') == 'c++' else '.c')

@@ -1,14 +1,21 @@
-"""Reads the function prototypes of legacy ffi headers.
+"""Reads the function prototypes and types of legacy ffi headers.
 
 The headers are the ones users wrote for torch.utils.ffi: plain C prototypes
-whose tensor parameters are TH tensor pointers.  They are parsed with
-pycparser after comments and preprocessor lines are removed, so include
-guards and `extern "C"` blocks are tolerated."""
+whose tensor parameters are TH tensor pointers.  As PyTorch 0.4's
+create_extension handed them to cffi, they are read as one text, in the
+order given, so that a typedef of one header is known in the next.  They
+are parsed with pycparser after comments and preprocessor lines are
+removed, so include guards and `extern "C"` blocks are tolerated.  Their
+struct, union, enum and typedef declarations are also declared to the
+module's ffi (as 0.4's cdef declared them), in the forms cffi itself takes."""
 
+import copy
+import dataclasses
 import keyword
 import re
 from dataclasses import dataclass
 
+import cffi
 from pycparser import c_ast, c_generator, c_parser
 
 from .tensor_types import OPAQUE_TYPES, SCALAR_TYPES, TENSOR_TYPES
@@ -37,6 +44,9 @@ class Function:
     params: tuple
     prototype: str  # as declared, for docstrings and messages
     header: str
+    # For ret_kind 'pointer': the type the module's ffi gives the result
+    # (ret_ctype where the headers' declarations make cffi know it).
+    ret_cffi: str = 'void *'
 
 
 # Names a header may use without declaring them: what <stdint.h>,
@@ -128,25 +138,126 @@ def parse_header(path, text):
 
 
 def read_header(path, text):
-    """(functions, constants): the functions a header declares, and the
-    names of its enum constants (cffi's lib had them), in order.  Errors
-    name the header's own lines."""
-    source = '%s#line 1 "%s"\n%s' % (_PRELUDE, path.replace('\\', '\\\\').replace('"', '\\"'),
-                                      _strip(text))
+    """(functions, constants) of one header (see read_headers)."""
+    return read_headers([(path, text)])[:2]
+
+
+def read_headers(headers):
+    """(functions, constants, declarations) of headers, [(path, text)],
+    read as one text in their order: the functions they declare, the
+    names of their enum constants (cffi's lib had them), and their type
+    declarations as the cdef text cffi takes (_cffi_declarations).
+    Errors name the headers' own lines."""
+    source = _PRELUDE + ''.join('#line 1 "%s"\n%s\n' % (_c_string_body(path), _strip(text))
+                                for path, text in headers)
     try:
-        ast = c_parser.CParser().parse(source, filename=path)
+        ast = c_parser.CParser().parse(source)
     except Exception as exc:  # pycparser raises ParseError and plain errors
+        # pycparser's message begins with the file and line it stopped at.
+        path = next((p for p, _ in headers if str(exc).startswith(p + ':')), headers[-1][0])
         raise HeaderError('%s: cannot parse header: %s' % (path, exc)) from None
-    typedefs, functions, constants = {}, [], []
+    typedefs, functions, constants, types = {}, [], [], []
     for decl in ast.ext[len(_PRELUDE.splitlines()):]:
         if isinstance(decl, c_ast.Typedef):
             typedefs[decl.name] = decl.type
+            types.append(decl)
         elif isinstance(decl, c_ast.Decl) and isinstance(decl.type, c_ast.FuncDecl):
-            functions.append(_function(path, decl, typedefs))
+            functions.append(_function(decl.coord.file, decl, typedefs))
+        elif isinstance(decl, c_ast.Decl) and isinstance(decl.type, _TAGGED):
+            types.append(decl)
         enums = _Enums()
         enums.visit(decl)
         constants += enums.names
-    return functions, constants
+    ffi, declarations = _cffi_declarations(types)
+    return [_typed_return(ffi, fn) for fn in functions], constants, declarations
+
+
+def _c_string_body(text):
+    return text.replace('\\', '\\\\').replace('"', '\\"')
+
+
+_TAGGED = (c_ast.Struct, c_ast.Union, c_ast.Enum)
+# What cffi must know of thffi's types for the headers' declarations to
+# name them: opaque (the C compiler has their definitions).
+CFFI_OPAQUE = ''.join('typedef struct %s %s;\n' % (t, t) for t in TENSOR_TYPES) + (
+    'typedef struct THCState THCState;\ntypedef struct CUstream_st *cudaStream_t;\n')
+# A member standing for cffi's "...": the rest of a struct's fields, or an
+# enum's values, as the C compiler has them.
+_PARTIAL = '__thffi_partial__'
+
+
+def _cffi_declarations(types):
+    """(ffi, text): a cffi FFI that knows thffi's opaque types and the
+    declarations of `types` (the headers' type declaration nodes) that cffi
+    takes, and those declarations as cdef text.  cffi's own parser is the
+    judge: a struct or union it refuses in full is declared with the fields
+    it takes (an array sized by a macro as `[...]`) and cffi's "...;" for
+    the rest, whose layout cffi asks the C compiler for; an enum with a value it
+    cannot compute, with its names and "...", their values from the
+    compiler; a declaration taken in neither form is left out, as is one
+    naming a type left out."""
+    taken = []
+
+    def takes(text):
+        try:
+            cffi.FFI().cdef(CFFI_OPAQUE + ''.join(taken) + text)
+        except (cffi.CDefError, cffi.FFIError):
+            return False
+        return True
+
+    for node in types:
+        full = _GEN.visit(node) + ';\n'
+        if takes(full):
+            taken.append(full)
+            continue
+        partial = _partial(node, takes)
+        if partial is not None:
+            taken.append(partial)
+    ffi = cffi.FFI()
+    ffi.cdef(CFFI_OPAQUE + ''.join(taken))
+    return ffi, ''.join(taken)
+
+
+def _partial(node, takes):
+    """The cdef text of a struct, union or enum declaration in cffi's
+    partial form, as much of it as takes(text) accepts, or None."""
+    node = copy.deepcopy(node)
+    tagged = node.type.type if isinstance(node, c_ast.Typedef) else node.type
+    rest = c_ast.Decl(_PARTIAL, [], [], [], [], c_ast.TypeDecl(
+        _PARTIAL, [], None, c_ast.IdentifierType(['int'])), None, None)
+
+    def text():
+        return _GEN.visit(node).replace('int %s;' % _PARTIAL, '...;').replace(
+            _PARTIAL, '...') + ';\n'
+
+    if isinstance(tagged, (c_ast.Struct, c_ast.Union)) and tagged.decls:
+        fields, tagged.decls = tagged.decls, [rest]
+        for field in fields:
+            tagged.decls.insert(-1, field)
+            if not takes(text()) and isinstance(field.type, c_ast.ArrayDecl):
+                field.type.dim = c_ast.ID('...')  # its length from the compiler
+            if not takes(text()):
+                tagged.decls.remove(field)
+    elif isinstance(tagged, c_ast.Enum) and tagged.values:
+        tagged.values.enumerators = [c_ast.Enumerator(e.name, None)
+                                     for e in tagged.values.enumerators]
+        tagged.values.enumerators.append(c_ast.Enumerator(_PARTIAL, None))
+    else:
+        return None
+    return text() if takes(text()) else None
+
+
+def _typed_return(ffi, fn):
+    """fn, its pointer result typed where ffi knows the type."""
+    if fn.ret_kind != 'pointer':
+        return fn
+    try:
+        ffi.typeof(fn.ret_ctype)
+    except cffi.VerificationMissing:
+        pass  # a partial struct: known, its layout from the compiler
+    except (cffi.CDefError, cffi.FFIError):
+        return fn
+    return dataclasses.replace(fn, ret_cffi=fn.ret_ctype)
 
 
 class _Enums(c_ast.NodeVisitor):
