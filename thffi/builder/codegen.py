@@ -102,82 +102,87 @@ extern "C" {
 def _cxx_call(fn, call_args):
     """The struct and function through which the trampoline calls fn under
     THFFI_cxxCall, and the trampoline's lines that fill the struct and call
-    it (as `k`); fn's result is then `k.ret`."""
+    it (as `_thffi_k`); fn's result is then `_thffi_k.ret`."""
     fields = ['  %s p%d;' % (p.ctype, i) for i, p in enumerate(fn.params)]
-    call = '%s(%s)' % (fn.name, ', '.join('k->p%d' % i for i in range(len(fn.params))))
+    call = '%s(%s)' % (fn.name, ', '.join('_thffi_k->p%d' % i for i in range(len(fn.params))))
     if fn.ret_kind != 'void':
         fields.append('  %s ret;' % fn.ret_ctype)
-        call = 'k->ret = ' + call
+        call = '_thffi_k->ret = ' + call
     defs = ['typedef struct {', *(fields or ['  char unused;']), '} _thffi_k_%s_t;' % fn.name,
-            'static void _thffi_k_%s(void *v) {' % fn.name,
-            '  _thffi_k_%s_t *k = (_thffi_k_%s_t *)v;' % (fn.name, fn.name) if fields
-            else '  (void)v;',
+            'static void _thffi_k_%s(void *_thffi_v) {' % fn.name,
+            '  _thffi_k_%s_t *_thffi_k = (_thffi_k_%s_t *)_thffi_v;' % (fn.name, fn.name)
+            if fields else '  (void)_thffi_v;',
             '  %s;' % call, '}', '']
-    fill = ['  _thffi_k_%s_t k;' % fn.name]
-    fill += ['  k.p%d = %s;' % (i, arg) for i, arg in enumerate(call_args)]
-    fill.append('  THFFI_cxxCall(_thffi_k_%s, &k);' % fn.name)
+    fill = ['  _thffi_k_%s_t _thffi_k;' % fn.name]
+    fill += ['  _thffi_k.p%d = %s;' % (i, arg) for i, arg in enumerate(call_args)]
+    fill.append('  THFFI_cxxCall(_thffi_k_%s, &_thffi_k);' % fn.name)
     return defs, fill
 
 
 def _trampoline(fn, cxx):
     rtype = _RETURNS[fn.ret_kind][0]
     cuda = uses_cuda(fn)
-    params = ['PyObject *const *objs'] + (
-        ['int dev', 'int has_stream', 'uintptr_t stream'] if cuda else [])
+    params = ['PyObject *const *_thffi_objs'] + (
+        ['int _thffi_dev', 'int _thffi_has_stream', 'uintptr_t _thffi_stream'] if cuda else [])
     call_args = []
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
-            params.append('THFFIArg *x%d' % i)
-            call_args.append('x%d->dim < 0 ? NULL : &a%d' % (i, i))
+            params.append('THFFIArg *_thffi_x%d' % i)
+            call_args.append('_thffi_x%d->dim < 0 ? NULL : &_thffi_a%d' % (i, i))
         else:
-            params.append('%s p%d' % (_SCALARS[p.kind][0], i))
-            call_args.append('(%s)p%d' % (p.ctype, i))
+            params.append('%s _thffi_p%d' % (_SCALARS[p.kind][0], i))
+            call_args.append('(%s)_thffi_p%d' % (p.ctype, i))
     defs, fill = _cxx_call(fn, call_args) if cxx else ([], [])
     # The parameters' names, for messages (THFFIFrame.params).
     defs = ['static const char *const _thffi_p_%s[] = {%s};'
             % (fn.name, ', '.join([_c_string(p.name) for p in fn.params] + ['NULL']))] + defs
     body = defs + ['static %s _thffi_w_%s(%s) {' % (rtype, fn.name, ', '.join(params)),
-                   '  THFFIFrame frame;']
+                   '  THFFIFrame _thffi_frame;']
     if cuda:
-        body.append('  volatile int previous = -1;')
+        body.append('  volatile int _thffi_previous = -1;')
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
-            body.append('  %s a%d;' % (p.ctype[:-2], i))
-    body += ['  %s r;' % rtype, '  (void)objs;',
-             '  THFFI_pushFrame(&frame, %s);' % _c_string(fn.name),
-             '  frame.params = _thffi_p_%s;' % fn.name]
-    body += ['  frame.device = dev;', '  frame.has_stream = has_stream;',
-             '  frame.stream = stream;'] if cuda else []
-    body.append('  if (setjmp(frame.env)) {')
+            body.append('  %s _thffi_a%d;' % (p.ctype[:-2], i))
+    body += ['  %s _thffi_r;' % rtype, '  (void)_thffi_objs;',
+             '  THFFI_pushFrame(&_thffi_frame, %s);' % _c_string(fn.name),
+             '  _thffi_frame.params = _thffi_p_%s;' % fn.name]
+    body += ['  _thffi_frame.device = _thffi_dev;',
+             '  _thffi_frame.has_stream = _thffi_has_stream;',
+             '  _thffi_frame.stream = _thffi_stream;'] if cuda else []
+    body.append('  if (setjmp(_thffi_frame.env)) {')
     # A call whose C started threads ends for them first (THFFI_endCall):
     # their tensors and blocks come back to the frame, released below.
-    body.append('    if (frame.call != NULL) THFFI_endCall(&frame);')
-    body += ['    THCFFI_freeAllocs(&frame);', '    THCFFI_leaveDevice(previous);'] if cuda else []
-    body += ['    THFFI_popFrame(&frame, 1);',
+    body.append('    if (_thffi_frame.call != NULL) THFFI_endCall(&_thffi_frame);')
+    body += ['    THCFFI_freeAllocs(&_thffi_frame);',
+             '    THCFFI_leaveDevice(_thffi_previous);'] if cuda else []
+    body += ['    THFFI_popFrame(&_thffi_frame, 1);',
              '    return %s;' % _SENTINELS[rtype],
              '  }']
-    body += ['  previous = THCFFI_enterDevice(dev);'] if cuda else []
+    body += ['  _thffi_previous = THCFFI_enterDevice(_thffi_dev);'] if cuda else []
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
             on_gpu = TENSOR_TYPES[p.ctype[:-2]][1] == 'cuda'
-            body.append('  if (x%d->dim >= 0) %s_thffiWrap(&a%d, x%d->data, x%d->dim, x%d->size, '
-                        'x%d->stride, %d, %s, (void *)objs[%d]);'
-                        % (i, p.ctype[:-2], i, i, i, i, i, i, 'dev' if on_gpu else '-1', i))
-    call = 'k.ret' if cxx else '%s(%s)' % (fn.name, ', '.join(call_args))
+            body.append('  if (_thffi_x%d->dim >= 0) %s_thffiWrap(&_thffi_a%d, _thffi_x%d->data, '
+                        '_thffi_x%d->dim, _thffi_x%d->size, _thffi_x%d->stride, %d, %s, '
+                        '(void *)_thffi_objs[%d]);'
+                        % (i, p.ctype[:-2], i, i, i, i, i, i,
+                           '_thffi_dev' if on_gpu else '-1', i))
+    call = '_thffi_k.ret' if cxx else '%s(%s)' % (fn.name, ', '.join(call_args))
     # Once the C returned, a thread it started that failed fails the call
     # (before a returned tensor is handed over).
-    join = '    if (frame.call != NULL) THFFI_joinCall(&frame);'
+    join = '    if (_thffi_frame.call != NULL) THFFI_joinCall(&_thffi_frame);'
     body += ['  {'] + ['  ' + line for line in fill]
     if fn.ret_kind == 'void':
-        body += ([] if cxx else ['    %s;' % call]) + [join, '    r = 0;']
+        body += ([] if cxx else ['    %s;' % call]) + [join, '    _thffi_r = 0;']
     elif fn.ret_kind == 'tensor':
-        body += ['    %s*t = %s;' % (fn.ret_ctype[:-1], call), join,
-                 '    r = t == NULL ? 0 : (int64_t)(intptr_t)THFFI_handOver(&t->priv);']
+        body += ['    %s*_thffi_t = %s;' % (fn.ret_ctype[:-1], call), join,
+                 '    _thffi_r = _thffi_t == NULL ? 0 : '
+                 '(int64_t)(intptr_t)THFFI_handOver(&_thffi_t->priv);']
     else:
-        body += ['    r = (%s)%s;' % (rtype, call), join]
+        body += ['    _thffi_r = (%s)%s;' % (rtype, call), join]
     body.append('  }')
-    body += ['  THCFFI_leaveDevice(previous);'] if cuda else []
-    body += ['  THFFI_popFrame(&frame, 0);', '  return r;', '}', '']
+    body += ['  THCFFI_leaveDevice(_thffi_previous);'] if cuda else []
+    body += ['  THFFI_popFrame(&_thffi_frame, 0);', '  return _thffi_r;', '}', '']
     return body
 
 
@@ -287,7 +292,7 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
            'import sys as _sys',
            'import types as _types',
            '',
-           'import torch',
+           'import torch as _torch',
            '']
     if sanitize:
         out += ['# Built with THFFI_SANITIZE=%s: its runtime must be loaded first.' % sanitize,
@@ -311,10 +316,10 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
                 '_sys.modules[_module] = _util.module_from_spec(_spec)',
                 '_spec.loader.exec_module(_sys.modules[_module])',
                 '_ffi, _lib = _sys.modules[_module].ffi, _sys.modules[_module].lib']
-    out += ['from ._thffi_runtime import Param as _P, Runtime',
+    out += ['from ._thffi_runtime import Param as _P, Runtime as _Runtime',
             '',
-            '_rt = Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda]
-    out += ['_%s = torch.%s' % (d, d) for d in dtypes]
+            '_rt = _Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda]
+    out += ['_%s = _torch.%s' % (d, d) for d in dtypes]
     out += ['', '__all__ = %r' % [fn.name for fn in functions], '',
             '# The slow path of each function: validates and converts what the C',
             '# entry point did not take as is.']

@@ -60,6 +60,7 @@ _PRELUDE = ''.join(
 ) + ''.join('typedef struct %s %s;\n' % (t, t) for t in TENSOR_TYPES)
 
 _GEN = c_generator.CGenerator()
+_OWN_NAMES = re.compile(r'_thffi_|THFFI|THCFFI')
 # Python names the generated wrapper uses for its own locals.
 _RESERVED = re.compile(r'_.*|ok|r')
 
@@ -271,6 +272,11 @@ class _Enums(c_ast.NodeVisitor):
 
 
 def _function(path, decl, typedefs):
+    if _OWN_NAMES.match(decl.name):
+        # The generated module's own C and Python names begin so: the
+        # user's can then never collide with them (codegen.py).
+        raise HeaderError('%s: %s: names beginning _thffi_ or THFFI are thffi\'s own; '
+                          'rename the function' % (path, decl.name))
     fdecl = decl.type
     prototype = _GEN.visit(decl).strip()
     ret = _classify(fdecl.type, typedefs)
