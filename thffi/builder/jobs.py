@@ -23,6 +23,9 @@ CSRC = os.path.join(THFFI_DIR, 'csrc')
 # __FILE__ is relative to csrc/, and their messages name the file in the
 # thffi that built the extension (csrc/thffi_private.h).
 OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % CSRC
+# What CUDA 13's CCCL removed that 2018 CUDA code used (thrust::binary_function):
+# included first in each of the user's CUDA compiles.
+CCCL_LEGACY = os.path.join(INCLUDE_DIR, 'cccl_legacy.h')
 # thffi's cuSPARSE legacy routines (configure decides when they are compiled
 # in): the one file of thffi's that includes cusparse.h.
 CUSPARSE_LEGACY_SOURCE = 'THCSparseLegacy.c'
@@ -48,8 +51,8 @@ def jobs(plan, own):
 
 
 def nvcc_command(plan, source, obj, own, hidden=True):
-    """nvcc command for a .cu file: the user's include folders and macros,
-    or for thffi's own code (cached for every extension) its own headers
+    """nvcc command for a .cu file: the user's include folders and macros
+    (and cccl_legacy.h, included first), or for thffi's own code (cached for every extension) its own headers
     and none of the user's.  hidden: its symbols stay inside the library
     (but for thffi's shared library, shared_library.py).  A rescued source also
     gets the flags of the build files' command that was to compile it
@@ -66,6 +69,7 @@ def nvcc_command(plan, source, obj, own, hidden=True):
         for macro in plan.kwargs.get('define_macros', []):
             name, value = (macro, None) if isinstance(macro, str) else macro
             defines.append('-D%s' % name if value is None else '-D%s=%s' % (name, value))
+        defines += ['-include', CCCL_LEGACY]
     flags = meant_flags(plan, source)[0] or plan.arch_flags
     ours = ([] if any(re.fullmatch(r'-O\d?|--optimize(=.*)?', f) for f in flags) else ['-O3'])
     ours += [] if any(re.fullmatch(r'--?std(=.*)?', f) for f in flags) else ['-std=c++17']

@@ -26,6 +26,8 @@ already changed) and the probes here run as they are: no loop.
   (toolchain/includes.py) become thffi's include flags; for nvcc, an
   include folder holding a copy of CUB or thrust (toolchain/vendored.py)
   is set aside where the toolkit's serves the code, as port sets it aside.
+- nvcc compiling a .cu: include/cccl_legacy.h included first (what CUDA
+  13's CCCL removed that 2018 code used), as the builder includes it.
 
 What a run asks of the machine once (the architectures, the compiler's
 release and defaults, thffi's include flags, the toolkit's CUB) is kept as
@@ -265,6 +267,19 @@ def _include_rules(kind, args):
     return new, [describe(changes)]
 
 
+def _legacy_cuda_headers(args):
+    """args, with thffi's cccl_legacy.h included first where the command
+    compiles a .cu file (the names CUDA 13's CCCL removed that 2018 code
+    used, as the builder's own nvcc compiles include it: builder/jobs.py).
+    It defines nothing where the toolkit still has them: nothing to say."""
+    from thffi.toolchain import nvcc as nvcc_rules
+    if not any(source.endswith('.cu') for source in nvcc_rules.inputs(['nvcc'] + list(args))):
+        return args
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          'include')
+    return ['-include', os.path.join(folder, 'cccl_legacy.h')] + list(args)
+
+
 def _source_rules(program, args):
     """(args, [clause]) of port's rules for the text of the repository's
     CUDA sources the command compiles (run/cuda_sources.py: the maskless
@@ -319,6 +334,7 @@ def main(kind, args, program=None, argv0=None):
     args, more = _include_rules(kind, args)
     if kind == 'nvcc':
         args, sources = _source_rules(program, args)
+        args = _legacy_cuda_headers(args)
         more += sources
     _say(name, clauses + more)
     _exec(program, argv0 or program, args)

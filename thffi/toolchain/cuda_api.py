@@ -19,7 +19,9 @@ answered with the name, the release and the replacement.
 Where the replacement does the same work, thffi provides the removed name
 over it, as it provides TH and THC over today's PyTorch (a row's `thffi`):
 'THC.h' (an inline function of include/cuda_runtime_legacy.h, which
-<THC/THC.h> includes: for code compiled against it) or 'cusparse' (declared
+<THC/THC.h> includes: for code compiled against it), 'cccl' (defined by
+include/cccl_legacy.h, which thffi's nvcc compiles of 2018 sources include
+first: for their functors' base classes) or 'cusparse' (declared
 by include/cusparse_legacy.h, which <THC/THC.h> includes, and defined by
 csrc/THCSparseLegacy.c in an extension built with_cuda that links
 cuSPARSE: for prebuilt objects too).
@@ -35,7 +37,7 @@ import os
 import re
 
 from . import cuda_toolkit
-from .libraries import HEADERS, LIBRARIES, wheel as _wheel
+from .libraries import HEADER_ONLY, HEADERS, LIBRARIES, wheel as _wheel
 
 # compiled: nvcc wrote the calls, not the code's author (an object calling
 # them was built by an old toolkit, and compiling its .cu again mends it).
@@ -48,6 +50,8 @@ PROVIDED = {
     'THC.h': "thffi's <THC/THC.h> defines it so, for code that includes it",
     'cusparse': ("thffi provides it over that with with_cuda=True and libraries=['cusparse'] "
                  "(declared by <THC/THC.h>, <cusparse_legacy.h>)"),
+    'cccl': ("thffi's <cccl_legacy.h> defines it as Thrust 2 did, included first in the CUDA "
+             "compiles of create_extension and `thffi run`"),
 }
 
 TYPES = 'SDCZ'
@@ -163,6 +167,12 @@ REMOVED = [
     Removed(('cusparseCopyMatDescr',), 'cusparse', '12.0',
             'cusparseCreateMatDescr, then the cusparseSetMat* setters'),
 
+    # -- CCCL: Thrust 3.0 (CUDA 13.0) removed the C++98 functor bases ----------
+    Removed(('binary_function', 'unary_function'), 'cccl', '13.0',
+            'no base class: a functor with operator() (C++11 and Thrust deduce its types); '
+            'the names were thrust::binary_function and thrust::unary_function',
+            thffi='cccl'),
+
     # -- cuBLAS's v1 helpers: still in CUDA 13's cublas.h ----------------------
     Removed(('cublasInit',), 'cublas', None,
             'cublasCreate (in THC code: THCState_getCurrentBlasHandle(state))'),
@@ -207,8 +217,9 @@ def describe(names, row):
     if row.removed is None:
         return ('%s: cuBLAS\'s v1 API (cublas.h, still in CUDA 13), which cannot be used '
                 'beside cublas_v2.h (<THC/THC.h> includes it): use %s' % (names, row.replacement))
+    what = LIBRARIES[row.library].what if row.library in LIBRARIES else HEADER_ONLY[row.library]
     return '%s: removed from %s in CUDA %s; use %s%s' % (
-        names, LIBRARIES[row.library][0], row.removed, row.replacement,
+        names, what, row.removed, row.replacement,
         '; ' + PROVIDED[row.thffi] if row.thffi else '')
 
 

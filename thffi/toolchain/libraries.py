@@ -44,6 +44,9 @@ LIBRARIES = {
     'cusolver': CudaLibrary('cuSOLVER', 'nvidia-cusolver', ('cusolverDn.h', 'cusolverSp.h')),
     'nvrtc': CudaLibrary('NVRTC', 'nvidia-cuda-nvrtc', ('nvrtc.h',)),
 }
+# CUDA's header-only libraries, by the name cuda_api.REMOVED gives them:
+# always in the toolkit, nothing to link or to find.
+HEADER_ONLY = {'cccl': 'CCCL (Thrust, CUB, libcu++)'}
 # {header: the library it belongs to}, for the libraries a toolkit may lack
 # (it always has its runtime's).
 HEADERS = {header: name for name, library in LIBRARIES.items() if name != 'cudart'
