@@ -13,6 +13,7 @@ import shlex
 import subprocess
 import sys
 import sysconfig
+import tempfile
 
 from . import codegen, jobs, binaries, command_log
 from ..toolchain import cuda_toolkit as cuda
@@ -112,22 +113,26 @@ class LanguageArgs(list):
     to ask, by compile_by_language)."""
 
     def for_compile(self, compiler, source, cc_args):
-        """The arguments for `source` compiled by `compiler` (a setuptools
-        CCompiler): C++ when the source is (by its suffix) or the compiler
-        compiling it is (CC=g++ python build.py compiled C as C++)."""
+        """(arguments, language) for `source` compiled by `compiler` (a
+        setuptools CCompiler): C++ when the source is (by its suffix) or
+        the compiler compiling it is (CC=g++ python build.py compiled C as
+        C++)."""
         command = compiler.compiler_so + list(cc_args)
         cxx = (compiler.detect_language(source) == 'c++'
                or os.path.basename(command[0]).endswith('++')
                or any(a == '-x' and b.startswith('c++') for a, b in zip(command, command[1:])))
-        return cc.for_language(self, 'c++' if cxx else 'c')[0]
+        language = 'c++' if cxx else 'c'
+        return cc.for_language(self, language)[0], language
 
 
 def compile_by_language():
     """Teaches the C compiler class setuptools uses (the one cffi compiles
-    with) to pass LanguageArgs per source.  Other argument lists pass
-    unchanged, so other builds in the process are not affected; done once,
-    before the first compile (importing setuptools takes 0.3 s: not for
-    a build that is up to date)."""
+    with) to pass LanguageArgs per source, and to compile a C++ source
+    that names no standard as 2018's g++ did where today's refuses it
+    (_in_old_default).  Other argument lists pass unchanged, so other
+    builds in the process are not affected; done once, before the first
+    compile (importing setuptools takes 0.3 s: not for a build that is up
+    to date)."""
     import setuptools  # noqa: F401 (makes `distutils` setuptools' own, as cffi does)
     from distutils import ccompiler
     compiler_class = type(ccompiler.new_compiler())
@@ -136,12 +141,62 @@ def compile_by_language():
         return
 
     def _compile(self, obj, src, ext, cc_args, extra_postargs, pp_opts):
-        if isinstance(extra_postargs, LanguageArgs):
-            extra_postargs = extra_postargs.for_compile(self, src, cc_args)
-        return original(self, obj, src, ext, cc_args, extra_postargs, pp_opts)
+        if not isinstance(extra_postargs, LanguageArgs):
+            return original(self, obj, src, ext, cc_args, extra_postargs, pp_opts)
+        args, language = extra_postargs.for_compile(self, src, cc_args)
+        if language == 'c' or cc.names_a_standard(self.compiler_so + list(cc_args) + args):
+            return original(self, obj, src, ext, cc_args, args, pp_opts)
+        return _in_old_default(src, lambda more: original(self, obj, src, ext, cc_args,
+                                                           args + more, pp_opts))
 
     _compile.thffi_by_language = True
     compiler_class._compile = _compile
+
+
+def _in_old_default(source, compile_with):
+    """Compiles a C++ source that names no standard: compile_with([]),
+    today's default; where the compiler refuses that, compile_with(['-std=X'])
+    for the first of 2018's defaults (cc.OLD_CXX_DEFAULTS) it accepts,
+    saying so in one line.  The messages shown are those of the compile
+    that succeeded, else today's default's, whose error is raised."""
+    first, shown = _quietly(compile_with, [])
+    if first is None:
+        return _replay(shown)
+    for standard, why in cc.OLD_CXX_DEFAULTS:
+        error, output = _quietly(compile_with, ['-std=' + standard])
+        if error is None:
+            _replay(output)
+            sys.stderr.write('thffi: %s\n' % cc.old_default_line(source, standard, why))
+            return None
+    _replay(shown)
+    raise first
+
+
+def _replay(output):
+    """Writes a compiler's captured messages where they were to go."""
+    while output:
+        output = output[os.write(2, output):]
+
+
+def _quietly(compile_with, more):
+    """(the CompileError of compile_with(more) or None, what the compiler
+    wrote to file descriptor 2 meanwhile)."""
+    from distutils.errors import CompileError
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            compile_with(more)
+            error = None
+        except CompileError as exc:
+            error = exc
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+        caught.seek(0)
+        return error, caught.read()
 
 
 def sanitize_mode():

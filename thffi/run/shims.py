@@ -26,6 +26,8 @@ already changed) and the probes here run as they are: no loop.
   (toolchain/includes.py) become thffi's include flags; for nvcc, an
   include folder holding a copy of CUB or thrust (toolchain/vendored.py)
   is set aside where the toolkit's serves the code, as port sets it aside.
+- g++ and c++ compiling C++ with no -std: as 2018's g++ did where today's
+  refuses it (toolchain/cc.py's OLD_CXX_DEFAULTS), run and judged here.
 - nvcc compiling a .cu: include/cccl_legacy.h included first (what CUDA
   13's CCCL removed that 2018 code used), as the builder includes it.
 
@@ -120,6 +122,43 @@ def _say(name, clauses):
 def _exec(program, argv0, args):
     sys.stderr.flush()
     os.execv(program, [argv0] + list(args))
+
+
+def _cxx_sources(args):
+    """The C++ sources a g++ or c++ command compiles (it compiles a .c as
+    C++ too), where it names no language standard; else []."""
+    from thffi.toolchain import cc as cc_rules
+    from thffi.toolchain import nvcc as nvcc_rules
+    if cc_rules.names_a_standard(args) or '-x' in args:
+        return []
+    return [source for source in nvcc_rules.inputs(['c++'] + list(args))
+            if source.endswith(cc_rules.CXX_SUFFIXES + ('.c',))]
+
+
+def _in_old_default(name, program, argv0, args, sources, clauses):
+    """Runs a C++ compile that names no standard as 2018's g++ did
+    (toolchain/cc.py's OLD_CXX_DEFAULTS): as it is, else, where the
+    compiler refuses it, with the first of 2018's defaults it accepts,
+    saying so.  Its exit status; the messages shown are those of the
+    compile that succeeded, else of the command as it was."""
+    import subprocess
+    from thffi.toolchain import cc as cc_rules
+
+    def attempt(more):
+        done = subprocess.run([argv0] + more + list(args), executable=program,
+                              stderr=subprocess.PIPE)
+        return done.returncode, done.stderr
+
+    status, shown = attempt([])
+    for standard, why in ([] if status == 0 else cc_rules.OLD_CXX_DEFAULTS):
+        older, output = attempt(['-std=' + standard])
+        if older == 0:
+            status, shown = 0, output
+            clauses = clauses + [cc_rules.old_default_line(', '.join(sources), standard, why)]
+            break
+    sys.stderr.buffer.write(shown)
+    _say(name, clauses)
+    return status
 
 
 def _nvcc_rules(program, args):
@@ -336,6 +375,10 @@ def main(kind, args, program=None, argv0=None):
         args, sources = _source_rules(program, args)
         args = _legacy_cuda_headers(args)
         more += sources
+    cxx_sources = _cxx_sources(args) if kind == 'c++' else []
+    if cxx_sources:
+        return _in_old_default(name, program, argv0 or program, args, cxx_sources,
+                               clauses + more)
     _say(name, clauses + more)
     _exec(program, argv0 or program, args)
 

@@ -60,6 +60,29 @@ DIALECT_RULES = [
          'library needs a definition nothing provides', 'gcc 10', None),
 ]
 
+# C++ as 2018's g++ compiled it by default, newest first: g++ 6 to 10 as
+# gnu++14, g++ 5 (Ubuntu 16.04's) as gnu++98.  g++ 11 and later default to
+# gnu++17, which refuses some of what they took (`static const float gap =
+# 0.25;` in a class: a GNU extension of gnu++98; `register`; dynamic
+# exception specifications).  A C++ source given no -std that today's
+# default refuses is compiled with the first of these the compiler accepts
+# it under, saying so: the compiler's verdict decides, not the text.
+OLD_CXX_DEFAULTS = [('gnu++14', "g++ 6 to 10's default"), ('gnu++98', "g++ 5's default")]
+CXX_SUFFIXES = ('.cpp', '.cc', '.cxx', '.c++', '.C', '.cp', '.CPP')
+_STD = re.compile(r'--?std(?:=|$)')
+
+
+def names_a_standard(args):
+    """Whether a compiler's arguments choose a language standard."""
+    return any(_STD.match(arg) for arg in args)
+
+
+def old_default_line(source, standard, why):
+    """The one line a build says when it compiled `source` as 2018's g++."""
+    return ('%s: compiled as %s (%s): today\'s g++ refuses it under its default standard'
+            % (source, standard, why))
+
+
 # A call with no declaration in scope of a function thffi defines (a TH
 # function, from a file that includes no TH header): C compiles it as a
 # call of `int f()`, each float argument passed as a double and the result

@@ -1,0 +1,98 @@
+"""C++ as 2018's g++ compiled it by default (toolchain/cc.py's
+OLD_CXX_DEFAULTS): a source naming no standard that today's g++ refuses
+under its default is compiled with the first of gnu++14 and gnu++98 the
+compiler accepts it under, saying so in one line; by create_extension and
+under `thffi run`.  The sources are ours, written for g++ 5."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from support import ROOT, write_files
+from thffi import BuildError, create_extension
+
+ENV = dict(os.environ, PYTHONPATH=ROOT)
+# g++ 5's gnu++98 took an in-class initialiser of a static const float
+# (a GNU extension); C++11 and later need constexpr.
+GRID_CPP = '''\
+    #include <TH/TH.h>
+
+    class Grid {
+     public:
+      static const float gap = 0.25;
+      explicit Grid(int n) : n_(n) {}
+      float span() const { return n_ * gap; }
+     private:
+      int n_;
+    };
+
+    extern "C" float grid_span(THFloatTensor *points)
+    {
+      Grid grid((int)THFloatTensor_size(points, 0));
+      return grid.span();
+    }
+    '''
+GRID_H = 'float grid_span(THFloatTensor *points);\n'
+
+
+def test_a_class_constant_of_gnu98_builds_as_gnu98_saying_so(tmp_path, capfd):
+    write_files(tmp_path, {'src/grid.h': GRID_H, 'src/grid.cpp': GRID_CPP})
+    create_extension('_ext.grid', headers=['src/grid.h'], sources=['src/grid.cpp'],
+                     relative_to=str(tmp_path / 'build.py'), verbose=False).build()
+    err = capfd.readouterr().err
+    assert err.count('compiled as gnu++98') == 1, err
+    assert "grid.cpp: compiled as gnu++98 (g++ 5's default): today's g++ refuses it under " \
+           "its default standard" in err
+    assert 'constexpr' not in err  # today's refusal is not shown: it did not stop the build
+    out = subprocess.run([sys.executable, '-c', 'import torch\nfrom _ext import grid\n'
+                          'print(grid.grid_span(torch.zeros(6, 2)))'], cwd=tmp_path, env=ENV,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == '1.5'
+
+
+def test_a_standard_the_build_names_is_kept_and_its_verdict_final(tmp_path, capfd):
+    write_files(tmp_path, {'src/grid.h': GRID_H, 'src/grid.cpp': GRID_CPP})
+    ffi = create_extension('_ext.grid', headers=['src/grid.h'], sources=['src/grid.cpp'],
+                           extra_compile_args=['-std=c++11'],
+                           relative_to=str(tmp_path / 'build.py'), verbose=False)
+    with pytest.raises(BuildError):
+        ffi.build()
+    err = capfd.readouterr().err
+    assert 'constexpr' in err and 'compiled as gnu++' not in err
+
+
+def test_code_no_standard_accepts_shows_todays_messages_once(tmp_path, capfd):
+    write_files(tmp_path, {'src/grid.h': GRID_H,
+                           'src/grid.cpp': GRID_CPP.replace('return grid.span();',
+                                                            'return grid.spun();')})
+    ffi = create_extension('_ext.grid', headers=['src/grid.h'], sources=['src/grid.cpp'],
+                           relative_to=str(tmp_path / 'build.py'), verbose=False)
+    with pytest.raises(BuildError):
+        ffi.build()
+    err = capfd.readouterr().err
+    assert err.count('no member named') == 1, err
+    assert 'constexpr' in err and 'compiled as gnu++' not in err
+
+
+def test_a_make_step_under_thffi_run(tmp_path):
+    write_files(tmp_path, {
+        'src/grid.cpp': GRID_CPP.replace('#include <TH/TH.h>\n', '').replace(
+            'THFloatTensor *points', 'int n').replace(
+            '(int)THFloatTensor_size(points, 0)', 'n'),
+        'Makefile': '''\
+            grid.o: src/grid.cpp
+            \tg++ -O2 -fPIC -c src/grid.cpp -o grid.o
+            '''})
+    plain = subprocess.run(['make'], cwd=tmp_path, env=ENV, capture_output=True, text=True,
+                           timeout=300)
+    assert plain.returncode != 0 and 'constexpr' in plain.stderr
+    run = subprocess.run([sys.executable, '-m', 'thffi', 'run', '--', 'make'], cwd=tmp_path,
+                         env=ENV, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert [line for line in run.stderr.splitlines() if line.startswith('thffi run:')] == [
+        "thffi run: g++: src/grid.cpp: compiled as gnu++98 (g++ 5's default): today's g++ "
+        "refuses it under its default standard"]
+    assert os.path.isfile(tmp_path / 'grid.o')
