@@ -246,7 +246,7 @@ def _set_aside(kind, args):
     if kind != 'nvcc':
         return {}
     from thffi.toolchain import includes, vendored
-    copies = {folder: library for _, _, _, folder in includes.include_folders(args)
+    copies = {folder: library for folder in includes.folders(args)
               for library in vendored.LIBRARIES
               if library.toolkit and os.path.isfile(os.path.join(folder, library.marker))}
     if not copies:
@@ -297,7 +297,7 @@ def _include_rules(kind, args):
     """(args, [clause]) of toolchain/includes.py's rules."""
     from thffi.toolchain import includes
     from thffi.toolchain.nvcc import describe
-    old = any(includes.old_folder(folder) for _, _, _, folder in includes.include_folders(args))
+    old = any(includes.old_folder(folder) for folder in includes.folders(args))
     set_aside = _set_aside(kind, args)
     if not old and not set_aside:
         return args, []

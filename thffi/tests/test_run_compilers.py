@@ -391,6 +391,13 @@ def test_g_plus_plus_with_torchs_old_include_folders_from_os_system(tmp_path):
     (['-isystem{t}/lib/include/THC/', '-O2', '--include-path={t}/include/TH'],
      ['<new>', '-O2']),
     (['-I', '/opt/lib/include/TH', '-I', 'lib/include'], None),  # no torch: not PyTorch's
+    # nvcc's host options: the old folders come out, the rest stays
+    (['-c', 'x.cu', '--compiler-options', '-fPIC -I {t}/lib/include/TH'],
+     ['-c', 'x.cu', '--compiler-options', '-fPIC', '<new>']),
+    (['-Xcompiler', '-fPIC,-I{t}/lib/include', '-c', 'x.cu'],
+     ['-Xcompiler', '-fPIC', '<new>', '-c', 'x.cu']),
+    (['-Xcompiler=-I{t}/lib/include/THC', '-c', 'x.cu'], ['<new>', '-c', 'x.cu']),
+    (['-Xcompiler', '-fPIC,-Isrc', 'x.cu'], None),
 ])
 def test_old_include_folders_in_any_spelling(args, expected):
     torch = '/usr/lib/python2.7/dist-packages/torch'
@@ -402,6 +409,40 @@ def test_old_include_folders_in_any_spelling(args, expected):
     at = expected.index('<new>')
     assert new == expected[:at] + ['-I/thffi/include', '-I/thffi/include/TH'] + expected[at + 1:]
     assert len(changes) == 1 and changes[0].new == '-I/thffi/include -I/thffi/include/TH'
+
+
+@pytest.mark.skipif(NVCC is None, reason=NO_NVCC)
+def test_nvcc_given_the_old_folder_in_its_host_compilers_options(tmp_path):
+    write_files(tmp_path, {'make.sh': '''\
+        #!/bin/sh
+        TORCH=$(python -c "import os, torch; print(os.path.dirname(torch.__file__))")
+        cd src
+        nvcc -c -o scale_kernel.cu.o scale_kernel.cu -x cu -arch=sm_75 \\
+            --compiler-options "-fPIC -I $TORCH/lib/include/TH"
+        ''', 'src/scale_kernel.cu': '''\
+        #include <TH.h>
+
+        __global__ void scale_kernel(float *x, int n, float a)
+        {
+          int i = blockIdx.x * blockDim.x + threadIdx.x;
+          if (i < n) x[i] *= a;
+        }
+
+        extern "C" void scale_launch(float *x, int n, float a)
+        {
+          scale_kernel<<<(n + 255) / 256, 256>>>(x, n, a);
+        }
+        '''})
+    os.chmod(tmp_path / 'make.sh', 0o755)
+    before = plain(['./make.sh'], tmp_path)
+    assert 'TH.h: No such file' in before.stdout + before.stderr
+    out = thffi_run(['--', './make.sh'], tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    (line,) = said(out.stderr)
+    assert line.startswith('thffi run: nvcc: -I %s/lib/include/TH becomes -I' % TORCH)
+    symbols = subprocess.run(['nm', str(tmp_path / 'src' / 'scale_kernel.cu.o')],
+                             capture_output=True, text=True).stdout
+    assert ' T scale_launch' in symbols
 
 
 def test_a_source_builds_folders_and_thcunns_by_bare_name():

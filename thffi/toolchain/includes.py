@@ -96,14 +96,59 @@ def include_folders(args):
     return found
 
 
+# nvcc's options whose value it hands to the host compiler (which also
+# preprocesses for nvcc): words split at commas and blanks.
+_HOST_OPTIONS = ('-Xcompiler', '--compiler-options')
+
+
+def _lifted(args, moved):
+    """args, with the include options of nvcc's host options (-Xcompiler
+    a,b; --compiler-options "a b"; =value) that moved(folder) says move
+    taken out to follow them as nvcc's own (which nvcc hands to the host
+    compiler too), where the rules below see them; an option left with
+    no value goes."""
+    out, i = [], 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition('=')
+        if arg in _HOST_OPTIONS and i + 1 < len(args):
+            option, value, width = arg, args[i + 1], 2
+        elif name in _HOST_OPTIONS and eq:
+            option, width = name, 1
+        else:
+            out.append(arg)
+            i += 1
+            continue
+        words = [w for w in re.split(r'[,\s]+', value) if w]
+        lift = set()
+        for index, step, _, folder in include_folders(words):
+            if moved(folder):
+                lift.update(range(index, index + step))
+        if not lift:
+            out += args[i:i + width]
+        else:
+            kept = [w for k, w in enumerate(words) if k not in lift]
+            out += ([option, ','.join(kept)] if kept else []) + [
+                w for k, w in enumerate(words) if k in lift]
+        i += width
+    return out
+
+
+def folders(args):
+    """The include folders an argument vector names, those of nvcc's host
+    options too."""
+    return [folder for _, _, _, folder in include_folders(_lifted(args, lambda folder: True))]
+
+
 def modernize(args, flags, set_aside=None, include_dir=None):
     """(new args, [Change]) for a compiler's argument vector: the include
     options naming OLD_FOLDERS become `flags` (thffi's -I flags), with the
     folders of include_dir (thffi's include folder) the rows name `within`,
     where the first of them stood, the others go (one Change for them all);
     the folders of set_aside ({folder as given: why}: copies of a library
-    the toolkit ships) go."""
+    the toolkit ships) go; also inside nvcc's host options (_lifted)."""
     set_aside = set_aside or {}
+    args = _lifted(args, lambda folder: old_folder(folder) is not None or folder in set_aside)
     out, changes, old, whys, within, last = [], [], [], [], [], 0
     at = None
     for index, width, option, folder in include_folders(args):
