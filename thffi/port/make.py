@@ -68,15 +68,18 @@ def _lookups(text, start, end):
     return found
 
 
-def _arch_flags(text, words):
+def _arch_flags(text, words, variables):
     """([[word spans] of each flag], [architecture numbers]) of the nvcc
-    architecture flags among words."""
+    architecture flags among words, their values as make expands them
+    with variables (`-arch=$(ARCH)`, ARCH = sm_61)."""
     flags, numbers, i = [], [], 0
     while i < len(words):
         value = _read.unquoted(text[words[i][0]:words[i][1]])
         name, eq, inline = value.partition('=')
+        inline = _read.expanded(inline, variables)
         if name in ARCH_OPTIONS and (eq or i + 1 < len(words)):
-            following = None if eq else _read.unquoted(text[words[i + 1][0]:words[i + 1][1]])
+            following = None if eq else _read.expanded(
+                _read.unquoted(text[words[i + 1][0]:words[i + 1][1]]), variables)
             found = [int(n) for n in ARCH_NUMBER.findall(inline if eq else following)]
             if found:
                 numbers += found
@@ -109,7 +112,9 @@ def rewrite_make(text, path, accepted, makefiles=None):
     the variables nvcc commands use across `include`s."""
     lines = _read.parse_lines(text)
     together = _together(path, text, makefiles or {})
-    nvcc_names, nvcc_variables = _read.nvcc_variables(together, _read.parse_lines(together))
+    together_lines = _read.parse_lines(together)
+    nvcc_names, nvcc_variables = _read.nvcc_variables(together, together_lines)
+    variables = _read.assigned(together, together_lines)
     python = _python(text)
     findings, edits, arch_done = [], [], set()
 
@@ -129,7 +134,7 @@ def rewrite_make(text, path, accepted, makefiles=None):
                                     '%s' % (INCLUDES % python), True))
         words = [w for w in _read.words(text, start, line.end, comments=line.kind != 'recipe')
                  if not any(s <= w[0] < e for s, e, _ in lookups)]
-        arch, numbers = _arch_flags(text, words)
+        arch, numbers = _arch_flags(text, words, variables)
         old = rejected(numbers, accepted)
         if old:
             if line.kind == 'assign' and line.op == '+=' and line.name in arch_done:
@@ -168,7 +173,7 @@ def rewrite_make(text, path, accepted, makefiles=None):
                 edits += replace_flags(spans, replacement % python)
                 findings.append(Finding(path, line_of(spans[0][0][0]), '%s; now %s'
                                         % (what, replacement % python), True))
-        nvcc_start = _read.nvcc_start(text, line, nvcc_names)
+        nvcc_start = _read.nvcc_start(text, line, nvcc_names, variables)
         if nvcc_start is not None or line.kind == 'assign' and line.name in nvcc_variables:
             flags = flag_edits(text, start if nvcc_start is None else nvcc_start, line.end)
             flags = [f for f in flags if not any(s <= f[0] < e for s, e, _ in lookups)]

@@ -318,6 +318,29 @@ def test_makefile_torch_folders_libraries_and_what_stays():
     assert sum(f.fixed for f in findings) == len(findings) == 6
 
 
+def test_makefile_words_read_as_make_expands_them():
+    # make's quiet prefix through a variable, and architectures in one
+    source = textwrap.dedent('''\
+        Q ?= @
+        ARCH = sm_61
+        CUDA_ARCH := -gencode arch=compute_$(subst sm_,,$(ARCH)),code=$(ARCH)
+        kernel.cu.o: kernel.cu
+        \t$(Q)nvcc -c $< -o $@ -std=c++11 -arch=$(ARCH) -Xcompiler -fPIC
+        other.cu.o: other.cu
+        \t$(Q)nvcc -c $< -o $@ $(CUDA_ARCH)
+        host.o: host.cpp
+        \t$(Q)g++ -std=c++11 -c $< -o $@
+        ''')
+    new, findings = rewrite_make(source, 'Makefile', NVCC13)
+    assert new.splitlines()[4] == ('\t$(Q)nvcc -c $< -o $@ -std=c++17 '
+                                   '$(shell python -m thffi --arch-flags) -Xcompiler -fPIC')
+    assert new.splitlines()[2] == 'CUDA_ARCH := $(shell python -m thffi --arch-flags)'
+    assert new.splitlines()[8] == '\t$(Q)g++ -std=c++11 -c $< -o $@'  # g++'s: left
+    assert [(f.line, f.message.split(':')[0]) for f in findings] == [
+        (3, 'nvcc architecture flags'), (5, 'nvcc architecture flags'), (5, 'nvcc flags')]
+    assert rewrite_make(new, 'Makefile', NVCC13) == (new, [])
+
+
 def test_the_nvcc_commands_of_a_makefile():
     source = textwrap.dedent('''\
         NVCC ?= nvcc

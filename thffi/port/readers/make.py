@@ -170,23 +170,40 @@ def references(value):
     return {a or b or c for a, b, c in _REFERENCE.findall(value)}
 
 
-def is_nvcc_word(word, nvcc_names):
+def is_nvcc_word(word, nvcc_names, variables=None):
+    """Whether a word of a command runs nvcc: by name or path, as a variable
+    holding it, or as make expands it with `variables` (the makefile's):
+    `$(Q)nvcc` with Q = @ is make's quiet `@nvcc`."""
     word = unquoted(word)
-    return bool(_NVCC_WORD.search(word) or _NVCC_VARIABLE.fullmatch(word)) or any(
-        word in ('$(%s)' % n, '${%s}' % n) for n in nvcc_names)
+    if _NVCC_WORD.search(word) or _NVCC_VARIABLE.fullmatch(word) or any(
+            word in ('$(%s)' % n, '${%s}' % n) for n in nvcc_names):
+        return True
+    return bool(variables and '$' in word
+                and _NVCC_WORD.search(_expand(word, variables, {}).lstrip('@+-')))
 
 
-def nvcc_start(text, line, nvcc_names):
+def nvcc_start(text, line, nvcc_names, variables=None):
     """Where an nvcc command starts in a recipe (or a rule's inline recipe),
     or in the value of a variable holding it with its flags (`NVCC = nvcc
-    -std=c++11`), or None."""
+    -std=c++11`), or None.  variables: the makefile's, to expand its words
+    as make does."""
     if line.value_start is None or line.kind not in ('recipe', 'rule') and not (
             line.kind == 'assign' and line.name in nvcc_names):
         return None
     for start, end in words(text, line.value_start, line.end, comments=False):
-        if is_nvcc_word(text[start:end], nvcc_names):
+        if is_nvcc_word(text[start:end], nvcc_names, variables):
             return start
     return None
+
+
+def assigned(text, lines):
+    """The variables a makefile's own text assigns, as make makes them."""
+    return _variables('', text, lines, {'CURDIR': '.'}, read=False)
+
+
+def expanded(word, variables):
+    """A word as make expands it with variables, as far as they say."""
+    return _expand(word, variables, {})
 
 
 def nvcc_variables(text, lines):
@@ -195,9 +212,10 @@ def nvcc_variables(text, lines):
     nvcc_names = {line.name for line in lines if line.kind == 'assign' and any(
         _NVCC_WORD.search(unquoted(text[s:e])) for s, e in words(text, line.value_start,
                                                                     line.end))}
+    variables = assigned(text, lines)
     used = set()
     for line in lines:
-        start = nvcc_start(text, line, nvcc_names)
+        start = nvcc_start(text, line, nvcc_names, variables)
         if start is not None:
             used |= references(text[start:line.end])
     values = {}
@@ -398,7 +416,8 @@ def _text_commands(path, text, target=None):
     named |= {w for v in variables.values() for w in _expand(v, variables, {}).split()}
     explicit, patterns = [], []
     for targets, static, prerequisites, recipe in rules:
-        runs = [line for line in recipe if nvcc_start(text, line, nvcc_names) is not None]
+        runs = [line for line in recipe
+                if nvcc_start(text, line, nvcc_names, variables) is not None]
         for written in targets if runs else ():
             pattern = static or (written if '%' in written else None)
             if pattern:
