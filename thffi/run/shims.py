@@ -362,6 +362,10 @@ def main(kind, args, program=None, argv0=None):
         return 127
     kind = {'gcc': 'cc'}.get(kind, kind)  # the `gcc` of a folder an older thffi made
     clauses = []
+    if any(a.startswith('@') or a.partition('=')[0] in ('--options-file', '-optf')
+           for a in args):
+        from thffi.toolchain import nvcc as nvcc_rules
+        args = nvcc_rules.read_response_files(args)  # the rules see what the compiler would
     if kind == 'nvcc':
         _site()
         args, clauses = _nvcc_rules(program, args)

@@ -445,6 +445,32 @@ def test_nvcc_given_the_old_folder_in_its_host_compilers_options(tmp_path):
     assert ' T scale_launch' in symbols
 
 
+def test_a_response_file_is_read_as_the_compiler_reads_it(tmp_path):
+    # make writes the flags to a file and passes it as @file (gcc) or
+    # --options-file (nvcc): the old folders in it become thffi's too.
+    write_files(tmp_path, {'src/sizes.cpp': '''\
+        #include <TH.h>
+
+        extern "C" long sizes_numel(THFloatTensor *t) { return THFloatTensor_nElement(t); }
+        ''', 'build.sh': '''\
+        #!/bin/sh
+        TORCH=$(python -c "import os, torch; print(os.path.dirname(torch.__file__))")
+        echo "-fPIC '-I$TORCH/lib/include/TH'" > flags.rsp
+        g++ @flags.rsp -c src/sizes.cpp -o sizes.o
+        '''})
+    os.chmod(tmp_path / 'build.sh', 0o755)
+    assert 'TH.h: No such file' in plain(['./build.sh'], tmp_path).stderr
+    out = thffi_run(['--', './build.sh'], tmp_path)
+    assert out.returncode == 0, out.stderr
+    (line,) = said(out.stderr)
+    assert line.startswith('thffi run: g++: -I%s/lib/include/TH becomes -I' % TORCH)
+    from thffi.toolchain import nvcc as nvcc_rules
+    (tmp_path / 'nvcc.rsp').write_text('-O2 "-DNAME=a b"\n')
+    assert nvcc_rules.read_response_files(
+        ['--options-file', 'nvcc.rsp', '-optf=nvcc.rsp', '@missing.rsp'], str(tmp_path)) == [
+        '-O2', '-DNAME=a b', '-O2', '-DNAME=a b', '@missing.rsp']
+
+
 def test_a_source_builds_folders_and_thcunns_by_bare_name():
     """A Makefile of a PyTorch 0.3 source build (its author's torch/lib/TH, THC, THCUNN): the
     THCUNN folder, whose headers code included by bare name ("common.h"), comes with thffi's

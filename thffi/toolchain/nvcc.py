@@ -205,6 +205,38 @@ _INPUT = re.compile(r'[^-].*\.(?:cu|c|cc|cpp|cxx|o|a|so)$')
 _UNEXPANDED = re.compile(r'[$`]')
 
 
+_OPTIONS_FILE = ('--options-file', '-optf')
+
+
+def read_response_files(args, cwd='.'):
+    """args (a compiler's arguments, without its name) with the response
+    files they name read in as the compiler reads them: gcc's `@file`,
+    nvcc's `--options-file file`, `-optf file`, `--options-file=file`
+    (words split as a shell splits them).  A file that cannot be read is
+    left as it was, as gcc leaves it."""
+    import shlex
+    out, i = [], 0
+    while i < len(args):
+        arg, path, width = args[i], None, 1
+        name, eq, value = arg.partition('=')
+        if arg.startswith('@') and len(arg) > 1:
+            path = arg[1:]
+        elif arg in _OPTIONS_FILE and i + 1 < len(args):
+            path, width = args[i + 1], 2
+        elif name in _OPTIONS_FILE and eq:
+            path = value
+        words = None
+        if path is not None:
+            try:
+                with open(os.path.join(cwd, path)) as f:
+                    words = shlex.split(f.read(), comments=False)
+            except (OSError, ValueError, UnicodeDecodeError):
+                words = None
+        out += args[i:i + width] if words is None else read_response_files(words, cwd)
+        i += width
+    return out
+
+
 def input_positions(args):
     """The indices in args of the input files of an nvcc (or cc) command,
     args[0] the compiler: the words that are no option nor an option's
