@@ -268,7 +268,7 @@ def module_source(functions, home, cxx=False, shared=False, constants=()):
 
 
 def python_module(name, module, functions, with_cuda, sanitize=None, constants=(),
-                  empty=None, library=None):
+                  empty=None, library=None, absolute=False):
     """Source of the extension package `name`'s __init__.py, which loads the
     cffi module `module` beside it and installs its C entry points, and
     provides the module torch.utils.ffi built, `_<name>`, with `lib` (the
@@ -280,7 +280,8 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
     module, when it is not `module`'s own name (thffi's builds, but for
     package mode): loaded from there, else from _<name>.so, where
     torch.utils.ffi put the library (scripts move, copy and package that
-    file), under the module's name."""
+    file), under the module's name.  absolute: `module` is a top-level
+    module (setuptools built it from cffi_modules out of package mode)."""
     legacy = '_' + name
     dtypes = sorted({TENSOR_TYPES[p.ctype[:-2]][0] for fn in functions
                      for p in fn.params if p.kind == 'tensor'})
@@ -299,7 +300,7 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
                 'from ._thffi_runtime import check_sanitizer',
                 'check_sanitizer(__name__, %r)' % sanitize, '']
     if library is None:
-        out += ['from .%s import ffi as _ffi, lib as _lib' % module]
+        out += ['from %s%s import ffi as _ffi, lib as _lib' % ('' if absolute else '.', module)]
     else:
         # The module's name carries its build (a process that loaded an
         # earlier build loads this one too: the dynamic loader would give

@@ -97,29 +97,54 @@ class Extension(cffi.FFI):
         if not plan.functions:
             sys.stderr.write('thffi: warning: %s has no functions: %s\n'
                              % (plan.name, empty_reason(plan)))
-        kwargs = plan.kwargs
+        self.kwargs = plan.kwargs
+        self._for_setuptools = False
+        # In package mode, or when setup() runs build.py (cffi_modules),
+        # setuptools compiles and links from this ffi later: what it links
+        # and the package's Python files must exist by then, as 0.4 wrote
+        # the package's __init__.py when create_extension was called.
+        if plan.package or package_mode.running_distribution() is not None:
+            self._prepare_for_setuptools()
+        else:
+            self.set_source(plan.module_name, plan.source_text,
+                            source_extension=plan.source_extension, sources=plan.sources,
+                            **self.kwargs)
+
+    def _prepare_for_setuptools(self):
+        """Compiles thffi's objects and the .cu sources, writes the
+        package's Python files and hands setuptools the module with what
+        it links (the runtimes the compiled objects need too)."""
+        plan = self.plan
+        compile_by_language()
+        make_package_dirs(plan.base, plan.name)
+        shutil.rmtree(plan.build_dir, ignore_errors=True)
+        os.makedirs(plan.build_dir)
+        self.kwargs = link_kwargs(plan, compile(plan))
+        # Out of package mode the module is top-level (`_fill`, where
+        # setuptools puts it): the package imports it by that name.
+        write_python_files(plan, plan.module_name.split('.')[-1],
+                           absolute=not plan.package)
         if plan.package:
-            # setuptools compiles and links from build.py's ffi later: what
-            # it links and the package's Python files must exist by then.
-            compile_by_language()
-            make_package_dirs(plan.base, plan.name)
-            shutil.rmtree(plan.build_dir, ignore_errors=True)
-            os.makedirs(plan.build_dir)
-            kwargs = link_kwargs(plan, compile(plan))
-            write_python_files(plan, plan.module_name.split('.')[-1])
-            package_mode.adopt(plan, kwargs)
-        # What setuptools links with (package mode: the runtimes the
-        # compiled objects need too).
-        self.kwargs = kwargs
+            package_mode.adopt(plan, self.kwargs)
+        self._for_setuptools = True
         # setuptools wants sources relative to setup.py's folder (an absolute
         # one is an error there); build() compiles from absolute paths.  The
         # module uses CPython's full API (configure.py): setuptools must not
         # name it .abi3.so, a file every Python 3 would load.
+        if hasattr(self, '_assigned_source'):
+            del self._assigned_source  # set for build(): set again for setuptools
         self.set_source(plan.module_name, plan.source_text,
                         source_extension=plan.source_extension,
-                        sources=([os.path.relpath(s, plan.base) for s in plan.sources]
-                                 if plan.package else plan.sources),
-                        **dict(kwargs, py_limited_api=False) if plan.package else kwargs)
+                        sources=[os.path.relpath(s, plan.base) for s in plan.sources],
+                        **dict(self.kwargs, py_limited_api=False))
+
+    def distutils_extension(self, tmpdir='build', verbose=True):
+        """cffi's setuptools Extension of the module (`ext_modules=[ffi.
+        distutils_extension()]` in a setup.py), linked with thffi's runtime
+        as build() links it."""
+        if not self._for_setuptools:
+            self._prepare_for_setuptools()
+        return super().distutils_extension(tmpdir, verbose)
 
     @property
     def verbose(self):

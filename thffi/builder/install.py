@@ -97,10 +97,11 @@ def legacy_library(plan):
     return '_%s.so' % plan.name.split('.')[-1]
 
 
-def write_python_files(plan, module, library=None):
+def write_python_files(plan, module, library=None, absolute=False):
     """Writes the runtime, then __init__.py, which loads the cffi module
     `module` (from the file `library` beside it, or _<name>.so; by its
-    name when None): the last write is the switch to a new build."""
+    name when None, beside it, or top-level where absolute): the last
+    write is the switch to a new build."""
     with open(os.path.join(THFFI_DIR, 'runtime', 'extension_runtime.py')) as f:
         write_atomic(os.path.join(plan.target_dir, '_thffi_runtime.py'), f.read())
     write_atomic(os.path.join(plan.target_dir, '__init__.py'),
@@ -108,7 +109,7 @@ def write_python_files(plan, module, library=None):
                                         plan.functions, plan.with_cuda, plan.sanitize,
                                         plan.constants,
                                         None if plan.functions else empty_reason(plan),
-                                        library))
+                                        library, absolute))
 
 
 def install(plan, library):

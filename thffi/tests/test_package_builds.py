@@ -4,7 +4,8 @@ build.py calls create_extension(package=True).  find_packages() runs
 before setup() loads build.py, so the package build.py writes (_ext/ffi
 with its __init__.py) must reach the installation all the same, in the
 first run; and the library setuptools links is checked for names nothing
-defines, as thffi's own builds are."""
+defines, as thffi's own builds are.  And the same out of package mode
+(package=False), through cffi_modules and ffi.distutils_extension()."""
 
 import os
 import shutil
@@ -180,3 +181,67 @@ def test_build_ext_inplace_checks_the_library_setuptools_links(project, tmp_path
     assert 'Traceback' not in out, out
     # The previous library stays in place.
     assert library.read_bytes() == good
+
+
+# The other 2018 route through setuptools: build.py's create_extension left
+# at package=False, the module setuptools builds top-level (`_fill`), the
+# package 0.4 wrote when create_extension was called (_ext/fill) importing it.
+FILL = {
+    'setup.py': '''
+        from setuptools import setup
+
+        setup(name='th_fill', version='0.1', setup_requires=['cffi'],
+              cffi_modules=['build.py:ffi'])
+        ''',
+    'build.py': '''
+        from torch.utils.ffi import create_extension
+
+        ffi = create_extension('_ext.fill', headers=['src/fill.h'], sources=['src/fill.c'],
+                               relative_to=__file__)
+
+        if __name__ == '__main__':
+            ffi.build()
+        ''',
+    'src/fill.h': 'int fill_forward(THFloatTensor *output, float value);\n',
+    'src/fill.c': '''
+        #include <TH/TH.h>
+
+        int fill_forward(THFloatTensor *output, float value)
+        {
+          THFloatTensor_fill(output, value);
+          return 1;
+        }
+        ''',
+}
+
+
+@pytest.mark.parametrize('route', ['cffi_modules', 'distutils_extension'])
+def test_setuptools_builds_an_extension_out_of_package_mode(tmp_path, route):
+    source = tmp_path / 'th_fill'
+    for name, text in FILL.items():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text(textwrap.dedent(text).lstrip())
+    if route == 'distutils_extension':
+        (source / 'setup.py').write_text(textwrap.dedent('''\
+            from setuptools import setup
+            from build import ffi
+
+            setup(name='th_fill', version='0.1', ext_modules=[ffi.distutils_extension()])
+            '''))
+    hook = tmp_path / 'hook'
+    hook.mkdir()
+    (hook / 'sitecustomize.py').write_text('from thffi import _hook\n_hook.install()\n')
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(hook), ROOT]))
+    rc, out = _run([sys.executable, 'setup.py', 'build_ext', '--inplace'], source, env)
+    assert rc == 0, out
+    assert list(source.glob('_fill*.so')), out  # top-level, where setuptools puts it
+    rc, out = _run([sys.executable, '-c', textwrap.dedent('''\
+        import torch
+        import _fill
+        from _ext import fill
+        t = torch.zeros(2, 3)
+        assert fill.fill_forward(t, 2.5) == 1
+        print(t.sum().item(), fill.__file__)
+        ''')], source, env)
+    assert rc == 0, out
+    assert out.split() == ['15.0', str(source / '_ext' / 'fill' / '__init__.py')]
