@@ -687,7 +687,8 @@ def _cuda_libraries(name, kw):
 def _shared_library(name, base, with_cuda, user_objects, kw):
     """(shared library, linked libraries, {kwargs it changes}): thffi's
     shared library (libthffi-<version>.so) when a library the extension
-    links was linked against it (python -m thffi --libs), or None.  The
+    links was linked against it (python -m thffi --libs) or calls what it
+    defines, or None.  The
     extension then links it too, instead of holding thffi's code: one copy
     of its state serves both.  The linked libraries: the shared libraries
     the link names by path or finds in library_dirs."""
@@ -724,8 +725,24 @@ def _shared_library(name, base, with_cuda, user_objects, kw):
                                  'library; build the extension with with_cuda=True (or link '
                                  'that library against the TH-only one: THFFI_WITH_CUDA=0 '
                                  'python -m thffi --libs)' % (name, display(base, path)))
-            return shared, linked, {
-                'library_dirs': as_list(kw.get('library_dirs')) + [found[0]],
-                'runtime_library_dirs': as_list(kw.get('runtime_library_dirs')) + [found[0]],
-                'libraries': as_list(kw.get('libraries')) + [':' + needs]}
+            return shared, linked, _linking_shared(kw, shared)
+    # Built apart as against PyTorch 0.4's libraries, which the process had
+    # loaded: names left for the loader to find.  They find thffi's shared
+    # library where the extension links it (the libraries an extension
+    # links are looked up among its own), when it defines them: its
+    # symbol table says, not the names' look (TH* only picks whom to ask).
+    undefined = binaries.symbols(linked)[0]
+    if any(n.startswith('TH') or n == 'state' for n in undefined):
+        from . import shared_library  # built from plans of this module's
+        shared = shared_library.library(with_cuda)
+        if set(undefined) & set(binaries.symbols([shared])[1]):
+            return shared, linked, _linking_shared(kw, shared)
     return None, linked, {}
+
+
+def _linking_shared(kw, shared):
+    """{kwargs it changes} of an extension linking thffi's shared library."""
+    folder = os.path.dirname(shared)
+    return {'library_dirs': as_list(kw.get('library_dirs')) + [folder],
+            'runtime_library_dirs': as_list(kw.get('runtime_library_dirs')) + [folder],
+            'libraries': as_list(kw.get('libraries')) + [':' + os.path.basename(shared)]}

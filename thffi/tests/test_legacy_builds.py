@@ -3,7 +3,8 @@ torch.utils.ffi and cffi did, each in a small project of ours written the way
 those repositories were: headers cffi parsed (wchar_t, enums, typedefs),
 wide strings, package __init__.py files using _wrap_function and the
 compiled module's legacy path, CC=g++, objects a make.sh failed to build,
-libraries built apart calling TH, and builds that went wrong quietly."""
+libraries built apart calling TH and THC (as against PyTorch 0.4's, or
+thffi's --libs), and builds that went wrong quietly."""
 
 import os
 import subprocess
@@ -13,6 +14,7 @@ import textwrap
 import pytest
 
 from support import ROOT, copy_legacy_shift, hooked_env, write_files as _write
+from thffi.toolchain import cuda_toolkit
 
 
 def _run(folder, code, env=None, timeout=300):
@@ -513,25 +515,25 @@ SCALER_FILES = {
         '''}
 
 
-def test_a_library_built_apart_shares_thffis_shared_th_library(tmp_path):
-    _write(tmp_path, SCALER_FILES)
+@pytest.mark.parametrize('linked', ['as against 0.4', 'as against 0.4, in extra_objects',
+                                    'with python -m thffi --libs'])
+def test_a_library_built_apart_shares_thffis_shared_th_library(tmp_path, linked):
+    files = dict(SCALER_FILES)
+    if linked.endswith('extra_objects'):
+        files['build.py'] = files['build.py'].replace(
+            "libraries=['scaler'], library_dirs=['lib'],", "extra_objects=['lib/libscaler.so'],")
+    _write(tmp_path, files)
     env = dict(os.environ, PYTHONPATH=ROOT, PYTHON=sys.executable, THFFI_WITH_CUDA='0')
-    # Linked without thffi's library (as against libATen, which is gone):
-    # the build fails, naming the library and what to link.
-    subprocess.run(['make', '-s', '-C', 'lib'], cwd=tmp_path, env=env, check=True)
-    out = _run(tmp_path, 'import runpy\nrunpy.run_path("build.py", run_name="__main__")\n',
-               env={'THFFI_WITH_CUDA': '0'})
-    assert out.returncode != 0
-    assert ('THFloatTensor_data, THFloatTensor_nElement, _THError, used by lib/libscaler.so, a '
-            'library the build links: thffi\'s TH/THC functions: link libscaler.so against '
-            'thffi\'s shared TH library (the flags `python -m thffi --libs` prints)') \
-        in out.stderr, out.stderr
-    (tmp_path / 'lib/libscaler.so').unlink()
-    subprocess.run(['make', '-s', '-C', 'lib', 'LINK_THFFI=$(THFFI_LIBS)'], cwd=tmp_path, env=env,
-                   check=True)
+    # Linked as against PyTorch 0.4's libraries (its TH names left for the
+    # loader), or against thffi's shared library: either loads, its names
+    # resolved to the shared library the extension links.
+    subprocess.run(['make', '-s', '-C', 'lib'] + (
+        ['LINK_THFFI=$(THFFI_LIBS)'] if linked.startswith('with') else []), cwd=tmp_path,
+        env=env, check=True)
     needed = subprocess.run(['readelf', '-d', str(tmp_path / 'lib/libscaler.so')],
                             capture_output=True, text=True).stdout
-    assert '[libthffi-%s.so]' % __import__('thffi').__version__ in needed
+    assert ('[libthffi-%s.so]' % __import__('thffi').__version__ in needed) == (
+        linked.startswith('with'))
     out = _run(tmp_path, '''
         import runpy, threading
         import torch
@@ -623,3 +625,83 @@ def test_the_source_of_an_object_make_sh_was_to_build(tmp_path):
         tmp_path / 'roi_pooling_kernel.cu')
     assert _object_source(str(tmp_path / 'x.cu.o')) is None  # two candidates
     assert _object_source(str(tmp_path / 'b.cu.o')) is None
+
+
+@pytest.mark.skipif(cuda_toolkit.find_cuda_home() is None, reason='no CUDA toolkit (nvcc)')
+def test_a_cuda_library_nvcc_built_apart_calling_thc_and_state_loads(tmp_path):
+    # nvcc --shared, as against PyTorch 0.4's libTHC: THC's functions and
+    # the extension's `state` left for the loader.
+    _write(tmp_path, {
+        'lib/kscale.cu': '''\
+            #include <THC/THC.h>
+
+            extern THCState *state;
+
+            __global__ void kscale_kernel(float *x, long n, float a)
+            {
+                long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+                if (i < n) x[i] *= a;
+            }
+
+            extern "C" int kscale_apply(THCudaTensor *t, float a)
+            {
+                long n = THCudaTensor_nElement(state, t);
+                if (a < 0)
+                    THError("kscale: negative factor %f", a);
+                kscale_kernel<<<(n + 255) / 256, 256, 0, THCState_getCurrentStream(state)>>>(
+                    THCudaTensor_data(state, t), n, a);
+                return (int)n;
+            }
+            ''',
+        'lib/make.sh': '''\
+            #!/bin/sh
+            cd "$(dirname "$0")"
+            nvcc --shared -Xcompiler -fPIC -O2 -arch=sm_75 $(python -m thffi --includes) \\
+                -o libkscale.so kscale.cu
+            ''',
+        'src/kscale.h': 'int kscale_forward(THCudaTensor *t, float a);\n',
+        'src/kscale.c': '''\
+            #include <THC/THC.h>
+            int kscale_apply(THCudaTensor *t, float a);
+
+            int kscale_forward(THCudaTensor *t, float a)
+            {
+                return kscale_apply(t, a);
+            }
+            ''',
+        'build.py': '''\
+            import os
+            from torch.utils.ffi import create_extension
+
+            here = os.path.dirname(os.path.abspath(__file__))
+            ffi = create_extension('_ext.kscale', headers=['src/kscale.h'],
+                                   sources=['src/kscale.c'], with_cuda=True,
+                                   libraries=['kscale'], library_dirs=['lib'],
+                                   runtime_library_dirs=[os.path.join(here, 'lib')],
+                                   relative_to=__file__)
+            if __name__ == '__main__':
+                ffi.build()
+            '''})
+    os.chmod(tmp_path / 'lib/make.sh', 0o755)
+    env = dict(os.environ, PYTHONPATH=ROOT, TORCH_CUDA_ARCH_LIST='7.5')
+    subprocess.run(['sh', 'lib/make.sh'], cwd=tmp_path, env=env, check=True)
+    out = _run(tmp_path, '''
+        import runpy
+        import torch
+        runpy.run_path('build.py', run_name='__main__')
+        from _ext import kscale  # loads: every name of libkscale.so found
+        if torch.cuda.is_available():
+            t = torch.ones(3, device='cuda')
+            print(kscale.kscale_forward(t, 2.0), t.tolist())
+            try:
+                kscale.kscale_forward(t, -1.0)
+            except RuntimeError as exc:
+                print('error:', str(exc).split(' at ')[0])
+        else:
+            print('loaded', callable(kscale.kscale_forward))
+        ''', env={'TORCH_CUDA_ARCH_LIST': '7.5'})
+    assert out.returncode == 0, out.stdout + out.stderr
+    import torch
+    expected = (['3 [2.0, 2.0, 2.0]', 'error: kscale_forward: kscale: negative factor -1.000000']
+                if torch.cuda.is_available() else ['loaded True'])
+    assert out.stdout.splitlines()[-len(expected):] == expected

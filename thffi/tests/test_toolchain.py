@@ -131,3 +131,17 @@ def test_each_refused_flag_compiles_after_modernize_and_taken_flags_stay(tmp_pat
         elif i < len(REFUSED) + len(TAKEN):
             assert new == old, old
     assert cases[-1][2] == ['-arch=sm_75', '--extended-lambda']
+
+
+def test_gccs_linker_option_form_becomes_nvccs():
+    # python -m thffi --libs prints gcc's -Wl,-rpath,DIR; a 2018 make rule
+    # linking a library with nvcc --shared takes it after port and under run.
+    from thffi.toolchain import nvcc
+    args = ['nvcc', '--shared', '-o', 'libk.so', 'k.cu', '-L/c/lib', '-l:libthffi-1.so',
+            '-Wl,-rpath,/c/lib', '-Xcompiler', '-fPIC']
+    new, (change,) = nvcc.modernize(args, ['-gencode=arch=compute_75,code=sm_75'])
+    assert new == args[:7] + ['-Xlinker', '-rpath', '-Xlinker', '/c/lib', '-Xcompiler', '-fPIC']
+    assert "nvcc rejects it (Unknown option '-Wl,...')" in change.why
+    # in a build file's text, in a variable gcc's commands may use too
+    assert nvcc.modern_flags('LIBS = -Wl,-rpath,$(DIR) -Wl,--as-needed -lm')[0] == \
+        'LIBS = -Xlinker -rpath -Xlinker $(DIR) -Xlinker --as-needed -lm'

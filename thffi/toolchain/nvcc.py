@@ -52,6 +52,8 @@ def _missing_compiler(match):
 # flag); why: what today's nvcc does with the old form; applies: None, or a
 # function of the match saying whether the row applies to it.
 Rule = collections.namedtuple('Rule', 'old new why applies', defaults=(None,))
+_WL_WHY = ("gcc's form (python -m thffi --libs prints -Wl,-rpath,DIR): nvcc rejects it "
+           "(Unknown option '-Wl,...'); -Xlinker, one a linker argument, is nvcc's and gcc's")
 FLAG_RULES = [
     Rule(r'(--?std(?:=|[ \t]+))(c|gnu)\+\+(?:98|03|0x|11|1y|14|1z)', r'\1\2++17',
          "CUDA 13's thrust, CUB and libcu++ need C++17: #error Thrust requires at least "
@@ -62,6 +64,11 @@ FLAG_RULES = [
          '', "names a host compiler that is not installed: nvcc fails with \"Failed to "
          "preprocess host compiler properties\", and without it nvcc uses its default one",
          _missing_compiler),
+    # -Xlinker, which gcc takes too: the rows rewrite flags of variables
+    # that gcc commands may share.
+    Rule(r'-Wl,(?P<a>[^\s"\',]+),(?P<b>[^\s"\',]+)(?!,)', r'-Xlinker \g<a> -Xlinker \g<b>',
+         _WL_WHY),
+    Rule(r'-Wl,(?P<a>[^\s"\',]+)(?!,)', r'-Xlinker \g<a>', _WL_WHY),
 ]
 _BEFORE = r'(?<![^\s"\'=,;(:])'
 _AFTER = r'(?![^\s"\',;)>])'
@@ -161,8 +168,9 @@ def modernize(args, arch_flags, accepted=None, always=False):
             continue
         width = 2 if args[i] in _VALUE_OPTIONS and i + 1 < len(args) else 1
         new, found = modern_flags(' '.join(args[i:i + width]))
-        if new:  # '' where a row deletes the flag
-            out += [new] if width == 1 else new.split(' ', 1)
+        if new:  # '' where a row deletes the flag; one flag may become several
+            out += (new.split() if not re.search(r'\s', args[i]) else [new]) if width == 1 \
+                else new.split(' ', 1)
         changes += found
         i += width
     old = rejected(numbers, accepted)
