@@ -6,6 +6,7 @@ the cffi module and the compile jobs: a Plan (plan.py).  Nothing is
 compiled here."""
 
 import dataclasses
+import functools
 import glob
 import os
 import re
@@ -110,7 +111,11 @@ class LanguageArgs(list):
     """extra_compile_args that setuptools hands to every source, C or C++,
     of which each compile passes on the flags of its source's language
     (toolchain/cc.py's for_language; setuptools' compiler class is taught
-    to ask, by compile_by_language)."""
+    to ask, by compile_by_language).  as_cuda: None, or, in a build with
+    CUDA, a function of (source, object) giving the nvcc command that
+    compiles a C++ source as CUDA (_by_verdict)."""
+
+    as_cuda = None
 
     def for_compile(self, compiler, source, cc_args):
         """(arguments, language) for `source` compiled by `compiler` (a
@@ -128,8 +133,8 @@ class LanguageArgs(list):
 def compile_by_language():
     """Teaches the C compiler class setuptools uses (the one cffi compiles
     with) to pass LanguageArgs per source, and to compile a C++ source
-    that names no standard as 2018's g++ did where today's refuses it
-    (_in_old_default).  Other argument lists pass unchanged, so other
+    that names no standard as 2018's g++ did where today's refuses it,
+    and one g++ cannot compile with nvcc where it can (_by_verdict).  Other argument lists pass unchanged, so other
     builds in the process are not affected; done once, before the first
     compile (importing setuptools takes 0.3 s: not for a build that is up
     to date)."""
@@ -144,32 +149,54 @@ def compile_by_language():
         if not isinstance(extra_postargs, LanguageArgs):
             return original(self, obj, src, ext, cc_args, extra_postargs, pp_opts)
         args, language = extra_postargs.for_compile(self, src, cc_args)
-        if language == 'c' or cc.names_a_standard(self.compiler_so + list(cc_args) + args):
+        standards = [] if language == 'c' or cc.names_a_standard(
+            self.compiler_so + list(cc_args) + args) else cc.OLD_CXX_DEFAULTS
+        as_cuda = extra_postargs.as_cuda if language == 'c++' else None
+        if not standards and as_cuda is None:
             return original(self, obj, src, ext, cc_args, args, pp_opts)
-        return _in_old_default(src, lambda more: original(self, obj, src, ext, cc_args,
-                                                           args + more, pp_opts))
+        return _by_verdict(src, lambda more: original(self, obj, src, ext, cc_args,
+                                                       args + more, pp_opts),
+                           standards, as_cuda and as_cuda(src, obj))
 
     _compile.thffi_by_language = True
     compiler_class._compile = _compile
 
 
-def _in_old_default(source, compile_with):
-    """Compiles a C++ source that names no standard: compile_with([]),
-    today's default; where the compiler refuses that, compile_with(['-std=X'])
-    for the first of 2018's defaults (cc.OLD_CXX_DEFAULTS) it accepts,
-    saying so in one line.  The messages shown are those of the compile
-    that succeeded, else today's default's, whose error is raised."""
+def _by_verdict(source, compile_with, standards, nvcc):
+    """Compiles a C++ source as the compilers' verdicts say: compile_with([])
+    as it is; where the compiler refuses that, compile_with(['-std=X']) for
+    the first of `standards` (2018's defaults, cc.OLD_CXX_DEFAULTS, for a
+    source that names none) it accepts; else the nvcc command `nvcc` (or
+    None), for a .cpp that g++ cannot compile and nvcc can, as CUDA (one
+    that includes thrust's device headers).  Each fallback that served says
+    so in one line.  The messages shown are those of the compile that
+    succeeded, else of the first, whose error is raised."""
     first, shown = _quietly(compile_with, [])
     if first is None:
         return _replay(shown)
-    for standard, why in cc.OLD_CXX_DEFAULTS:
+    for standard, why in standards:
         error, output = _quietly(compile_with, ['-std=' + standard])
         if error is None:
             _replay(output)
             sys.stderr.write('thffi: %s\n' % cc.old_default_line(source, standard, why))
             return None
+    if nvcc:
+        done = subprocess.run(nvcc, capture_output=True)
+        if done.returncode == 0:
+            _replay(done.stdout + done.stderr)
+            sys.stderr.write('thffi: %s: compiled by nvcc as CUDA (-x cu): g++ cannot compile '
+                             'it, nvcc can (CUDA headers, such as thrust\'s device ones, that '
+                             'need nvcc)\n' % source)
+            return None
     _replay(shown)
     raise first
+
+
+def _cxx_as_cuda(plan, source, obj):
+    """The nvcc command compiling a C++ source of the plan as CUDA, with the
+    user's include folders and macros, as the .cu sources compile."""
+    command = jobs.nvcc_command(plan, source, obj, False)
+    return command[:1] + ['-x', 'cu'] + command[1:]
 
 
 def _replay(output):
@@ -493,6 +520,8 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
         source_text=_module_source(headers, functions, constants, with_cuda, cxx_code,
                                    shared_library, cc_is_cxx),
         source_extension='.cpp' if kw.get('language') == 'c++' else '.c')
+    if with_cuda:
+        kw['extra_compile_args'].as_cuda = functools.partial(_cxx_as_cuda, plan)
     return dataclasses.replace(plan, jobs=jobs.jobs(
         plan, [(os.path.join(CSRC, f), o) for f, o in own]))
 

@@ -2,7 +2,9 @@
 OLD_CXX_DEFAULTS): a source naming no standard that today's g++ refuses
 under its default is compiled with the first of gnu++14 and gnu++98 the
 compiler accepts it under, saying so in one line; by create_extension and
-under `thffi run`.  The sources are ours, written for g++ 5."""
+under `thffi run`.  And a .cpp that g++ cannot compile and nvcc can (thrust's
+device headers) compiled by nvcc, in a build with CUDA.  The sources are
+ours, written for g++ 5 and CUDA 9."""
 
 import os
 import subprocess
@@ -12,6 +14,7 @@ import pytest
 
 from support import ROOT, write_files
 from thffi import BuildError, create_extension
+from thffi.toolchain import cuda_toolkit
 
 ENV = dict(os.environ, PYTHONPATH=ROOT)
 # g++ 5's gnu++98 took an in-class initialiser of a static const float
@@ -96,3 +99,41 @@ def test_a_make_step_under_thffi_run(tmp_path):
         "thffi run: g++: src/grid.cpp: compiled as gnu++98 (g++ 5's default): today's g++ "
         "refuses it under its default standard"]
     assert os.path.isfile(tmp_path / 'grid.o')
+
+
+@pytest.mark.skipif(cuda_toolkit.find_cuda_home() is None, reason='no CUDA toolkit (nvcc)')
+def test_a_cpp_including_thrusts_device_headers_is_compiled_by_nvcc(tmp_path, capfd):
+    # 2018: a .cpp beside the .cu files, using thrust on device pointers;
+    # g++ meets CUDA's device intrinsics in thrust's headers and fails.
+    write_files(tmp_path, {
+        'src/count.h': 'int count_positive(THCudaTensor *t);\n',
+        'src/count.cpp': '''\
+            #include <THC/THC.h>
+            #include <thrust/device_ptr.h>
+            #include <thrust/count.h>
+
+            extern THCState *state;
+
+            struct positive {
+              __host__ __device__ bool operator()(float x) const { return x > 0; }
+            };
+
+            extern "C" int count_positive(THCudaTensor *t)
+            {
+              thrust::device_ptr<float> p(THCudaTensor_data(state, t));
+              return (int)thrust::count_if(p, p + THCudaTensor_nElement(state, t), positive());
+            }
+            '''})
+    create_extension('_ext.count', headers=['src/count.h'], sources=['src/count.cpp'],
+                     with_cuda=True, relative_to=str(tmp_path / 'build.py'),
+                     verbose=False).build()
+    err = capfd.readouterr().err
+    assert 'count.cpp: compiled by nvcc as CUDA (-x cu): g++ cannot compile it, nvcc can' in err
+    out = subprocess.run([sys.executable, '-c', 'import torch\nfrom _ext import count\n'
+                          'if torch.cuda.is_available():\n'
+                          '    print(count.count_positive(torch.tensor([1., -2, 3], '
+                          'device="cuda")))\n'
+                          'else:\n    print(2)'], cwd=tmp_path, env=ENV,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == '2'
