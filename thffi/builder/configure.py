@@ -407,10 +407,11 @@ def show_step(meant, base):
                                shlex.join(command.args), why)
 
 
-def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs):
+def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs, shared=None):
     """The Plan of one extension from create_extension's arguments (paths
     already absolute; kwargs: setuptools Extension's, plus extra_nvcc_args;
-    verbose: True, False, or None for one short line a command).
+    verbose: True, False, or None for one short line a command; shared:
+    thffi's shared library, for libraries it links that call into it).
     Raises BuildError for arguments that cannot build."""
     parts = name.split('.')
     target_dir = os.path.join(base, *parts)
@@ -467,7 +468,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
     # thffi's own C, (path, gcc optimisation or None for nvcc), and the
     # user's .cu files: compiled before cffi links (compile.py).
     shared_library, linked_libraries, linking = _shared_library(name, base, with_cuda,
-                                                                user_objects, kw)
+                                                                user_objects, kw, shared)
     kw.update(linking)
     own = [] if shared_library else TH_SOURCES + (CXX_GUARD if cxx_code else [])
     toolkit, nvcc = (_toolkit(name) if with_cuda or rescued else
@@ -713,11 +714,12 @@ def _cuda_libraries(name, kw):
     return linking
 
 
-def _shared_library(name, base, with_cuda, user_objects, kw):
+def _shared_library(name, base, with_cuda, user_objects, kw, shared):
     """(shared library, linked libraries, {kwargs it changes}): thffi's
     shared library (libthffi-<version>.so) when a library the extension
-    links was linked against it (python -m thffi --libs) or calls what it
-    defines, or None.  The
+    links was linked against it (python -m thffi --libs), or `shared`
+    (what shared_library.serving found for libraries that call thffi's
+    names unlinked), or None.  The
     extension then links it too, instead of holding thffi's code: one copy
     of its state serves both.  The linked libraries: the shared libraries
     the link names by path or finds in library_dirs."""
@@ -756,16 +758,10 @@ def _shared_library(name, base, with_cuda, user_objects, kw):
                                  'python -m thffi --libs)' % (name, display(base, path)))
             return shared, linked, _linking_shared(kw, shared)
     # Built apart as against PyTorch 0.4's libraries, which the process had
-    # loaded: names left for the loader to find.  They find thffi's shared
-    # library where the extension links it (the libraries an extension
-    # links are looked up among its own), when it defines them: its
-    # symbol table says, not the names' look (TH* only picks whom to ask).
-    undefined = binaries.symbols(linked)[0]
-    if any(n.startswith('TH') or n == 'state' for n in undefined):
-        from . import shared_library  # built from plans of this module's
-        shared = shared_library.library(with_cuda)
-        if set(undefined) & set(binaries.symbols([shared])[1]):
-            return shared, linked, _linking_shared(kw, shared)
+    # loaded: their names are left for the loader, which finds them in the
+    # shared library the extension links (shared_library.serving decides).
+    if shared:
+        return shared, linked, _linking_shared(kw, shared)
     return None, linked, {}
 
 

@@ -6,7 +6,10 @@ make) that call TH or THC functions and that an ffi extension links.
 it; an extension linking such a library then shares it (configure.py)
 instead of holding thffi's code itself, so that one copy of thffi's state
 serves both: a THError in the library built apart ends the extension's
-wrapped call with a RuntimeError, as in the extension's own code.  The
+wrapped call with a RuntimeError, as in the extension's own code.  A
+library built as against PyTorch 0.4's, its TH/THC names and `state` left
+for the loader, is served the same way (serving()): the extension links
+the shared library, where the loader finds them.  The
 file's name carries thffi's version: libraries of two thffi versions in one
 process do not mix.  It is built once per thffi, Python, C compiler and CUDA
 configuration, in the user's cache, from the cached objects of thffi's code
@@ -22,11 +25,26 @@ import sysconfig
 import tempfile
 
 from ..toolchain import cuda_toolkit as cuda
+from . import binaries
 from .compile import _cached_object, cache_root, compile, write_atomic
 from .configure import (CXX_GUARD, TH_SOURCES, THC_SOURCES, WRAP_FLAGS, BuildError, configure,
                          shared_library_name)
 from .jobs import CSRC, THFFI_DIR, cc_command, nvcc_command
 from .plan import Job
+
+
+def serving(linked, with_cuda):
+    """The shared library, for an extension linking the shared libraries
+    `linked` (built apart), when one of them calls what it defines, built
+    as against PyTorch 0.4's libraries: their names left for the loader,
+    which finds them in the libraries the extension links.  Its symbol
+    table says, not the names' look (TH* and `state` only say when to
+    ask); else None."""
+    undefined = binaries.symbols(linked)[0]
+    if not any(n.startswith('TH') or n == 'state' for n in undefined):
+        return None
+    shared = library(with_cuda)
+    return shared if set(undefined) & set(binaries.symbols([shared])[1]) else None
 
 
 def link_flags(path):
