@@ -101,6 +101,22 @@ def thc_test(tmp_path_factory):
                                 include_dirs=[os.path.join(TESTS, 'thc_test')])
 
 
+def import_built(folder, name):
+    """Imports the package `name` built in folder, with any other `_ext`
+    (the demo's, another test's) out of the way meanwhile."""
+    top = name.split('.')[0]
+    others = {k: sys.modules.pop(k) for k in list(sys.modules)
+              if k == top or k.startswith(top + '.')}
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
+        for k in [k for k in sys.modules if k == top or k.startswith(top + '.')]:
+            del sys.modules[k]
+        sys.modules.update(others)
+
+
 def write_files(folder, files):
     """Writes each {path: text} under folder (a pathlib.Path), the text
     dedented; None for a text removes that file."""

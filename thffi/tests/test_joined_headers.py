@@ -4,7 +4,7 @@ text in the order given, whose type declarations the module's ffi knows
 Python).  The fixtures are 2018-style bindings of ours."""
 
 import pytest
-from support import write_files
+from support import import_built, write_files
 
 from thffi import create_extension
 from thffi.builder.headers import HeaderError, read_headers
@@ -65,15 +65,8 @@ def test_a_typedef_of_one_header_known_in_the_next_and_its_struct_typed(tmp_path
                            sources=['src/cloud.c'], relative_to=str(tmp_path / 'build.py'),
                            verbose=False)
     ffi.build()
-    import importlib
-    import sys
     import torch
-    sys.path.insert(0, str(tmp_path))
-    try:
-        cloud = importlib.import_module('_ext.cloud')
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop('_ext', None)
+    cloud = import_built(tmp_path, '_ext.cloud')
     points = torch.arange(12, dtype=torch.float32).reshape(6, 2)
     info = cloud.cloud_info_new(points, 0.5)
     try:

@@ -4,11 +4,8 @@ named like the wrapper's locals (r, t, frame, objs...) and its Python
 module's names (torch, Runtime), builds and calls as C, as C++ and with
 CUDA; a name beginning as thffi's own is refused naming it."""
 
-import importlib
-import sys
-
 import pytest
-from support import write_files
+from support import import_built, write_files
 
 from thffi import create_extension
 from thffi.builder.headers import HeaderError, read_headers
@@ -39,15 +36,6 @@ NAMES_C = '''\
     '''
 
 
-def _load(folder, name):
-    sys.path.insert(0, str(folder))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(folder))
-        sys.modules.pop(name.split('.')[0], None)
-
-
 @pytest.mark.parametrize('source', ['names.c', 'names.cpp'])
 def test_functions_named_like_the_wrappers_own_names_build_and_call(tmp_path, source):
     import torch
@@ -56,7 +44,7 @@ def test_functions_named_like_the_wrappers_own_names_build_and_call(tmp_path, so
     write_files(tmp_path, {'src/names.h': NAMES_H, 'src/' + source: c})
     create_extension('_ext.names', headers=['src/names.h'], sources=['src/' + source],
                      relative_to=str(tmp_path / 'build.py'), verbose=False).build()
-    names = _load(tmp_path, '_ext.names')
+    names = import_built(tmp_path, '_ext.names')
     t = torch.ones(3, 4)
     assert (names.k(t), names.r(t, 2), names.frame(t, 0.5)) == (2, 24, 12.5)
     assert (names.previous(t, torch.zeros(3, 4)), names.previous(t, torch.zeros(4))) == (1, 0)
@@ -80,7 +68,7 @@ def test_a_cuda_function_named_k_builds_with_cuda(tmp_path):
             '''})
     create_extension('_ext.k', headers=['src/k.h'], sources=['src/k.c'], with_cuda=True,
                      relative_to=str(tmp_path / 'build.py'), verbose=False).build()
-    ext = _load(tmp_path, '_ext.k')
+    ext = import_built(tmp_path, '_ext.k')
     assert callable(ext.k) and callable(ext.dev)
     import torch
     if torch.cuda.is_available():
