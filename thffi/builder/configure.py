@@ -134,10 +134,10 @@ def compile_by_language():
     """Teaches the C compiler class setuptools uses (the one cffi compiles
     with) to pass LanguageArgs per source, and to compile a C++ source
     that names no standard as 2018's g++ did where today's refuses it,
-    and one g++ cannot compile with nvcc where it can (_by_verdict).  Other argument lists pass unchanged, so other
-    builds in the process are not affected; done once, before the first
-    compile (importing setuptools takes 0.3 s: not for a build that is up
-    to date)."""
+    and one g++ cannot compile with nvcc where it can (_by_verdict).
+    Other argument lists pass unchanged, so other builds in the process
+    are not affected; done once, before the first compile (importing
+    setuptools takes 0.3 s: not for a build that is up to date)."""
     import setuptools  # noqa: F401 (makes `distutils` setuptools' own, as cffi does)
     from distutils import ccompiler
     compiler_class = type(ccompiler.new_compiler())
@@ -224,6 +224,21 @@ def _quietly(compile_with, more):
             os.close(saved)
         caught.seek(0)
         return error, caught.read()
+
+
+# What configure() said in this process, with the folder it was said of: a
+# build.py that calls create_extension twice (or a setup() that runs it
+# again) hears each note once.
+_SAID = set()
+
+
+def _once(text, base=None):
+    """Writes a note of configure's to stderr, unless this process heard it
+    of the same folder (base: the build script's, where the text names
+    paths relative to it)."""
+    if (text, base) not in _SAID:
+        _SAID.add((text, base))
+        sys.stderr.write(text)
 
 
 def sanitize_mode():
@@ -335,11 +350,11 @@ def _static_cuda_runtime(name, obj):
     if not os.path.basename(obj).startswith('libcudart_static'):
         return False
     shared = os.path.isfile(os.path.join(os.path.dirname(obj), 'libcudart.so'))
-    sys.stderr.write('thffi: warning: create_extension(%r): extra_objects holds %s, the static '
-                     'CUDA runtime, which would give the extension a CUDA runtime of its own, '
-                     'not PyTorch\'s (its own current device, streams and errors): %s\n'
-                     % (name, obj, 'linking the shared runtime, libcudart.so, instead' if shared
-                        else 'linking it, as no libcudart.so lies beside it'))
+    _once('thffi: warning: create_extension(%r): extra_objects holds %s, the static '
+          'CUDA runtime, which would give the extension a CUDA runtime of its own, '
+          'not PyTorch\'s (its own current device, streams and errors): %s\n'
+          % (name, obj, 'linking the shared runtime, libcudart.so, instead' if shared
+             else 'linking it, as no libcudart.so lies beside it'))
     return shared
 
 
@@ -456,8 +471,8 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
         # Work only for what is linked: nothing calls into an extension
         # without functions.
         for source, obj in rescued.items():
-            sys.stderr.write('thffi: %s (extra_objects) %s: not compiled again, as %s has no '
-                             'functions\n' % (display(base, obj), rescue_reasons[source], name))
+            _once('thffi: %s (extra_objects) %s: not compiled again, as %s has no '
+                  'functions\n' % (display(base, obj), rescue_reasons[source], name), base)
         rescued, rescue_reasons, meant = {}, {}, {}
     cuda_sources += list(rescued)
     # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
@@ -572,9 +587,9 @@ def _sort_extra_objects(name, base, with_cuda, extra_objects):
                 rescue_reasons[source] = why
                 meant[source] = command
             else:
-                sys.stderr.write('thffi: warning: %s (extra_objects) %s, and there is no CUDA '
-                                 'toolkit to compile %s: leaving it out\n'
-                                 % (display(base, obj), why, display(base, source)))
+                _once('thffi: warning: %s (extra_objects) %s, and there is no CUDA '
+                      'toolkit to compile %s: leaving it out\n'
+                      % (display(base, obj), why, display(base, source)), base)
         elif not _static_cuda_runtime(name, obj):
             user_objects.append(obj)
             if missing:
@@ -583,10 +598,10 @@ def _sort_extra_objects(name, base, with_cuda, extra_objects):
                 missing_steps[obj] = command and show_step(command, base)
             old = not missing and home and old_device_code(obj)
             if old:
-                sys.stderr.write('thffi: warning: %s (extra_objects) was built by an old CUDA '
-                                 'toolkit: %s, and no .cu lies beside it to compile again: '
-                                 'its kernels will not run on today\'s GPUs\n'
-                                 % (display(base, obj), old))
+                _once('thffi: warning: %s (extra_objects) was built by an old CUDA '
+                      'toolkit: %s, and no .cu lies beside it to compile again: '
+                      'its kernels will not run on today\'s GPUs\n'
+                      % (display(base, obj), old), base)
     return user_objects, rescued, rescue_reasons, meant, missing_steps
 
 
@@ -648,8 +663,8 @@ def _toolkit(name):
         raise BuildError('%s (from %s)' % (exc, arch_source)) from None
     mismatch = cuda.torch_mismatch(toolkit.home)
     if mismatch:
-        sys.stderr.write('thffi: warning: create_extension(%r): building with %s, but %s\n'
-                         % (name, cuda.describe(toolkit), mismatch))
+        _once('thffi: warning: create_extension(%r): building with %s, but %s\n'
+              % (name, cuda.describe(toolkit), mismatch))
     return toolkit, {'nvcc': os.path.join(toolkit.home, 'bin', 'nvcc'), 'arch_spec': arch_spec,
                      'arch_source': arch_source, 'arch_flags': arch_flags}
 

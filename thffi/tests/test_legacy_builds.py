@@ -462,6 +462,12 @@ def test_the_static_cuda_runtime_globbed_into_extra_objects_is_replaced_by_the_s
             "give the extension a CUDA runtime of its own, not PyTorch's (its own current "
             "device, streams and errors): linking the shared runtime, libcudart.so, instead"
             % lib64) in capfd.readouterr().err
+    # A build.py calling create_extension again (for a second extension, or
+    # a setup() running it again) hears the note once.
+    create_extension('_ext.count', headers=['src/wrap.h'], sources=['src/wrap.c'],
+                     extra_objects=[str(obj)] + sorted(glob.glob(lib64 + '/*.a')),
+                     relative_to=str(tmp_path / 'build.py'), verbose=False)
+    assert 'the static CUDA runtime' not in capfd.readouterr().err
 
 
 # A library built apart by make, calling TH as 2018 libraries did through
