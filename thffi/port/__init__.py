@@ -38,6 +38,7 @@ import os
 import re
 import sys
 
+from . import pyversion
 from .report import Finding, format_report
 
 __all__ = ['port', 'main', 'Finding']
@@ -280,8 +281,11 @@ def port(root, write=False, version=None, jobs=None):
                 c_layouts.setdefault(name, (rel, checks))
     extensions, built = _extensions(entries)
     makefiles = {rel: text for _, rel, kind, text in entries if kind == 'make'}
+    python2_folders = frozenset(
+        os.path.dirname(os.path.abspath(path)) for path, _, kind, text in entries
+        if kind == 'py' and pyversion.decide(text).kind == pyversion.PYTHON2)
     repository = Repository(frozenset(built_by_nvcc), built, extensions, c_layouts,
-                            top_level_modules(entries, base))
+                            top_level_modules(entries, base), python2_folders)
     # The Python files, each on its own (the costly part of port; pyversion.py
     # decides Python 2 from a file's text alone): shared among the workers,
     # their results taken in the files' order.

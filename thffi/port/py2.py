@@ -518,7 +518,7 @@ def _tool(names, options):
 
 
 def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None,
-               package=None):
+               package=None, beside_python2=False):
     """(new source, [Finding], pyversion.Verdict) for one file's text: a
     Python 2 file (verdict: pyversion.decide(source) unless given) converted
     by PYTHON2's fixers, the implicit relative imports of a package's
@@ -531,7 +531,9 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
     known (thffi run imports it: True, its imports of its siblings made
     explicit; False, nothing of its imports changes), None where port
     decides (FixLocalImport); a Python 3 file's imports change only in an
-    __init__.py.  A file that parses as neither Python, that fissix cannot
+    __init__.py, and where beside_python2 (a module of a folder of Python 2
+    code, which Python 2 ran with implicit relative imports: the caller
+    knows it has no `from __future__ import absolute_import`).  A file that parses as neither Python, that fissix cannot
     parse, or that does not compile once converted, is returned unchanged,
     with a finding saying so."""
     verdict = verdict or pyversion.decide(source)
@@ -539,7 +541,7 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
         return source, [Finding(path, verdict.line, '%s: not changed' % verdict, False)], verdict
     python2 = verdict.kind == pyversion.PYTHON2
     init = os.path.basename(path) == '__init__.py'
-    if not python2 and not (init and package is not False and re.search(
+    if not python2 and not ((init or beside_python2) and package is not False and re.search(
             r'^\s*(?:from|import|exec)\b|\b__import__\(', source, re.M)):
         return source, [], verdict
     names = [row.fix for row in PYTHON2] if python2 else list(_IMPORT_FIXERS)

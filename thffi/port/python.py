@@ -121,6 +121,7 @@ class Repository:
     c_layouts: dict = field(default_factory=dict)  # C function -> (file, checks layout)
     top_level: dict = field(default_factory=dict)  # {absolute path: how it runs} of the
                                             # modules whose imports stay (running.py)
+    python2_folders: frozenset = frozenset()  # absolute folders holding a Python 2 module
 
 
 # What the legacy torch.utils.ffi build wrote as an extension's __init__.py
@@ -174,8 +175,13 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     findings = [Finding(path, row, 'async=: a SyntaxError since Python 3.7; now '
                         'non_blocking=', True) for row in rows]
     before = source
+    # A module of a folder of Python 2 code ran with Python 2's implicit
+    # relative imports, whatever its own syntax (run/python2.py alike).
+    beside_python2 = bool(filename) and (
+        os.path.dirname(os.path.abspath(filename)) in repository.python2_folders
+        and not pyversion.ABSOLUTE_IMPORT.search(source))
     source, found, verdict = to_python3(source, path, filename, repository.built,
-                                        repository.top_level)
+                                        repository.top_level, beside_python2=beside_python2)
     findings += found
     python2 = verdict.kind == pyversion.PYTHON2
     if verdict.kind == pyversion.NEITHER:

@@ -81,6 +81,11 @@ def is_guard_handler(names):
     return any(n in _GUARD_EXCEPTIONS for n in names)
 
 
+# A module asking for Python 3's absolute imports under Python 2.
+ABSOLUTE_IMPORT = re.compile(
+    r'^from[ \t]+__future__[ \t]+import[ \t]+[^#\n]*\babsolute_import\b', re.M)
+
+
 def decide(source):
     """The Verdict on one file's text (see the module's docstring)."""
     try:

@@ -8,8 +8,10 @@ byte.  Each file converted is said once a run on stderr.
 
 - A file is converted when pyversion.py finds it Python 2 (it does not
   compile as Python 3, or uses what only Python 2 had), and a package's
-  `__init__.py` of Python 3 whose import names a module beside it, as port
-  converts them.  In a module imported as part of its package
+  `__init__.py` of Python 3 whose import names a module beside it, or any
+  such module of a folder of Python 2 code (Python 2 ran it with implicit
+  relative imports, whatever its syntax) that does not ask for
+  absolute_import, as port converts them.  In a module imported as part of its package
   (`rowpool.layers`, or rowpool's `__init__.py`) an import of a module
   beside it (`import helper`, `from layers import *`, `exec('from convsp
   import *')`) becomes explicit: Python 2 found the package's own module
@@ -171,23 +173,24 @@ def converted(path, package):
     import hashlib
     folder, name = os.path.split(path)
     stat = os.stat(path)
+    python2_beside = bool(package) and _python2_folder(folder)
     seen = (stat.st_size, stat.st_mtime_ns, bool(package),
-            _listing(folder) if package else '')
+            _listing(folder) if package else '', python2_beside)
     index = _index(folder)
     record = index.get(name)
     found = _MISSING
-    if record is not None and record[:4] == seen:
-        digest = record[4]
+    if record is not None and tuple(record[:-1]) == seen:
+        digest = record[-1]
         found = _entry(digest) if digest else None
     if found is _MISSING:
         with open(path, 'rb') as f:
             data = f.read()
-        key = '\0'.join((_stamp(), path, seen[3]))
+        key = '\0'.join((_stamp(), path, seen[3], str(python2_beside)))
         digest = hashlib.sha256(key.encode('utf-8', 'surrogateescape') + b'\0' +
                                 data).hexdigest()
         found = _entry(digest)
         if found is _MISSING:
-            found = _convert(path, data, package)
+            found = _convert(path, data, package, python2_beside)
             _store(_entry_path(digest), b'=' if found is None else _dumps(found))
         index[name] = seen + (digest if found is not None else '',)
         _store(_index_path(folder), _dumps(index))
@@ -229,8 +232,9 @@ def _index_path(folder):
 
 
 def _index(folder):
-    """{file name: (size, mtime_ns, package, listing, digest or '')} of the
-    files of folder seen before (at this stamp): read once a process."""
+    """{file name: (size, mtime_ns, package, listing, beside Python 2,
+    digest or '')} of the files of folder seen before (at this stamp), and
+    '\0python2': their verdicts (_python2_folder): read once a process."""
     import marshal
     indexes = _STATE.setdefault('indexes', {})
     if folder not in indexes:
@@ -278,8 +282,10 @@ def _store(entry, data):
         pass
 
 
-def _convert(path, data, package):
-    """Converted for a file's bytes, by port's rules, or None."""
+def _convert(path, data, package, python2_beside=False):
+    """Converted for a file's bytes, by port's rules, or None.
+    python2_beside: the file is a package's module in a folder of Python 2
+    code (_python2_folder)."""
     import ast
     try:
         text = importlib.util.decode_source(data)
@@ -287,14 +293,20 @@ def _convert(path, data, package):
         return None  # Python's own error says what is wrong
     from thffi.port import pyversion
     verdict = pyversion.decide(text)
-    if verdict.kind == pyversion.NEITHER or verdict.kind == pyversion.PYTHON3 and not (
-            package and os.path.basename(path) == '__init__.py' and
-            _names_a_sibling(text, path)):
-        return None  # Python 3's: as port, only an __init__.py's imports change
+    # A module of Python 3 has its imports of its package's own modules
+    # made explicit where Python 2 ran it: an __init__.py, as port writes
+    # it, or any module of a folder of Python 2 code (what Python 2 ran
+    # there it ran with implicit relative imports, whatever the module's
+    # syntax), unless it asked for absolute imports.
+    relative = package and _names_a_sibling(text, path) and (
+        os.path.basename(path) == '__init__.py'
+        or python2_beside and not pyversion.ABSOLUTE_IMPORT.search(text))
+    if verdict.kind == pyversion.NEITHER or verdict.kind == pyversion.PYTHON3 and not relative:
+        return None
     from thffi.port import py2
     rel = os.path.relpath(path, _STATE['root'])
     new, _, verdict = py2.to_python3(text, rel, filename=path, verdict=verdict,
-                                     package=bool(package))
+                                     package=bool(package), beside_python2=relative)
     if new == text:
         return None
     tree = ast.parse(new, path)
@@ -310,6 +322,46 @@ def _convert(path, data, package):
     said += (': runs as `python -m thffi port` converts it, in memory (the file stays as it '
              'is)')
     return Converted(code, wraps, said)
+
+
+def _python2_folder(folder):
+    """Whether a module of folder is Python 2 (port/pyversion.py's
+    verdict), once a process a folder as it is; each file's verdict kept
+    in the folder's index by its size and time (under the key '\0python2'),
+    so that a file seen before as it is now is not read."""
+    changed = os.stat(folder).st_mtime_ns
+    known = _STATE.setdefault('python2_folders', {}).get(folder)
+    if known is not None and known[0] == changed:
+        return known[1]
+    index = _index(folder)
+    kinds = dict(index.get('\0python2', {}))
+    found = False
+    for entry in sorted(os.listdir(folder)):
+        path = os.path.join(folder, entry)
+        if not entry.endswith('.py') or not os.path.isfile(path):
+            continue
+        stat = os.stat(path)
+        record = kinds.get(entry)
+        if record is None or tuple(record[:2]) != (stat.st_size, stat.st_mtime_ns):
+            kinds[entry] = (stat.st_size, stat.st_mtime_ns, _is_python2(path))
+        if kinds[entry][2]:
+            found = True
+            break
+    if kinds != index.get('\0python2'):
+        index['\0python2'] = kinds
+        _store(_index_path(folder), _dumps(index))
+    _STATE['python2_folders'][folder] = changed, found
+    return found
+
+
+def _is_python2(path):
+    from thffi.port import pyversion
+    try:
+        with open(path, 'rb') as f:
+            text = importlib.util.decode_source(f.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+        return False
+    return pyversion.decide(text).kind == pyversion.PYTHON2
 
 
 def _names_a_sibling(text, path):

@@ -190,3 +190,63 @@ def test_python_3_code_loads_as_it_is(tmp_path):
     assert (out.returncode, out.stdout, out.stderr) == (0, '4 net.blocks\n', '')
     entries = list((tmp_path / 'cache' / 'python2').glob('[0-9a-f][0-9a-f]/*'))
     assert len(entries) == 3 and all(e.read_bytes() == b'=' for e in entries)
+
+
+# A package of Python 2 code whose modules are not all Python 2: blend.py
+# is valid Python 3 and imports its Python 2 sibling implicitly, as Python
+# 2 let it; mix.py asked for absolute imports, and gets the top-level one.
+MIXED = {
+    'functions/__init__.py': '',
+    'functions/checks.py': '''\
+        def check_pair(a, b):
+            if len(a) != len(b):
+                print "sizes differ:", len(a), len(b)
+                return False
+            return True
+        ''',
+    'functions/blend.py': '''\
+        from checks import check_pair
+
+
+        def blend(a, b):
+            assert check_pair(a, b)
+            return [(x + y) / 2.0 for x, y in zip(a, b)]
+        ''',
+    'functions/mix.py': '''\
+        from __future__ import absolute_import
+        from checks import where
+
+
+        def mix():
+            return where
+        ''',
+    'checks.py': 'where = "top-level"\n',
+    'main.py': '''\
+        from functions.blend import blend
+        from functions.mix import mix
+        print(blend([1, 2], [3, 4]), mix())
+        ''',
+}
+
+
+def test_a_python_3_module_among_python_2_ones_imports_its_sibling_first(tmp_path):
+    folder = tmp_path / 'repo'
+    write_files(folder, MIXED)
+    python2 = _python2()
+    if python2 is not None:  # what Python 2.7 ran, where one is installed
+        out = subprocess.run([python2, '-B', 'main.py'], cwd=str(folder), capture_output=True,
+                             text=True, timeout=60)
+        assert out.stdout == "([2.0, 3.0], 'top-level')\n", out.stderr
+    out = thffi_run(['--', 'python', 'main.py'], folder, _env(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "[2.0, 3.0] top-level\n"
+    assert ("thffi run: functions/blend.py: its imports of its package's own modules (line 1) "
+            "find them first, as in Python 2") in out.stderr
+    assert 'functions/mix.py' not in out.stderr
+    # port writes the same resolution
+    port(str(folder), write=True)
+    assert (folder / 'functions/blend.py').read_text().startswith('from .checks import check_pair')
+    assert 'from checks import where' in (folder / 'functions/mix.py').read_text()
+    out = subprocess.run([sys.executable, 'main.py'], cwd=str(folder), capture_output=True,
+                         text=True, timeout=60)
+    assert out.stdout == "[2.0, 3.0] top-level\n", out.stderr
