@@ -99,3 +99,42 @@ def _file(plan, path):
     if absolute.startswith(plan.build_dir + os.sep):
         return os.path.basename(path)
     return plan.display(absolute)
+
+
+# A compiler's warning line: gcc's and g++'s `file:line:col: warning: text
+# [-Wkind]`, nvcc's `file(line): warning #177-D: text`.
+_GCC_WARNING = re.compile(r'^(?P<place>\S[^:\n]*:\d+(?::\d+)?): warning: (?P<text>.*?)'
+                          r'(?: \[(?P<kind>-W[^\]]+)\])?$')
+_NVCC_WARNING = re.compile(r'^(?P<place>\S[^(\n]*\(\d+\)): warning #(?P<kind>[\w-]+): '
+                           r'(?P<text>.*)$')
+
+
+def whole_warnings():
+    """Whether a build shows its compilers' warnings whole: THFFI_VERBOSE=1."""
+    return os.environ.get('THFFI_VERBOSE') == '1'
+
+
+def summarised(output):
+    """A successful compile's messages, its warnings one line a kind (the
+    first as the compiler wrote it, with how many more there are): 2018
+    code a user did not write warns by the hundred under today's
+    compilers), thffi's own lines kept.  The output as it is where no line
+    is a warning, or with THFFI_VERBOSE=1."""
+    if whole_warnings():
+        return output
+    kinds, own = {}, []
+    for line in output.splitlines():
+        match = _GCC_WARNING.match(line) or _NVCC_WARNING.match(line)
+        if match:
+            kind = match.group('kind') or match.group('text')
+            kinds.setdefault(kind, [line, 0])[1] += 1
+        elif line.startswith('thffi'):  # thffi's own lines stay
+            own.append(line)
+    if not kinds:
+        return output
+    lines = own + [first + (' (and %d more like it)' % (count - 1) if count > 1 else '')
+                   for first, count in kinds.values()]
+    total = sum(count for _, count in kinds.values())
+    return '\n'.join(lines) + '\nthffi: %d warning%s of the compilers, one line a kind (all of ' \
+        'them, with their context: THFFI_VERBOSE=1)\n' % (total, '' if total == 1 else 's')
+

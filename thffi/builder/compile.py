@@ -71,8 +71,10 @@ def compile(plan, deferred=False):
     for job, result in zip(jobs, results):
         if plan.verbose and not job.own:
             print(command_log.command(plan, job.command))
-        # The user's compiler warnings show; thffi's own objects' do not.
-        sys.stderr.write(result.stderr if result.returncode or not job.own else '')
+        # The user's compiler warnings show (one line a kind, but on
+        # failure: command_log.summarised); thffi's own objects' do not.
+        sys.stderr.write(result.stderr if result.returncode else
+                         '' if job.own else command_log.summarised(result.stderr))
         if plan.verbose:
             sys.stdout.write(result.stdout)
         if result.returncode != 0 and job.source in plan.rescued:

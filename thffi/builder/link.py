@@ -398,19 +398,26 @@ def _cffi_compile(plan, module, kwargs, sources):
         # cffi's own lines ("generating ...") show with the whole commands.
         quiet = contextlib.nullcontext() if plan.full_commands else contextlib.redirect_stdout(
             io.StringIO())
-        with _printing_compiler_commands(plan), _teeing_stderr(output), quiet:
+        # The compilers' messages show as they come with THFFI_VERBOSE=1;
+        # else after the compile: whole where it failed, its warnings one
+        # line a kind where it did (command_log.summarised).
+        passing = command_log.whole_warnings()
+        with _printing_compiler_commands(plan), _teeing_stderr(output, passing), quiet:
             built = ffi.compile(tmpdir=plan.build_dir, verbose=plan.verbose,
                                 target='%s%s' % (module.split('.')[-1],
                                                  sysconfig.get_config_var('EXT_SUFFIX')))
     except cffi.VerificationError:
-        # The compiler printed its file:line messages already; the
-        # exception's own text is only its long command line.
+        # The exception's own text is only its long command line.
+        text = b''.join(output).decode('utf-8', 'replace')
+        sys.stderr.write('' if passing else text)
         raise BuildError('building %s failed: the C compiler reported the errors above%s'
-                         % (plan.name, explained(
-                             plan, b''.join(output).decode('utf-8', 'replace')))) from None
+                         % (plan.name, explained(plan, text))) from None
     except OSError as exc:
+        sys.stderr.write('' if passing else b''.join(output).decode('utf-8', 'replace'))
         raise BuildError('building %s failed: %s' % (plan.name, exc)) from None
-    _check_declared(plan, b''.join(output).decode('utf-8', 'replace'))
+    text = b''.join(output).decode('utf-8', 'replace')
+    sys.stderr.write('' if passing else command_log.summarised(text))
+    _check_declared(plan, text)
     return built
 
 
@@ -543,11 +550,12 @@ def _source_names(obj):
 
 
 @contextlib.contextmanager
-def _teeing_stderr(output):
+def _teeing_stderr(output, passing=True):
     """Appends what is written to file descriptor 2 meanwhile (by this
     process and the compilers it runs) to the list `output`, as bytes, as
-    it passes on to where it went before: the compilers' messages show as
-    they come, and the build can read them afterwards."""
+    it passes on to where it went before (passing: else it is only kept):
+    the compilers' messages show as they come, and the build can read
+    them afterwards."""
     sys.stderr.flush()
     saved = os.dup(2)
     read, write = os.pipe()
@@ -560,7 +568,7 @@ def _teeing_stderr(output):
             if not chunk:
                 break
             output.append(chunk)
-            while chunk:
+            while passing and chunk:
                 chunk = chunk[os.write(saved, chunk):]
 
     thread = threading.Thread(target=pump, daemon=True)

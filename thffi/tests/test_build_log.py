@@ -133,3 +133,38 @@ def test_the_toolkits_deprecation_of_long4_is_silenced_and_the_users_are_not(tmp
     ffi = create_extension('_ext.roi', headers=['src/roi.h'], sources=['src/roi.c'],
                            relative_to=str(tmp_path / 'build.py'), with_cuda=True)
     assert set(toolchain_warnings.QUIET_DEPRECATIONS) <= set(ffi.kwargs['define_macros'])
+
+
+# 2018 C that today's gcc warns about on every line: the same kinds of
+# warning many times over, in the repository's own files.
+NOISY_C = '''\
+    #include <TH/TH.h>
+
+    int noisy_sum(THFloatTensor *t)
+    {
+    %s
+        return (int)THFloatTensor_sumall(t);
+    }
+    ''' % ''.join('    int unused_%d = %d;\n' % (i, i) for i in range(40))
+
+
+def test_a_builds_warnings_one_line_a_kind_and_whole_behind_thffi_verbose(tmp_path):
+    write_files(tmp_path, {
+        'src/noisy.h': 'int noisy_sum(THFloatTensor *t);\n', 'src/noisy.c': NOISY_C,
+        'build.py': '''\
+            from torch.utils.ffi import create_extension
+            ffi = create_extension('_ext.noisy', headers=['src/noisy.h'],
+                                   sources=['src/noisy.c'], extra_compile_args=['-Wall'],
+                                   relative_to=__file__, verbose=True)
+            if __name__ == '__main__':
+                ffi.build()
+            '''})
+    out = _build(tmp_path)
+    warnings = [line for line in out.stderr.splitlines() if ': warning: ' in line]
+    assert len(warnings) == 1 and re.search(
+        r"noisy\.c:\d+:\d+: warning: unused variable .unused_\d+. \[-Wunused-variable\] "
+        r"\(and 39 more like it\)$", warnings[0]), out.stderr
+    assert ('thffi: 40 warnings of the compilers, one line a kind (all of them, with their '
+            'context: THFFI_VERBOSE=1)') in out.stderr
+    whole = _build(tmp_path, env={'THFFI_VERBOSE': '1'})
+    assert whole.stderr.count('[-Wunused-variable]') == 40, whole.stderr
