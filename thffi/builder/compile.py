@@ -46,8 +46,12 @@ def compile(plan, deferred=False):
         if (source in plan.deferred) == deferred:
             print(_rescue_line(plan, source, obj))
     fresh = [job for job in jobs if job.own and not cache[job.object].present()]
-    if plan.verbose and plan.cuda_toolkit:
+    if plan.verbose and plan.cuda_toolkit and plan.with_cuda and not deferred:
         print('thffi: building %s with %s' % (plan.name, describe(plan.cuda_toolkit)))
+    elif plan.verbose and plan.cuda_toolkit and any(j.source.endswith('.cu') for j in jobs):
+        # Built without CUDA, but for the .cu objects a make.sh was to build.
+        print('thffi: %s is built without CUDA; its .cu objects compile with %s'
+              % (plan.name, describe(plan.cuda_toolkit)))
     if plan.verbose and any(job.source.endswith('.cu') for job in fresh):
         print('thffi: compiling thffi\'s own CUDA kernels for architectures %s (from %s): '
               'a few seconds an architecture, once; later builds take them from the cache'

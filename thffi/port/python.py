@@ -441,22 +441,23 @@ class _Rewriter(cst.CSTTransformer):
     def _wrap_function(self, node):
         """torch.utils.ffi._wrap_function wrapped a cffi function for
         torch tensors; thffi's build writes those wrappers into the built
-        package, and has no _wrap_function.  Unused (a hand-written
-        __init__.py that imports the built package), its import goes."""
+        package, and thffi's _wrap_function calls through.  Used, the
+        import becomes thffi's; unused (a hand-written __init__.py that
+        imports the built package), it goes."""
         alias = next(a for a in node.names if a.name.value == '_wrap_function')
         local = alias.asname.name.value if alias.asname else '_wrap_function'
         scope = self.get_metadata(ScopeProvider, node, None)
         used = scope is not None and any(
             assignment.references for assignment in scope.assignments[local])
         if used:
-            self._report(node, '_wrap_function not changed: thffi has none (it wrapped a cffi '
-                         'function for tensors); import the functions from the package '
-                         'thffi\'s build writes, which are wrapped already', fixed=False)
+            self._report(node, '_wrap_function: now thffi\'s, which calls the function it is '
+                         'given as it is: thffi\'s build wrote the package\'s functions taking '
+                         'tensors already')
             return
         unused_imports.schedule(self.context, 'thffi', '_wrap_function',
                                     None if local == '_wrap_function' else local)
-        self._report(node, '_wrap_function import (unused): removed; thffi has none, its build '
-                     'writes the wrappers into the built package')
+        self._report(node, '_wrap_function import (unused): removed; thffi\'s build writes the '
+                     'wrappers into the built package')
 
     def leave_Import(self, original_node, updated_node):
         for alias in original_node.names:

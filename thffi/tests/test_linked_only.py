@@ -53,6 +53,8 @@ def test_a_c_only_extension_beside_a_failed_nvcc_step_runs_no_nvcc(tmp_path):
     nvcc = os.path.join(HOME, 'bin', 'nvcc')
     assert not [line for line in out.stdout.splitlines() if line.startswith(nvcc)], out.stdout
     assert 'gcc' in out.stdout and 'compiling src/cuda/shift_kernel.cu' not in out.stdout
+    # and nothing says it builds with CUDA: no CUDA code was compiled
+    assert 'with CUDA' not in out.stdout, out.stdout
     needed, symbols = _library(tmp_path)
     assert 'libcudart' not in needed and 'shift_launcher' not in symbols, needed
     ran = subprocess.run([sys.executable, '-c', textwrap.dedent('''\
