@@ -31,7 +31,7 @@ C parser: a check made in a helper function is not seen."""
 
 import re
 
-from ..toolchain import cuda_api
+from ..toolchain import cuda_api, legacy_headers
 from ..toolchain.cc import blank_comments_and_strings, c99_inline_definitions
 from .report import Finding
 
@@ -44,6 +44,8 @@ _CHECK = re.compile(r'THArgCheck|THAssert|THError|nDimension|isContiguous|newCon
 _LAYOUT = re.compile(r'_stride\s*\(|->stride\s*\[|\bstrides?\s*\[|[iI]sContiguous'
                      r'|newContiguous|_contiguous\s*\(')
 _KEYWORDS = ('if', 'for', 'while', 'switch', 'catch', 'sizeof', 'defined')
+# An #include and the header it names.
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.M)
 _CUDA_NAME = re.compile(r'(?<![\w.>])((?:cuda|cusparse|texture|surface)\w*)\s*[(<]')
 _FUNCTION_HEAD = re.compile(r'(\w+)\s*\([^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*\)\s*$')
 
@@ -95,6 +97,13 @@ def scan_c(text, path):
                        'wrong order; take a contiguous copy (THFloatTensor_newContiguous, '
                        'THCudaTensor_newContiguous) or check isContiguous')
         findings.append(Finding(path, code.count('\n', 0, start) + 1, message % name, False))
+    for match in _INCLUDE.finditer(text):
+        # not in a comment: the # is still there where comments are blanked
+        described = code[text.index('#', match.start())] == '#' and \
+            legacy_headers.describe(match.group(1))
+        if described:  # the build will refuse it: the compiler cannot find it
+            findings.append(Finding(path, text.count('\n', 0, match.start()) + 1,
+                                    described, False))
     seen = set()
     for match in _CUDA_NAME.finditer(code):
         name = match.group(1)

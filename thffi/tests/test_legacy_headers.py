@@ -2,6 +2,8 @@
 (thffi/toolchain/legacy_headers.py): a build including one fails saying
 what it was and what to write instead, not only "No such file"."""
 
+import os
+
 import pytest
 from support import write_files
 
@@ -34,6 +36,12 @@ def test_aten_bridge_in_an_ffi_source(tmp_path):
     assert ("instead, call TH's and THC's functions on the THFloatTensor/THCudaTensor the "
             "function is given") in message
     assert 'torch.utils.cpp_extension' in message
+    # port's report names it, left for the user, before any build
+    from thffi.port import port
+    findings = port(str(tmp_path))[1]
+    left = [f for f in findings if not f.fixed and f.path == os.path.join('src', 'relu.cpp')]
+    assert [(f.line, f.message.split(':')[0]) for f in left] == [
+        (2, '<ATen/ATen.h> is not provided')]
 
 
 @pytest.mark.parametrize('output, header', [

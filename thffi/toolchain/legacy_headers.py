@@ -1,7 +1,8 @@
 """Headers 2018 ffi code included that thffi does not provide, and what to
 write instead: a build failing on one says so, not only the compiler's bare
 "No such file or directory" (builder/compile.py's explained() reads this
-table for every failed compile: gcc, g++ and nvcc).
+table for every failed compile: gcc, g++ and nvcc), and port's report
+names each include of one (port/c.py), which the build will refuse.
 
 torch.utils.ffi put torch/lib/include on the include path, where PyTorch
 0.4 installed ATen's C++ headers beside TH's, and some ffi code of 2018
@@ -50,11 +51,14 @@ _MISSING_FILE = re.compile(r'fatal error: ([\w./+-]+): No such file or directory
 def explain(output):
     """A line for each header of MISSING that a compiler's output says it
     could not find, once each: `<ATen/ATen.h> is not provided: ...`."""
-    lines = []
-    for name in dict.fromkeys(_MISSING_FILE.findall(output)):
-        for row in MISSING:
-            if re.fullmatch(row.pattern, name):
-                lines.append('<%s> is not provided: %s; instead, %s' % (
-                    name, row.what, row.instead))
-                break
-    return lines
+    return [line for line in map(describe, dict.fromkeys(_MISSING_FILE.findall(output)))
+            if line]
+
+
+def describe(name):
+    """`<name> is not provided: what; instead, ...` for a header of MISSING
+    (as included: 'ATen/ATen.h'), else None."""
+    for row in MISSING:
+        if re.fullmatch(row.pattern, name):
+            return '<%s> is not provided: %s; instead, %s' % (name, row.what, row.instead)
+    return None
