@@ -318,8 +318,11 @@ def _source_by_symbols(obj):
         return None
     counts = {}
     for source in glob.glob(os.path.join(glob.escape(os.path.dirname(obj) or '.'), '*.cu')):
-        with open(source, errors='replace') as f:
-            text = f.read()
+        try:
+            with open(source, errors='replace') as f:
+                text = f.read()
+        except OSError:  # a link to nowhere, an unreadable file: no source of obj
+            continue
         counts[source] = sum(1 for n in names
                              if re.search(r'\b%s\s*\([^;{]*\)\s*\{' % re.escape(n), text))
     best = max(counts.values(), default=0)

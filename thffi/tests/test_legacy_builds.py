@@ -711,3 +711,19 @@ def test_a_cuda_library_nvcc_built_apart_calling_thc_and_state_loads(tmp_path):
     expected = (['3 [2.0, 2.0, 2.0]', 'error: kscale_forward: kscale: negative factor -1.000000']
                 if torch.cuda.is_available() else ['loaded True'])
     assert out.stdout.splitlines()[-len(expected):] == expected
+
+
+def test_the_source_of_an_object_beside_links_to_nowhere(tmp_path):
+    """An editor's lock files and a link left by a moved kernel, pointing
+    nowhere, are not build files nor sources: what builds a committed
+    object is still found by its symbols."""
+    from thffi.builder.configure import _object_source
+    kernel = 'int interp_forward_cuda(int n)\n{\n  return n;\n}\n'
+    (tmp_path / 'interpolation_cuda_kernel.cu').write_text(kernel)
+    (tmp_path / 'interp.c').write_text(kernel)
+    subprocess.run(['gcc', '-c', '-o', str(tmp_path / 'interpolate_cuda_kernel.o'),
+                    str(tmp_path / 'interp.c')], check=True)
+    for link in ('.#make.sh', '.#interp.py', 'interpolation_old_kernel.cu'):
+        os.symlink('nowhere', str(tmp_path / link))
+    assert _object_source(str(tmp_path / 'interpolate_cuda_kernel.o')) == str(
+        tmp_path / 'interpolation_cuda_kernel.cu')

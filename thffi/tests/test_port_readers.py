@@ -214,6 +214,7 @@ def test_the_scripts_readmes_and_build_files_run_are_read_whatever_their_names(t
 def test_the_builder_finds_the_step_meant_to_build_an_object_in_a_script_by_any_name(tmp_path):
     from thffi.builder.configure import meant_command
     _write(tmp_path, SCRIPTS_BY_ANY_NAME)
+    (tmp_path / '.#install.bash').symlink_to('nowhere')  # an editor's lock file: no build file
     found = meant_command(str(tmp_path / 'src/blur_kernel.o'), str(tmp_path))
     assert found is not None
     path, command, folder = found

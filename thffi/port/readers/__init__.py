@@ -53,7 +53,11 @@ def _build_files(root, recursive=True, run_as=None):
                          and not os.path.isfile(os.path.join(folder, d, 'pyvenv.cfg')))
         for name in sorted(files):
             path = os.path.join(folder, name)
-            reader = os.path.getsize(path) <= _LARGEST and kind(path, run_as)
+            try:
+                size = os.path.getsize(path)
+            except OSError:  # a link to nowhere (an editor's lock file, .#x.py)
+                continue
+            reader = size <= _LARGEST and kind(path, run_as)
             if reader:
                 yield path, reader
 
