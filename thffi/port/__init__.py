@@ -26,7 +26,9 @@ mask; vendored.py: includes of a CUB or thrust copy become the toolkit's,
 and no file in a library copy is changed) under PATH, prints a
 unified diff of what it would change on stdout and a report of what it
 changed and what it left for the user on stderr.  --write applies the
-diff.  Running it again changes nothing.  The Python files, the costly
+diff.  Running it again changes nothing.  It goes file by file: a file a
+rewrite fails on is left as it was and named in the report with the error,
+and the others are still ported.  The Python files, the costly
 part, are shared among --jobs processes (one a core), and only those whose
 text holds a name the fixers rewrite or report are parsed with libcst
 (triggers.py; docs/porting/port_speed.md)."""
@@ -202,6 +204,14 @@ def _python_cost(job):
                         else 1)
 
 
+def _failed(rel, exc):
+    """The finding for a file a rewrite of port failed on (a fault of
+    port's, not of the file): the file is left as it was, and the others
+    are still ported."""
+    return Finding(rel, 0, 'not changed: port failed on it (%s: %s); please report it to '
+                   'thffi' % (type(exc).__name__, exc), False)
+
+
 def _port_python(job):
     """(new text, [Finding], the import statements of the new text, or None
     where it does not parse: imports.statements()) of one Python file;
@@ -212,13 +222,16 @@ def _port_python(job):
     from .python import rewrite_python
     from ..toolchain.nvcc import accepted_architectures
     path, rel, text, version, repository, architectures = job
-    new, found = rewrite_python(text, rel, version, filename=path, repository=repository)
-    if 'nvcc' in new:
-        if architectures is _NOT_ASKED:
-            architectures = accepted_architectures()
-        ported, more = rewrite_nvcc_calls(new, rel, architectures)
-        found += _lines_before(more, new, text)
-        new = ported
+    try:
+        new, found = rewrite_python(text, rel, version, filename=path, repository=repository)
+        if 'nvcc' in new:
+            if architectures is _NOT_ASKED:
+                architectures = accepted_architectures()
+            ported, more = rewrite_nvcc_calls(new, rel, architectures)
+            found += _lines_before(more, new, text)
+            new = ported
+    except Exception as exc:
+        new, found = text, [_failed(rel, exc)]
     try:
         imported = statements(ast.parse(new))
     except (SyntaxError, ValueError):
@@ -313,14 +326,18 @@ def port(root, write=False, version=None, jobs=None):
                                     'torch.utils.ffi build; delete it, the build script '
                                     'writes it anew', False))
             continue
-        if kind == 'sh':
-            new, found = rewrite_shell(text, rel, accepted())
-        elif kind == 'make':
-            new, found = rewrite_make(text, rel, accepted(), makefiles)
-        elif kind == 'cmake':
-            new, found = rewrite_cmake(text, rel, accepted())
-            if found:  # a file of the torch build: the sources it names are compiled
-                texts[rel] = text
+        if kind in ('sh', 'make', 'cmake'):
+            try:
+                if kind == 'sh':
+                    new, found = rewrite_shell(text, rel, accepted())
+                elif kind == 'make':
+                    new, found = rewrite_make(text, rel, accepted(), makefiles)
+                else:
+                    new, found = rewrite_cmake(text, rel, accepted())
+                    if found:  # a file of the torch build: the sources it names are compiled
+                        texts[rel] = text
+            except Exception as exc:
+                new, found = text, [_failed(rel, exc)]
         else:
             new, found, statements = ported[rel]
             texts[rel] = new

@@ -558,10 +558,14 @@ class _Rewriter(cst.CSTTransformer):
             # A build script often imported torch for this alone; thffi
             # builds without it (and without its import time).
             unused_imports.schedule(self.context, 'torch')
+            # The call's parentheses stay: in `assert(torch.cuda.is_available())`
+            # they are all that parts the keyword from its test.
             if self.analysis.from_ffi_import:
-                return cst.Call(func=cst.Name('cuda_enabled'))
+                return cst.Call(func=cst.Name('cuda_enabled'), lpar=updated_node.lpar,
+                                rpar=updated_node.rpar)
             AddImportsVisitor.add_needed_import(self.context, 'thffi')
-            return cst.Call(func=cst.parse_expression('thffi.cuda_enabled'))
+            return cst.Call(func=cst.parse_expression('thffi.cuda_enabled'),
+                            lpar=updated_node.lpar, rpar=updated_node.rpar)
         if 'torch.range' in names:
             return self._arange(original_node, updated_node)
         if names & VARIABLE_CLASSES:

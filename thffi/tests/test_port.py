@@ -12,7 +12,7 @@ import warnings
 import pytest
 import torch
 
-from support import ROOT
+from support import ROOT, write_files
 from thffi.toolchain import cuda_toolkit as cuda
 from thffi.port import port
 from thffi.port.c import scan_c
@@ -459,6 +459,93 @@ def test_port_a_folder(tmp_path):
     assert (tmp_path / 'build.py').read_text() == 'from thffi import create_extension\n'
     assert (tmp_path / 'src' / 'k.cu').read_text() == kernel
     assert port(str(tmp_path))[0] == ''
+
+
+# A 2018 repository as it was left on a laptop: a build script and a module
+# that test the GPU with `assert(...)` (no space: libcst needs the
+# parentheses kept), an editor's lock file (a link to nowhere), and a
+# script half-written, that parses as neither Python.
+LAPTOP_REPOSITORY = {
+    'build.py': """\
+        import torch
+        from torch.utils.ffi import create_extension
+
+        assert(torch.cuda.is_available())
+        ffi = create_extension('_ext.my_lib', headers=['src/my_lib.h'],
+                               sources=['src/my_lib.c'], with_cuda=True)
+        """,
+    'src/my_lib.h': 'int my_lib_add_forward(THFloatTensor *input1, THFloatTensor *input2,\n'
+                    '                       THFloatTensor *output);\n',
+    'src/my_lib.c': """\
+        #include <TH/TH.h>
+
+        int my_lib_add_forward(THFloatTensor *input1, THFloatTensor *input2,
+                               THFloatTensor *output)
+        {
+          if (!THFloatTensor_isSameSizeAs(input1, input2))
+            return 0;
+          THFloatTensor_resizeAs(output, input1);
+          THFloatTensor_cadd(output, input1, 1.0, input2);
+          return 1;
+        }
+        """,
+    'functions/check.py': """\
+        import torch
+        from torch.autograd import Variable
+
+        def checked(x):
+            assert(torch.cuda.is_available())
+            return Variable(x)
+        """,
+    'tools/eval.py': """\
+        def accuracy(out, target):
+            print "accuracy",
+            return (out == target).sum() /
+        """,
+    'tools/plot.py': """\
+        from torch.autograd import Variable
+        curve = Variable(points)
+        """,
+}
+
+
+def test_port_goes_file_by_file(tmp_path, monkeypatch):
+    """A file port cannot rewrite, or whose rewrite fails, is left as it was
+    and named with the reason; the others are ported; a link to nowhere is
+    reported as not read."""
+    from thffi.port import python
+    write_files(tmp_path, LAPTOP_REPOSITORY)
+    os.symlink('nowhere', str(tmp_path / 'functions' / '.#check.py'))
+    rewrite = python.rewrite_python
+
+    def failing(source, path, *args, **kwargs):  # a fault of port's on one file
+        if path == os.path.join('tools', 'plot.py'):
+            raise RuntimeError('a fixer failed')
+        return rewrite(source, path, *args, **kwargs)
+
+    monkeypatch.setattr(python, 'rewrite_python', failing)
+    before = {name: (tmp_path / name).read_bytes() for name in LAPTOP_REPOSITORY}
+    _, findings, read, changed = port(str(tmp_path), write=True, jobs=1)
+    assert read == 6 and sorted(changed) == ['build.py', os.path.join('functions', 'check.py')]
+    assert (tmp_path / 'build.py').read_text().splitlines()[:3] == [
+        'from thffi import create_extension, cuda_enabled', '', 'assert(cuda_enabled())']
+    assert (tmp_path / 'functions' / 'check.py').read_text() == textwrap.dedent("""\
+        import torch
+
+        def checked(x):
+            assert(torch.cuda.is_available())
+            return x.detach()
+        """)
+    for name in ('tools/eval.py', 'tools/plot.py'):
+        assert (tmp_path / name).read_bytes() == before[name]
+    left = {f.path: f.message for f in findings if not f.fixed}
+    assert left[os.path.join('tools', 'eval.py')].startswith('does not parse (line ')
+    assert left[os.path.join('tools', 'plot.py')] == (
+        'not changed: port failed on it (RuntimeError: a fixer failed); please report it to '
+        'thffi')
+    assert left[os.path.join('functions', '.#check.py')].startswith('not read: [Errno 2]')
+    monkeypatch.setattr(python, 'rewrite_python', rewrite)
+    assert port(str(tmp_path), jobs=1)[3] == [os.path.join('tools', 'plot.py')]
 
 
 # A 2018 make.sh and build.sh that quote their include flags (one argument
