@@ -22,6 +22,9 @@ byte.  Each file converted is said once a run on stderr.
   known only when it runs (`exec('from %s import *' % name)`) has its
   imports of the package's own modules made explicit then
   (py2.explicit_imports: __thffi_imports__, a global of the module).
+- In a Python 2 module (without `from __future__ import division`) each
+  `/` is Python 2's, decided by the operands as it runs: floor division of
+  two integers, else true division (_old_div, a builtin the run installs).
 - What the conversion gives is cached by content hash (the file's bytes,
   its path, its folder's names, how it is imported, port's rules, this
   Python) in thffi's cache (builder/compile.py's cache_root(), `python2/`),
@@ -49,6 +52,8 @@ import sys
 ROOT = 'THFFI_RUN_ROOT'
 # The global a converted package's module calls on a string it execs.
 IMPORTS = '__thffi_imports__'
+# The builtin a converted Python 2 module's `/` calls (_old_div).
+OLD_DIV = '__thffi_old_div__'
 # What a new process runs for a converted script: run_main() below.
 _RUN_MAIN = "import sys; sys.modules['_thffi_run_python2'].run_main()"
 # The files of port's rules: the cache's key holds their state.
@@ -74,8 +79,10 @@ def install(root, cache, package, state=None):
     folder of the conversions; package: thffi's own folder (never
     converted); state: the run's folder (where what was said once is
     marked), or None."""
+    import builtins
     root = os.path.abspath(root)
     _STATE.update(root=root, cache=cache, package=os.path.abspath(package), state=state)
+    setattr(builtins, OLD_DIV, _old_div)
     sys.path_hooks.insert(0, _path_hook)
     for path in list(sys.path_importer_cache):  # finders made before the hook
         if _ours(path):
@@ -311,6 +318,8 @@ def _convert(path, data, package, python2_beside=False):
         return None
     tree = ast.parse(new, path)
     wraps = bool(package) and _wrap_exec(tree)
+    if verdict.kind == pyversion.PYTHON2 and not _FUTURE_DIVISION.search(text):
+        _old_division(tree)
     code = compile(tree, path, 'exec', dont_inherit=True)
     if verdict.kind == pyversion.PYTHON2:
         said = '%s is Python 2 (line %d: %s)' % (rel, verdict.line, verdict.why)
@@ -370,6 +379,56 @@ def _names_a_sibling(text, path):
     folder X beside path: else no import of it is relative."""
     beside = {entry.partition('.')[0] for entry in os.listdir(os.path.dirname(path))}
     return not beside.isdisjoint(_NAMED.findall(text))
+
+
+_FUTURE_DIVISION = re.compile(r'^from[ \t]+__future__[ \t]+import[ \t]+[^#\n]*\bdivision\b', re.M)
+
+
+def _old_div(a, b):
+    """Python 2's `/`: floor division of two integers, else true division
+    (as python-future's past.utils.old_div), known from the operands as
+    the module runs."""
+    import numbers
+    if isinstance(a, numbers.Integral) and isinstance(b, numbers.Integral):
+        return a // b
+    return a / b
+
+
+def _old_division(tree):
+    """Makes each `a / b` and `x /= b` of a Python 2 module's tree
+    Python 2's: OLD_DIV(a, b), and x = OLD_DIV(x, b) (its target read
+    again, as the augmented assignment read it)."""
+    import ast
+
+    def call(left, right, at):
+        return ast.copy_location(ast.Call(ast.Name(OLD_DIV, ast.Load()), [left, right], []), at)
+
+    class Divisions(ast.NodeTransformer):
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            return call(node.left, node.right, node) if isinstance(node.op, ast.Div) else node
+
+        def visit_AugAssign(self, node):
+            self.generic_visit(node)
+            if not isinstance(node.op, ast.Div):
+                return node
+            read = ast.fix_missing_locations(ast.copy_location(_loaded(node.target), node))
+            return ast.copy_location(ast.Assign([node.target], call(read, node.value, node)),
+                                     node)
+
+    Divisions().visit(tree)
+    ast.fix_missing_locations(tree)
+
+
+def _loaded(target):
+    """An assignment's target as an expression that reads it."""
+    import ast
+    import copy
+    read = copy.deepcopy(target)
+    for node in ast.walk(read):
+        if hasattr(node, 'ctx'):
+            node.ctx = ast.Load()
+    return read
 
 
 def _wrap_exec(tree):

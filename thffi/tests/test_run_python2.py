@@ -250,3 +250,43 @@ def test_a_python_3_module_among_python_2_ones_imports_its_sibling_first(tmp_pat
     out = subprocess.run([sys.executable, 'main.py'], cwd=str(folder), capture_output=True,
                          text=True, timeout=60)
     assert out.stdout == "[2.0, 3.0] top-level\n", out.stderr
+
+
+# Python 2's `/`: ints floored, floats divided, by the operands' types.
+DIVISIONS = '''\
+def half(n):
+    return n / 2
+
+
+def shapes(t):
+    n = len(t) / 2
+    x = 7
+    x /= 2
+    print "shapes", n, x, 7.0 / 2, 7 / 2.0, -7 / 2, range(len(t) / 2)
+    print "half", half(5), half(5.0), half(True)
+
+shapes([1, 2, 3, 4, 5])
+'''
+DIVIDED = 'shapes 2 3 3.5 3.5 -4 [0, 1]\nhalf 2 2.5 0\n'
+
+
+def test_python_2_division_by_the_operands_types(tmp_path):
+    folder = tmp_path / 'repo'
+    folder.mkdir()
+    (folder / 'shapes.py').write_text(DIVISIONS)
+    python2 = _python2()
+    if python2 is not None:  # what Python 2.7 printed, where one is installed
+        out = subprocess.run([python2, 'shapes.py'], cwd=str(folder), capture_output=True,
+                             text=True, timeout=60)
+        assert out.stdout == DIVIDED, out.stderr
+    out = thffi_run(['--', 'python', 'shapes.py'], folder, _env(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == DIVIDED
+    # port writes // where both sides are provably ints, and names the
+    # division whose operand's type it cannot know (half's n)
+    findings = port(str(folder), write=True)[1]
+    assert any(f.message.startswith('Python 2 division n / 2 not changed') and not f.fixed
+               for f in findings), [f.message for f in findings]
+    out = subprocess.run([sys.executable, 'shapes.py'], cwd=str(folder), capture_output=True,
+                         text=True, timeout=60)
+    assert out.stdout.splitlines()[0] == DIVIDED.splitlines()[0], out.stderr
