@@ -517,6 +517,39 @@ def _tool(names, options):
     return _cached(tuple(names), tuple(sorted(options.items())))
 
 
+def indented_as_python2(source):
+    """source with the indentation of each logical line as Python 2's
+    tokenizer read it: a tab to the next multiple of 8 columns (Python 3
+    refuses tabs and spaces mixed: TabError).  Only the leading blanks of
+    the lines that begin a statement change: not a string's lines, not a
+    continuation line's; the tokenize module reads them, with Python 2's
+    tab size.  source as it is where it has no tab there, or cannot be
+    tokenized."""
+    import io
+    import tokenize
+    if '\t' not in source:
+        return source
+    starts, begins = set(), True
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type in (tokenize.NEWLINE, tokenize.NL):
+                begins = True
+            elif token.type not in (tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT,
+                                    tokenize.ENDMARKER):
+                if begins:
+                    starts.add(token.start[0])
+                begins = False
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return source
+    lines = source.splitlines(True)
+    for number in starts:
+        line = lines[number - 1]
+        blanks = line[:len(line) - len(line.lstrip(' \t'))]
+        if '\t' in blanks:
+            lines[number - 1] = blanks.expandtabs(8) + line[len(blanks):]
+    return ''.join(lines)
+
+
 def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None,
                package=None, beside_python2=False):
     """(new source, [Finding], pyversion.Verdict) for one file's text: a
@@ -533,13 +566,21 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
     decides (FixLocalImport); a Python 3 file's imports change only in an
     __init__.py, and where beside_python2 (a module of a folder of Python 2
     code, which Python 2 ran with implicit relative imports: the caller
-    knows it has no `from __future__ import absolute_import`).  A file that parses as neither Python, that fissix cannot
-    parse, or that does not compile once converted, is returned unchanged,
-    with a finding saying so."""
+    knows it has no `from __future__ import absolute_import`).  A Python 2
+    file's indentation is first read as Python 2 read tabs
+    (indented_as_python2).  A file that parses as neither Python, that
+    fissix cannot parse, or that does not compile once converted, is
+    returned unchanged, with a finding saying so."""
     verdict = verdict or pyversion.decide(source)
     if verdict.kind == pyversion.NEITHER:
         return source, [Finding(path, verdict.line, '%s: not changed' % verdict, False)], verdict
     python2 = verdict.kind == pyversion.PYTHON2
+    tabbed, original = [], source
+    if python2:
+        expanded = indented_as_python2(source)
+        tabbed = [i + 1 for i, (a, b) in enumerate(zip(source.splitlines(),
+                                                       expanded.splitlines())) if a != b]
+        source = expanded
     init = os.path.basename(path) == '__init__.py'
     if not python2 and not ((init or beside_python2) and package is not False and re.search(
             r'^\s*(?:from|import|exec)\b|\b__import__\(', source, re.M)):
@@ -555,7 +596,7 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
         tool = _tool(names + ['fix_dynamic_import'], dict(options, print_function=True))
         tree = tool.convert(source, filename or os.path.abspath(path))
     if tree is None:
-        return source, [Finding(path, verdict.line, '%s: not converted, fissix cannot parse it; '
+        return original, [Finding(path, verdict.line, '%s: not converted, fissix cannot parse it; '
                                 'convert it by hand (2to3 -w), then run port again' % verdict,
                                 False)] if python2 else [], verdict
     new = str(tree)
@@ -574,19 +615,25 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
         if match:
             findings.append(Finding(path, int(match.group(1)), 'Python 2: not converted: %s'
                                     % match.group(2).strip(), False))
+    if tabbed:
+        findings.append(Finding(path, tabbed[0], 'Python 2 indentation of tabs and spaces mixed '
+                                '(a TabError in Python 3): now spaces, a tab to the next multiple '
+                                'of 8 columns as Python 2 read it%s' % (
+                                    '; also on lines %s' % ', '.join(map(str, tabbed[1:]))
+                                    if tabbed[1:] else ''), True))
     findings.sort(key=lambda f: f.line)
-    if new != source:
+    if new != original:
         try:
             compile(new, path, 'exec')
         except (SyntaxError, ValueError) as exc:
-            return source, [Finding(path, exc.lineno or 0, '%s: not converted: after 2to3\'s '
+            return original, [Finding(path, exc.lineno or 0, '%s: not converted: after 2to3\'s '
                                     'fixers it still does not compile (%s); fix that line by '
                                     'hand, then run port again' % (verdict, exc.msg),
                                     False)], verdict
     if python2:
         findings.insert(0, Finding(path, verdict.line, 'Python 2, as this line shows (%s): '
                                    'the file is converted by 2to3\'s fixers' % verdict.why, True)
-                        if new != source else
+                        if new != original else
                         Finding(path, verdict.line, 'Python 2, as this line shows (%s), but '
                                 '2to3\'s fixers change nothing in the file: port it by hand'
                                 % verdict.why, False))

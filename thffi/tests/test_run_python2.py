@@ -290,3 +290,36 @@ def test_python_2_division_by_the_operands_types(tmp_path):
     out = subprocess.run([sys.executable, 'shapes.py'], cwd=str(folder), capture_output=True,
                          text=True, timeout=60)
     assert out.stdout.splitlines()[0] == DIVIDED.splitlines()[0], out.stderr
+
+
+# A module edited with two editors: one indenting with 8 spaces, the other
+# with a tab; Python 2 read the tab as 8 columns.
+TABBED = 'def scaled(xs, k):\n        out = []\n\tfor x in xs:\n\t\tout.append(x * k)\n' \
+         '        return out\n\nprint "scaled", scaled([1, 2], 3)\n' \
+         'note = """a\ttab in a string\n\tstays"""\nprint repr(note)\n'
+TABBED_OUT = "scaled [3, 6]\n'a\\ttab in a string\\n\\tstays'\n"
+
+
+def test_tabs_and_spaces_mixed_as_python_2_read_them(tmp_path):
+    folder = tmp_path / 'repo'
+    folder.mkdir()
+    (folder / 'tabbed.py').write_text(TABBED)
+    python2 = _python2()
+    if python2 is not None:
+        out = subprocess.run([python2, 'tabbed.py'], cwd=str(folder), capture_output=True,
+                             text=True, timeout=60)
+        assert out.stdout == TABBED_OUT, out.stderr
+    plain = subprocess.run([sys.executable, 'tabbed.py'], cwd=str(folder), capture_output=True,
+                           text=True, timeout=60)
+    assert 'TabError' in plain.stderr or 'SyntaxError' in plain.stderr
+    out = thffi_run(['--', 'python', 'tabbed.py'], folder, _env(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == TABBED_OUT
+    findings = port(str(folder), write=True)[1]
+    assert any(f.line == 3 and f.fixed and f.message.startswith(
+        'Python 2 indentation of tabs and spaces mixed') for f in findings)
+    written = (folder / 'tabbed.py').read_text()
+    assert '\tfor' not in written and 'a\ttab in a string\n\tstays' in written
+    out = subprocess.run([sys.executable, 'tabbed.py'], cwd=str(folder), capture_output=True,
+                         text=True, timeout=60)
+    assert out.stdout == TABBED_OUT, out.stderr
