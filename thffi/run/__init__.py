@@ -5,7 +5,8 @@ front, with no `port` and no edit.
 One argument is a command line, run by bash as the README's shell ran it
 (`python -m thffi run 'cd lib && sh make.sh'`); several are a program and
 its arguments, run as they are (`python -m thffi run -- python train.py
---lr 0.1`).  The exit status is the command's (128 + N for signal N).
+--lr 0.1`; a script without `#!` by the user's shell, as bash runs it).
+The exit status is the command's (128 + N for signal N).
 
 Every compiler the command starts, whatever starts it (make, CMake, bash,
 os.system, subprocess) and by whatever path or name (nvcc, gcc, cc, g++,
@@ -204,14 +205,43 @@ def environment(folder, base=None, state=None, library=None):
     return env
 
 
+# The Bourne-family shells a user's $SHELL may name, which run a script
+# without `#!` themselves, as bash does.
+_BOURNE_SHELLS = ('bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash')
+
+
+def _shell_for_script(args):
+    """args, with an executable script that has no `#!` line run by the
+    shell its README's user typed it into (bash runs such a script itself;
+    exec's fallback, /bin/sh, may be dash): $SHELL where it is a Bourne
+    shell, else bash; args as they are for anything else."""
+    program = args[0]
+    path = program if os.sep in program else shutil.which(program)
+    if not path or not os.path.isfile(path) or not os.access(path, os.X_OK):
+        return args
+    try:
+        with open(path, 'rb') as f:
+            head = f.read(4)
+    except OSError:
+        return args
+    if head.startswith(b'#!') or head == b'\x7fELF' or not head:
+        return args
+    shell = os.environ.get('SHELL', '')
+    shell = shell if os.path.basename(shell) in _BOURNE_SHELLS and os.path.isfile(shell) else (
+        shutil.which('bash') or '/bin/sh')
+    return [shell, path] + list(args[1:])
+
+
 def command_line(args, library=None):
     """The argument vector to run: one argument through bash (sh where
-    there is no bash), several as they are; with intercept.c's library,
+    there is no bash), several as they are (a script without `#!` by the
+    user's shell: _shell_for_script); with intercept.c's library,
     those started by sh's `exec`, so that a program the library catches
     (`python -m thffi run -- gcc -c x.c`) is caught: this process has no
     library loaded."""
     if len(args) == 1:
         return [shutil.which('bash') or 'sh', '-c', args[0]]
+    args = _shell_for_script(args)
     if library is not None:
         return ['/bin/sh', '-c', 'exec "$@"', 'thffi run'] + list(args)
     return list(args)

@@ -344,3 +344,31 @@ def test_the_environment_keeps_the_toolkit_the_nvcc_on_path_gave(monkeypatch):
     monkeypatch.setattr(cuda, 'find_toolkit', lambda: cuda.Toolkit('/usr/local/cuda',
                                                                    'the system toolkit'))
     assert 'CUDA_HOME' not in run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin'})
+
+
+# A README's step typed into bash: `./setup.sh script`, the script written
+# for bash and without a #! line (bash runs such a file itself).
+NO_SHEBANG = '''\
+function greet {
+  echo "hello from $1"
+}
+if [[ "$1" == script ]]; then greet bash; fi
+steps=(build test)
+echo "${#steps[@]} steps"
+'''
+
+
+@pytest.mark.parametrize('shell', [None, '/bin/bash', '/usr/bin/python3'])
+def test_a_script_without_a_shebang_runs_as_the_users_shell_runs_it(tmp_path, shell):
+    (tmp_path / 'setup.sh').write_text(NO_SHEBANG)
+    os.chmod(tmp_path / 'setup.sh', 0o755)
+    env = dict(ENV)
+    env.pop('SHELL', None)
+    if shell:  # the user's $SHELL; not a Bourne shell: bash
+        env['SHELL'] = shell
+    out = thffi_run(['--', './setup.sh', 'script'], tmp_path, env)
+    assert (out.returncode, out.stdout) == (0, 'hello from bash\n2 steps\n'), out.stderr
+    # and where $SHELL is plain sh, as that shell runs it
+    if os.path.realpath('/bin/sh') != os.path.realpath(shutil.which('bash') or ''):
+        out = thffi_run(['--', './setup.sh', 'script'], tmp_path, dict(env, SHELL='/bin/sh'))
+        assert out.returncode != 0 and 'hello from bash' not in out.stdout
