@@ -91,3 +91,38 @@ def test_a_lacking_name_without_a_row_fails_by_name(tmp_path):
     assert 'torch.not_a_name_of_any_release (function, missing today): no row of REMOVED' \
         in out.stdout
     assert 'torch.potrf\tfunction\tmissing\tgiven back\ttorch.potrf' in out.stdout
+
+
+DEFAULTS = os.path.join(ROOT, 'tools', 'py_defaults.py')
+
+
+def test_every_changed_default_has_a_verdict_and_the_rows_are_tensor_behaviours():
+    out = subprocess.run([sys.executable, DEFAULTS, '--list'], capture_output=True, text=True,
+                         cwd=ROOT, timeout=900)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-4000:]
+    rows = sorted(line.split('\t')[0] for line in out.stdout.splitlines()
+                  if line.count('\t') == 4 and line.split('\t')[3] == 'row')
+    assert rows == ['torch.nn.Upsample(recompute_scale_factor=)',
+                    'torch.nn.functional.affine_grid(align_corners=)',
+                    'torch.nn.functional.dropout(training=)',
+                    'torch.nn.functional.dropout2d(training=)',
+                    'torch.nn.functional.dropout3d(training=)',
+                    'torch.nn.functional.grid_sample(align_corners=)',
+                    'torch.nn.functional.interpolate(recompute_scale_factor=)',
+                    'torch.optim.LBFGS(tolerance_grad=)']
+    assert 'no verdict' not in out.stdout
+
+
+def test_a_changed_default_without_a_verdict_fails_by_name(tmp_path):
+    surface = tmp_path / 'surface.tsv'
+    surface.write_text('\t'.join(extract.COLUMNS) + '\n' +
+                       'torch.nn.functional.hardtanh\tfunction\t0.4.1\t\t\t'
+                       'input, min_val=-2., max_val=1., inplace=False\n'
+                       'torch.nn.functional.grid_sample\tfunction\t0.4.1\t\t\t'
+                       "input, grid, mode='bilinear', padding_mode='zeros'\n")
+    out = subprocess.run([sys.executable, DEFAULTS, '--surface', str(surface)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert out.returncode == 1
+    assert 'no verdict: torch.nn.functional.hardtanh(min_val=)' in out.stdout
+    assert 'hardtanh(max_val=)' not in out.stdout  # 1. and 1.0: one value
+    assert 'no verdict: torch.nn.functional.grid_sample' not in out.stdout

@@ -22,7 +22,13 @@ otherwise.  `version` is the PyTorch the code was written for ('0.1' to
   mode and no align_corners, before 0.4: align_corners=True.
 - torch.cuda.device(n) for n >= 1 (an error where the device does not
   exist), requires_grad on an integer tensor (an error today): reported.
-- toolchain/tensor_behaviours.py's rows, reported with what to write: a
+- toolchain/tensor_behaviours.py's changed defaults, written as 0.x had
+  them where the call does not give the parameter (OLD_DEFAULTS:
+  F.grid_sample and F.affine_grid align_corners=True, F.dropout training=
+  False, optim.LBFGS tolerance_grad=1e-5); written for 0.4, F.interpolate,
+  F.upsample and nn.Upsample with a scale_factor that is not a whole
+  number: recompute_scale_factor=True (sampled by the ratio of the sizes).
+- toolchain/tensor_behaviours.py's other rows, reported with what to write: a
   type conversion of a view (x.t().double(), directly or through a name)
   then viewed or resized (0.x's was contiguous); type(x).__name__ or
   x.__class__.__name__ compared with a tensor class name ('FloatTensor':
@@ -67,6 +73,9 @@ _READS_LAYOUT = ('view', 'resize_', 'resize_as_')
 _DTYPES = {'Float': 'float32', 'Double': 'float64', 'Half': 'float16', 'Byte': 'uint8',
            'Char': 'int8', 'Short': 'int16', 'Int': 'int32', 'Long': 'int64'}
 _PAD_PACKED = 'torch.nn.utils.rnn.pad_packed_sequence'
+# callable: (its parameter, its place among the positional arguments, 0.x's value, the row).
+_OLD_DEFAULTS = {d[0]: d[1:] for d in tensor_behaviours.OLD_DEFAULTS}
+_UPSAMPLE_MODULES = {'torch.nn.Upsample', 'torch.nn.modules.upsampling.Upsample'}
 
 
 def fix_async(source):
@@ -113,12 +122,21 @@ def _arg(keyword, value):
                                          whitespace_after=cst.SimpleWhitespace('')))
 
 
-def _said(name, what, write):
+def _said(name, what, write, verb='write'):
     """A report of toolchain/tensor_behaviours.py's row name: what the code
-    does, what the old releases did and today's does, what to write."""
+    does, what the old releases did and today's does, what to write (verb
+    'now': what port wrote)."""
     rule = tensor_behaviours.RULES[name]
-    return '%s: PyTorch %s %s; today %s: write %s' % (what, rule.versions, rule.then, rule.now,
-                                                     write)
+    return '%s: PyTorch %s %s; today %s: %s %s' % (what, rule.versions, rule.then, rule.now,
+                                                  verb, write)
+
+
+def _whole(node):
+    """Whether node is a number literal with a whole value, or a tuple or
+    list of them (a scale factor that samples alike either way)."""
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return all(_whole(e.value) for e in node.elements)
+    return isinstance(node, (cst.Integer, cst.Float)) and float(node.evaluated_value).is_integer()
 
 
 def _class_name(node):
@@ -269,13 +287,20 @@ class Behaviours(cst.CSTTransformer):
         if _PAD_PACKED in names and self.version < '0.4':
             self._pad_packed(original_node)
         if names & _UPSAMPLE:
-            return self._upsample(original_node, updated_node, names)
+            return self._scale_factor(original_node, self._upsample(
+                original_node, updated_node, names), (1, 2))
         if any(n.startswith('torch.nn.') and (n.endswith('Loss') or
                                               n.startswith('torch.nn.functional.'))
                for n in names):
             updated_node = self._reduction(original_node, updated_node)
-        if 'torch.nn.Upsample' in names or 'torch.nn.modules.upsampling.Upsample' in names:
-            return self._upsample_module(original_node, updated_node)
+        if names & _UPSAMPLE_MODULES:
+            return self._scale_factor(original_node, self._upsample_module(
+                original_node, updated_node), tensor_behaviours.SCALED['torch.nn.Upsample'])
+        if 'torch.nn.functional.interpolate' in names:
+            return self._scale_factor(original_node, updated_node, tensor_behaviours.SCALED[
+                'torch.nn.functional.interpolate'])
+        for path in names & set(_OLD_DEFAULTS):
+            return self._old_default(original_node, updated_node, path)
         if 'torch.cuda.device' in names and original_node.args and isinstance(
                 original_node.args[0].value, cst.Integer) and int(
                     original_node.args[0].value.value) >= 1:
@@ -329,10 +354,11 @@ class Behaviours(cst.CSTTransformer):
             mode = 'bilinear' if name == 'upsample_bilinear' else 'nearest'
             align = True  # upsample_bilinear always aligned corners
             call = _with_arg(call, _arg('mode', cst.SimpleString("'%s'" % mode)))
-        if mode in _CORNER_MODES and _keyword(call, 'align_corners') is None:
+        given = _keyword(call, 'align_corners') is not None
+        if mode in _CORNER_MODES and not given:
             call = _with_arg(call, _arg('align_corners', cst.Name(str(align))))
         self._report(original, '%s(...): now F.interpolate(...)%s' % (
-            name, '' if mode not in _CORNER_MODES else
+            name, '' if mode not in _CORNER_MODES or given else
             ', align_corners=True as upsample_bilinear had' if name == 'upsample_bilinear' else
             ', align_corners=%s as in PyTorch %s' % (align, self.version)))
         return call.with_changes(func=call.func.with_changes(attr=cst.Name('interpolate')))
@@ -345,6 +371,36 @@ class Behaviours(cst.CSTTransformer):
                          'align_corners=True' % _string(mode.value))
             return _with_arg(call, _arg('align_corners', cst.Name('True')))
         return call
+
+    def _scale_factor(self, original, call, places):
+        """Written for 0.4, recompute_scale_factor=True where the call gives a
+        scale_factor that is not a whole number (places: those of size and
+        scale_factor among the positional arguments), no size and no
+        recompute_scale_factor."""
+        positional = _positional(call)
+        size, scale = (_keyword(call, k) or (positional[p] if len(positional) > p else None)
+                       for k, p in zip(('size', 'scale_factor'), places))
+        if (self.version < '0.4' or scale is None or _keyword(call, 'recompute_scale_factor')
+                or size is not None and not m.matches(size.value, m.Name('None'))
+                or m.matches(scale.value, m.Name('None')) or _whole(scale.value)):
+            return call
+        self._report(original, _said('scale factor', 'scale_factor=%s' % cst.Module(
+            body=[]).code_for_node(scale.value), 'recompute_scale_factor=True', verb='now'))
+        return _with_arg(call, _arg('recompute_scale_factor', cst.Name('True')))
+
+    def _old_default(self, original, call, path):
+        """parameter=0.x's value where the call of path (a row of
+        OLD_DEFAULTS) gives no argument in its place."""
+        parameter, place, value, row = _OLD_DEFAULTS[path]
+        if _keyword(call, parameter) is not None or len(_positional(call)) > place:
+            return call
+        what = '%s(...) without %s=' % (path.rsplit('.', 1)[1], parameter)
+        if any(a.star for a in call.args):
+            self._report(original, _said(row, what, '%s=%r where *args and **kwargs do not give '
+                                         'it' % (parameter, value)), fixed=False)
+            return call
+        self._report(original, _said(row, what, '%s=%r' % (parameter, value), verb='now'))
+        return _with_arg(call, _arg(parameter, cst.parse_expression(repr(value))))
 
     def _keepdim(self, original, call, names):
         """Before 0.2 a reduction with a dim kept it."""

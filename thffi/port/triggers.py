@@ -119,14 +119,15 @@ def _tests(version, extensions):
             test = _All(row.old[row.old.index('(') + 1:-1], [test])
         tests.append(test)
     # behaviours.py: integer / and requires_grad on an integer tensor; the
-    # reductions' size_average= and reduce=; x.volatile; upsample;
-    # torch.cuda.device(n); before 0.2, reductions with a dim.
+    # reductions' size_average= and reduce=; x.volatile; upsample and
+    # interpolate; the changed defaults; torch.cuda.device(n); before 0.2,
+    # reductions with a dim.
     ints = _int_tensor()
     tests += [_All('/', ints), _All('requires_grad', ints)]
     tests += [_Word('size_average'), _Word('reduce'), _Attribute('volatile')]
-    tests += [_Qualified(n) for n in sorted(behaviours._UPSAMPLE) + [
-        'torch.nn.Upsample', 'torch.nn.modules.upsampling.Upsample',
-        'torch.cuda.device']]
+    tests += [_Qualified(n) for n in sorted(behaviours._UPSAMPLE | behaviours._UPSAMPLE_MODULES
+                                            | set(behaviours._OLD_DEFAULTS)) + [
+        'torch.nn.functional.interpolate', 'torch.cuda.device']]
     if version == '0.1':
         tests += [_Attribute(n) for n in sorted(behaviours._KEEPDIM)]
     # behaviours.py's rows of toolchain/tensor_behaviours.py: a conversion

@@ -8,18 +8,27 @@ toolchain/tensor_behaviours.py), for the rows whose `run` says how:
   of its own (channels_last, which 2018 code never made) keeps it, and a
   conversion that names a memory_format gets it;
 - x.copy_(y) of tensors with as many elements whose shapes do not
-  broadcast copies element by element, as 0.1-0.3 did, where today raises.
+  broadcast copies element by element, as 0.1-0.3 did, where today raises;
+- a call of the table's OLD_DEFAULTS that does not give the parameter gets
+  0.x's value (F.grid_sample and F.affine_grid align_corners=True,
+  F.dropout training=False, optim.LBFGS tolerance_grad=1e-5);
+- F.interpolate with a scale_factor and no recompute_scale_factor (so
+  F.upsample and nn.Upsample, which call it) gets
+  recompute_scale_factor=True: sampled by the ratio of the sizes, as 0.4.
 
-Each says so on stderr the first time, with the line that used it.
-Nothing else changes: a conversion that returns its tensor, or one already
-contiguous, and every copy_ today's PyTorch accepts, go through as they are.
-torch.Tensor's methods are wrapped when torch is first imported (a meta path
-finder wraps its loader), so a Python that never imports torch pays nothing.
+Each says so on stderr the first time, with the line that used it (the
+scale factor: the first time it changes numbers).  Nothing else changes: a
+conversion that returns its tensor, or one already contiguous, every copy_
+today's PyTorch accepts, and a call that gives the parameter, go through as
+they are.  torch's functions and torch.Tensor's methods are wrapped when
+torch is first imported (a meta path finder wraps its loader), so a Python
+that never imports torch pays nothing.
 
 This file is loaded by path (not as part of thffi) and imports only the
 standard library, and torch when the code imports it."""
 
 import functools
+import inspect
 import os
 import sys
 
@@ -28,9 +37,11 @@ _SAID = set()
 
 def _where():
     """'file:line: ' of the code that called (the first frame outside this
-    file), or ''."""
+    file and torch's own, as nn.Upsample's call of F.interpolate), or ''."""
+    torch = os.path.dirname(sys.modules['torch'].__file__) + os.sep
     frame = sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename == __file__:
+    while frame is not None and (frame.f_code.co_filename == __file__
+                                 or frame.f_code.co_filename.startswith(torch)):
         frame = frame.f_back
     if frame is None:
         return ''
@@ -87,11 +98,69 @@ def _broadcast(source, target):
     return all(s in (1, t) for s, t in zip(reversed(source), reversed(target)))
 
 
+def _defaulted(function, name, parameter, value, rule, torch_folder):
+    """function (name: its dotted path; a class's __init__) given
+    parameter=value where the call gives neither it nor an argument in its
+    place, called from outside torch's own files (torch_folder): torch's
+    calls are today's (multi_head_attention_forward calls F.dropout without
+    training=, having set p to 0 where it is not training)."""
+    place = list(inspect.signature(function).parameters).index(parameter)
+
+    @functools.wraps(function)
+    def called(*args, **kwargs):
+        if len(args) <= place and kwargs.get(parameter) is None and \
+                not sys._getframe(1).f_code.co_filename.startswith(torch_folder):
+            kwargs[parameter] = value
+            _say(name, rule, '%s(...) without %s=' % (name.rsplit('.', 1)[1], parameter))
+        return function(*args, **kwargs)
+    return called
+
+
+def _recomputed(interpolate, rule):
+    """F.interpolate given recompute_scale_factor=True where the call gives a
+    scale_factor, no size and no recompute_scale_factor."""
+    signature = inspect.signature(interpolate)
+
+    @functools.wraps(interpolate)
+    def interpolated(*args, **kwargs):
+        given = signature.bind(*args, **kwargs).arguments
+        scale = given.get('scale_factor')
+        if scale is None or given.get('size') is not None or \
+                given.get('recompute_scale_factor') is not None:
+            return interpolate(*args, **kwargs)
+        given['recompute_scale_factor'] = True
+        sizes = given['input'].shape[2:]
+        scales = scale if isinstance(scale, (tuple, list)) else [scale] * len(sizes)
+        if any(s * f != int(s * f) for s, f in zip(sizes, scales)):
+            _say('scale factor', rule, 'interpolate(...) of a size %s by scale_factor=%r'
+                 % (tuple(sizes), scale))
+        return interpolate(**given)
+    return interpolated
+
+
+def _owner(torch, path):
+    """(the module or class holding path's last name, that name)."""
+    owner = torch
+    for name in path.split('.')[1:-1]:
+        owner = getattr(owner, name)
+    return owner, path.rsplit('.', 1)[1]
+
+
 def patch(torch, rules):
-    """Wraps torch.Tensor's methods as the module's docstring says (once)."""
+    """Wraps torch's functions and torch.Tensor's methods as the module's
+    docstring says (once)."""
     tensor = torch.Tensor
     if getattr(tensor.copy_, 'thffi_run', False):
         return
+    folder = os.path.dirname(torch.__file__) + os.sep
+    for path, parameter, _, value, row in rules.OLD_DEFAULTS:
+        owner, name = _owner(torch, path)
+        if isinstance(getattr(owner, name), type):
+            owner, name = getattr(owner, name), '__init__'
+        setattr(owner, name, _defaulted(getattr(owner, name), path, parameter, value,
+                                        rules.RULES[row], folder))
+    functional = torch.nn.functional
+    functional.interpolate = _recomputed(functional.interpolate, rules.RULES['scale factor'])
     for name in rules.CONVERSIONS:
         wrapped = _contiguous(torch, getattr(tensor, name), name,
                               rules.RULES['contiguous conversion'])

@@ -124,3 +124,162 @@ def test_thffi_run_gives_the_old_results_and_changes_nothing_else(tmp_path):
         "not broadcast (0.2-0.3 with a UserWarning); 0.4 expanded the source first "
         "(Type::copy_), and raised; today it raises; thffi run copies element by element where "
         "today raises (for good, write a.copy_(b.reshape(a.shape)))"]
+
+
+# A 2018 spatial transformer's helpers: a hand-made identity grid, an
+# affine warp, a test-time feature head, an upsampling by 1.5, a refit.
+WARP = '''\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    def identity_grid(n, h, w):
+        # the identity warp: -1 and 1 at the corner pixels
+        ys = torch.linspace(-1, 1, h).view(h, 1).expand(h, w)
+        xs = torch.linspace(-1, 1, w).view(1, w).expand(h, w)
+        return torch.stack((xs, ys), 2).unsqueeze(0).expand(n, h, w, 2)
+
+
+    def warp(images):
+        n, _, h, w = images.size()
+        return F.grid_sample(images, identity_grid(n, h, w))
+
+
+    def transform(images, theta):
+        grid = F.affine_grid(theta, images.size())
+        return F.grid_sample(images, grid)
+
+
+    def features(x):
+        return F.dropout(x, 0.5)
+
+
+    def enlarge(x):
+        return F.upsample(x, scale_factor=1.5, mode='bilinear', align_corners=False)
+
+
+    class Enlarge(nn.Module):
+        def __init__(self):
+            super(Enlarge, self).__init__()
+            self.up = nn.Upsample(scale_factor=1.5, mode='nearest')
+
+        def forward(self, x):
+            return self.up(x)
+
+
+    def refit(w):
+        return torch.optim.LBFGS([w], max_iter=100)
+    '''
+
+# What 0.4 gave: each warp the image itself, dropout nothing, the
+# upsamplings those of the size 7, LBFGS's tolerance 1e-5.
+CHECK_WARP = '''\
+    import torch
+    import torch.nn.functional as F
+    import warp
+    x = torch.arange(25.).view(1, 1, 5, 5)
+    theta = torch.tensor([[[1., 0., 0.], [0., 1., 0.]]])
+    print('%.4f' % (warp.warp(x) - x).abs().max().item())
+    print('%.4f' % (warp.transform(x, theta) - x).abs().max().item())
+    print(warp.features(torch.ones(8)).tolist())
+    bilinear = F.interpolate(x, size=(7, 7), mode='bilinear', align_corners=False)
+    print('%.4f' % (warp.enlarge(x) - bilinear).abs().max().item())
+    nearest = F.interpolate(x, size=(7, 7), mode='nearest')
+    print('%.4f' % (warp.Enlarge()(x) - nearest).abs().max().item())
+    print(warp.refit(torch.zeros(2, requires_grad=True)).defaults['tolerance_grad'])
+    '''
+OLD_RESULTS = ['0.0000', '0.0000', [1.0] * 8, '0.0000', '0.0000', '1e-05']
+
+
+def _results(stdout):
+    lines = stdout.splitlines()
+    return lines[:2] + [eval(lines[2])] + lines[3:]
+
+
+def test_the_changed_defaults_as_0_4_had_them_under_run_and_after_port(tmp_path):
+    _write(tmp_path, {'warp.py': WARP})
+    # Today's defaults give other numbers; what 0.4 gave, under thffi run.
+    plain = subprocess.run([sys.executable, '-c', textwrap.dedent(CHECK_WARP)], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 0, plain.stderr
+    today = _results(plain.stdout)
+    assert today[0] != '0.0000' and today[2] != [1.0] * 8 and today[3] != '0.0000'
+    assert today[5] == '1e-07'
+    ran = _run(tmp_path, CHECK_WARP)
+    assert ran.returncode == 0, ran.stderr
+    assert _results(ran.stdout) == OLD_RESULTS
+    said = [line.split(': PyTorch ')[0] for line in ran.stderr.splitlines()
+            if line.startswith('thffi run:')]
+    assert said == ['thffi run: warp.py:15: grid_sample(...) without align_corners=',
+                    'thffi run: warp.py:19: affine_grid(...) without align_corners=',
+                    'thffi run: warp.py:24: dropout(...) without training=',
+                    'thffi run: warp.py:28: interpolate(...) of a size (5, 5) by '
+                    'scale_factor=1.5',
+                    'thffi run: warp.py:41: LBFGS(...) without tolerance_grad=']
+    # port writes each as 0.4 had it, and plain Python gives 0.4's numbers.
+    _, findings, _, changed = port(str(tmp_path), write=True, version='0.4')
+    assert changed == ['warp.py']
+    found = sorted((f.line, f.message.split(': PyTorch ')[0]) for f in findings
+                   if f.path == 'warp.py')
+    assert found == [(15, 'grid_sample(...) without align_corners='),
+                     (19, 'affine_grid(...) without align_corners='),
+                     (20, 'grid_sample(...) without align_corners='),
+                     (24, 'dropout(...) without training='),
+                     (28, 'scale_factor=1.5'), (28, 'upsample(...): now F.interpolate(...)'),
+                     (34, 'scale_factor=1.5'),
+                     (41, 'LBFGS(...) without tolerance_grad=')]
+    text = (tmp_path / 'warp.py').read_text()
+    assert "F.interpolate(x, scale_factor=1.5, mode='bilinear', align_corners=False, " \
+           "recompute_scale_factor=True)" in text
+    assert 'F.dropout(x, 0.5, training=False)' in text
+    assert 'torch.optim.LBFGS([w], max_iter=100, tolerance_grad=1e-05)' in text
+    ported = subprocess.run([sys.executable, '-c', textwrap.dedent(CHECK_WARP)], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=300)
+    assert ported.returncode == 0, ported.stderr
+    assert _results(ported.stdout) == OLD_RESULTS
+    # The ported code gives every parameter: thffi run has nothing to say.
+    ran = _run(tmp_path, CHECK_WARP)
+    assert _results(ran.stdout) == OLD_RESULTS
+    assert 'thffi run:' not in ran.stderr
+
+
+def test_a_call_that_gives_the_parameter_and_torchs_own_calls_stay_todays(tmp_path):
+    ran = _run(tmp_path, '''\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        torch.manual_seed(0)
+        print(bool((F.dropout(torch.ones(64), 0.5, training=True) == 0).any()))
+        x = torch.arange(16.).view(1, 1, 4, 4)
+        grid = F.affine_grid(torch.tensor([[[1., 0., 0.], [0., 1., 0.]]]), x.size(),
+                             align_corners=False)
+        print('%.4f' % (F.grid_sample(x, grid, align_corners=False) - x).abs().max().item())
+        print(F.interpolate(torch.ones(1, 1, 5), scale_factor=1.5,
+                            recompute_scale_factor=False).shape[-1])
+        # multi_head_attention_forward calls F.dropout without training=
+        attention = nn.MultiheadAttention(4, 1, dropout=0.9)
+        ones = torch.ones(3, 1, 4)
+        print(bool((attention(ones, ones, ones)[1] == 0).any()))
+        ''')
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == ['True', '0.0000', '7', 'True']
+    assert 'thffi run:' not in ran.stderr
+
+
+def test_port_names_a_changed_default_it_cannot_see_given(tmp_path):
+    # The arguments may give training=: port cannot tell, and names it.
+    _write(tmp_path, {'head.py': '''\
+        import torch.nn.functional as F
+
+
+        def head(x, *args):
+            return F.dropout(x, *args)
+        '''})
+    _, findings, _, changed = port(str(tmp_path), version='0.4')
+    assert changed == []
+    found = [f for f in findings if f.path == 'head.py']
+    assert [(f.line, f.fixed) for f in found] == [(5, False)]
+    assert found[0].message.startswith('dropout(...) without training=: PyTorch 0.x did not drop')
+    assert found[0].message.endswith(': write training=False where *args and **kwargs do not '
+                                     'give it')
