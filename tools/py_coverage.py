@@ -376,12 +376,13 @@ def report(entries, measured, counts):
     return '\n'.join(lines) + '\n'
 
 
-def write_doc(text, path=DOC):
+def write_doc(text, path=DOC, begin=_BEGIN, end=_END):
+    """Puts text between the page's begin and end markers."""
     with open(path) as f:
         doc = f.read()
-    start, end = doc.index(_BEGIN) + len(_BEGIN), doc.index(_END)
+    start, stop = doc.index(begin) + len(begin), doc.index(end)
     with open(path, 'w') as f:
-        f.write(doc[:start] + '\n' + text + doc[end:])
+        f.write(doc[:start] + '\n' + text + doc[stop:])
 
 
 def resolve_main():

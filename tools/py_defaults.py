@@ -45,7 +45,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import extract  # noqa: E402
-from py_coverage import _resolve, is_stub  # noqa: E402
+from py_coverage import _resolve, is_stub, write_doc  # noqa: E402
 
 from thffi.toolchain import tensor_behaviours  # noqa: E402
 
@@ -331,14 +331,6 @@ def report(listed):
     return '\n'.join(lines) + '\n'
 
 
-def write_doc(text, path=DOC):
-    with open(path) as f:
-        doc = f.read()
-    start, end = doc.index(_BEGIN) + len(_BEGIN), doc.index(_END)
-    with open(path, 'w') as f:
-        f.write(doc[:start] + '\n' + text + doc[end:])
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--surface', default=extract.OUT)
@@ -353,7 +345,7 @@ def main(argv=None):
             said = verdict(owner, parameter) or ('no verdict', '')
             print('%s(%s=)\t%s\t%r\t%s\t%s' % (owner, parameter, old, new, *said))
     if args.doc:
-        write_doc(text)
+        write_doc(text, DOC, _BEGIN, _END)
     problems = check(listed)
     for problem in problems:
         print(problem)
