@@ -188,6 +188,11 @@ class Behaviours(cst.CSTTransformer):
 
     # -- integer tensors ----------------------------------------------------
 
+    def integer_tensor(self, node):
+        """Whether node is known to be an integer tensor (its `/` is this
+        pass's to rewrite)."""
+        return self._int_tensor(node)
+
     def _int_tensor(self, node, depth=0):
         """Whether node is known to be an integer tensor."""
         if depth > 4:

@@ -204,8 +204,9 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     wrapper.visit(Chain(analysis, parents))
     context = CodemodContext(filename=path)
     views = layout.Views(repository.extensions)
-    removed = Removed(context, path, python2, future(source, 'division'))
     behaviours = Behaviours(path, version)
+    removed = Removed(context, path, python2, future(source, 'division'),
+                      integer_tensor=behaviours.integer_tensor)
     # A build script's gates stay where a CUDA branch names missing files (gates.py).
     kept = gates.check(wrapper, path, filename, repository.built_by_nvcc,
                        analysis.gate_names) if analysis.build_script and analysis.gates else []

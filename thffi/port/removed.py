@@ -19,13 +19,16 @@ collections import Iterable` are both found):
 - the rest: reported, with the line and what to write: at the import (once
   for the file) for a removed module, else at each use.
 
-And, in a Python 2 file (py2.py) without `from __future__ import division`:
-`/` between operands that are provably integers (int literals, len(),
-int(), x.size(d), x.dim(), x.numel(), their sums, products and floor
-quotients, and names assigned only those) becomes `//`, which is what
-Python 2 computed; `/` with one such operand and one of unknown type is
-reported (it truncated if the other was an integer too).  Nothing else
-changes."""
+And, in a Python 2 file (py2.py) without `from __future__ import division`,
+each `/` keeps what Python 2 computed: between operands that are provably
+integers (int literals, len(), int(), x.size(d), x.dim(), x.numel(), their
+sums, products and floor quotients, and names assigned only those) it
+becomes `//`; with a provable float (a float literal, float()) it stays;
+else, the types known only as the code runs, `old_div(a, b)` of
+thffi/python2.py (floor division of two integers, else true division), and
+`x /= b` `x = old_div(x, b)` where x is a name or an attribute of one (read
+twice alike; another target is reported).  A division behaviours.py
+rewrites (an integer tensor's) is left to it.  Nothing else changes."""
 
 import ast
 import builtins
@@ -119,8 +122,10 @@ class Removed(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (QualifiedNameProvider, ParentNodeProvider, PositionProvider,
                              ScopeProvider)
 
-    def __init__(self, context, path, python2=False, division=False):
+    def __init__(self, context, path, python2=False, division=False,
+                 integer_tensor=lambda node: False):
         super().__init__()
+        self.integer_tensor = integer_tensor  # behaviours.py's: its divisions are its own
         self.context = context
         self.path = path
         self.findings = []
@@ -598,12 +603,12 @@ class Removed(cst.CSTTransformer):
             self._qualified(node.func) & {'builtins.float'})
 
     def _division(self, left, right):
-        """'int' when both sides are ints, 'some' when one is and the other's
-        type is unknown, else None."""
+        """'int' when both sides are ints, 'unknown' when neither is a float
+        (their types known only as the code runs), else None (a Python 3
+        file's, or one with `from __future__ import division`)."""
         if not self.python2 or self._float(left) or self._float(right):
             return None
-        ints = self._int(left) + self._int(right)
-        return 'int' if ints == 2 else 'some' if ints == 1 else None
+        return 'int' if self._int(left) and self._int(right) else 'unknown'
 
     def leave_BinaryOperation(self, original_node, updated_node):
         if not isinstance(original_node.operator, cst.Divide):
@@ -619,7 +624,7 @@ class Removed(cst.CSTTransformer):
 
     def _floor_if_int(self, original_node, updated_node, left, right, floor, symbol):
         """Python 2's `/` (or `/=`) of two provable integers becomes `symbol`;
-        one that may be integers is reported, never changed."""
+        one whose operands' types are known only as it runs, old_div."""
         kind = self._division(left, right)
         text = _code(original_node).strip()
         if kind == 'int':
@@ -628,8 +633,26 @@ class Removed(cst.CSTTransformer):
             return updated_node.with_changes(operator=floor(
                 whitespace_before=updated_node.operator.whitespace_before,
                 whitespace_after=updated_node.operator.whitespace_after))
-        if kind == 'some':
+        if kind is None or self.integer_tensor(left):
+            return updated_node
+        if isinstance(updated_node, cst.AugAssign) and not m.matches(
+                updated_node.target, m.Name() | m.Attribute(value=m.Name())):
             self._report(original_node, 'Python 2 division %s not changed: Python 2 floored it '
-                         'when both sides were integers; if they are, write %s' % (text, symbol),
-                         False)
-        return updated_node
+                         'when both sides were integers; write %s = old_div(%s, ...) (from '
+                         'thffi.python2) with the target read once' % (
+                             text, _code(left).strip(), _code(left).strip()), False)
+            return updated_node
+        AddImportsVisitor.add_needed_import(self.context, 'thffi.python2', 'old_div')
+        call = cst.Call(func=cst.Name('old_div'), args=[
+            cst.Arg((updated_node.target if isinstance(updated_node, cst.AugAssign)
+                     else updated_node.left).with_changes(lpar=[], rpar=[]),
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(' '))),
+            cst.Arg((updated_node.value if isinstance(updated_node, cst.AugAssign)
+                     else updated_node.right).with_changes(lpar=[], rpar=[]))])
+        self._report(original_node, 'Python 2 division %s: now old_div(...) (thffi.python2: '
+                     'floor division where both sides are integers as it runs, as Python 2\'s '
+                     '/; else true division)' % text, True)
+        if isinstance(updated_node, cst.AugAssign):
+            return cst.Assign(targets=[cst.AssignTarget(updated_node.target)], value=call,
+                              semicolon=updated_node.semicolon)
+        return call.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)

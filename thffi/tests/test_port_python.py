@@ -133,15 +133,15 @@ def test_port_converts_the_package_and_reports_each_change(ported):
             'run.py:16: Python 2 `print x, y / print >>f, x`: now `print(x, y) / print(x, '
             'file=f)` (print is a function in Python 3); also on lines 17']:
         assert expected in fixed, expected
+    assert os.path.join('rowpool', 'convsp.py') + ':12: Python 2 division weight / len(windows): ' \
+        "now old_div(...) (thffi.python2: floor division where both sides are integers as it " \
+        "runs, as Python 2's /; else true division)" in fixed
     left = messages(findings, False)
-    assert left[0] == (os.path.join('rowpool', 'convsp.py') + ':12: Python 2 division weight / '
-                       'len(windows) not changed: Python 2 floored it when both sides were '
-                       'integers; if they are, write //')
     # rowpool.c reads sizes but never strides: a layout bug waiting for a view.
-    assert left[1].startswith(os.path.join('rowpool', 'src', 'rowpool.c') + ':5: '
+    assert left[0].startswith(os.path.join('rowpool', 'src', 'rowpool.c') + ':5: '
                               'rowpool_forward() indexes tensor memory without checking its '
                               'layout')
-    assert len(left) == 3
+    assert len(left) == 2
     text = (folder / 'rowpool' / '__init__.py').read_text()
     assert text.splitlines()[1:] == ['from . import _ext', 'from .layers import *',
                                      "exec('from .convsp import *')"]
@@ -223,15 +223,14 @@ def test_python_2_integer_division_where_both_sides_are_integers():
             print "%d %d" % (rows, cols)
             return mean, part, ratio
         ''')
-    assert new.splitlines()[2:8] == [
+    assert new.splitlines()[4:10] == [
         '    rows = t.size(0) // 2', '    cols = n // int(scale)',
-        '    mean = float(sum(xs)) / n', '    part = scale / n', '    ratio = scale / 2.0',
-        '    n //= 2']
+        '    mean = float(sum(xs)) / n', '    part = old_div(scale, n)',
+        '    ratio = scale / 2.0', '    n //= 2']
+    assert new.splitlines()[0] == 'from thffi.python2 import old_div'
     assert [(f.line, f.fixed) for f in findings if 'division' in f.message] == [
-        (3, True), (4, True), (6, False), (8, True)]
-    assert messages(findings, False) == [
-        'x.py:6: Python 2 division scale / n not changed: Python 2 floored it when both sides '
-        'were integers; if they are, write //']
+        (3, True), (4, True), (6, True), (8, True)]
+    assert messages(findings, False) == []
     # From __future__ import division: Python 2 divided truly already.
     new, findings = py('from __future__ import division\nprint "a"\nh = len(x) / 2\n')
     assert new.endswith('h = len(x) / 2\n') and not any('division' in f.message
