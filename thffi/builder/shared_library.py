@@ -48,9 +48,13 @@ def serving(linked, with_cuda):
 
 
 def link_flags(path):
-    """The linker flags for the library at `path`, for make and CMake."""
+    """The linker flags for the library at `path`, for make and CMake: its
+    folder and name, and the extension's --wrap flags, so that a library
+    built apart ends the wrapped call on exit(), abort() or a failed
+    assert() as the extension's own objects do (the __wrap_ functions are
+    the library's)."""
     folder = os.path.dirname(path)
-    return ['-L' + folder, '-l:' + os.path.basename(path), '-Wl,-rpath,' + folder]
+    return ['-L' + folder, '-l:' + os.path.basename(path), '-Wl,-rpath,' + folder] + WRAP_FLAGS
 
 
 def _plan(folder, with_cuda, verbose):

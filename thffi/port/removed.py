@@ -25,7 +25,7 @@ integers (int literals, len(), int(), x.size(d), x.dim(), x.numel(), their
 sums, products and floor quotients, and names assigned only those) it
 becomes `//`; with a provable float (a float literal, float()) it stays;
 else, the types known only as the code runs, `old_div(a, b)` of
-thffi/python2.py (floor division of two integers, else true division), and
+thffi/runtime/python2.py (floor division of two integers, else true division), and
 `x /= b` `x = old_div(x, b)` where x is a name or an attribute of one (read
 twice alike; another target is reported).  A division behaviours.py
 rewrites (an integer tensor's) is left to it.  Nothing else changes."""
@@ -639,17 +639,17 @@ class Removed(cst.CSTTransformer):
                 updated_node.target, m.Name() | m.Attribute(value=m.Name())):
             self._report(original_node, 'Python 2 division %s not changed: Python 2 floored it '
                          'when both sides were integers; write %s = old_div(%s, ...) (from '
-                         'thffi.python2) with the target read once' % (
+                         'thffi.runtime.python2) with the target read once' % (
                              text, _code(left).strip(), _code(left).strip()), False)
             return updated_node
-        AddImportsVisitor.add_needed_import(self.context, 'thffi.python2', 'old_div')
+        AddImportsVisitor.add_needed_import(self.context, 'thffi.runtime.python2', 'old_div')
         call = cst.Call(func=cst.Name('old_div'), args=[
             cst.Arg((updated_node.target if isinstance(updated_node, cst.AugAssign)
                      else updated_node.left).with_changes(lpar=[], rpar=[]),
                     comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(' '))),
             cst.Arg((updated_node.value if isinstance(updated_node, cst.AugAssign)
                      else updated_node.right).with_changes(lpar=[], rpar=[]))])
-        self._report(original_node, 'Python 2 division %s: now old_div(...) (thffi.python2: '
+        self._report(original_node, 'Python 2 division %s: now old_div(...) (thffi.runtime.python2: '
                      'floor division where both sides are integers as it runs, as Python 2\'s '
                      '/; else true division)' % text, True)
         if isinstance(updated_node, cst.AugAssign):

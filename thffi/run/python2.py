@@ -24,7 +24,7 @@ byte.  Each file converted is said once a run on stderr.
   (py2.explicit_imports: __thffi_imports__, a global of the module).
 - In a Python 2 module (without `from __future__ import division`) each
   `/` is Python 2's, decided by the operands as it runs: floor division of
-  two integers, else true division (thffi/python2.py's old_div, a builtin
+  two integers, else true division (thffi/runtime/python2.py's old_div, a builtin
   the run installs).
 - What the conversion gives is cached by content hash (the file's bytes,
   its path, its folder's names, how it is imported, port's rules, this
@@ -53,7 +53,7 @@ import sys
 ROOT = 'THFFI_RUN_ROOT'
 # The global a converted package's module calls on a string it execs.
 IMPORTS = '__thffi_imports__'
-# The builtin a converted Python 2 module's `/` calls (thffi/python2.py's old_div).
+# The builtin a converted Python 2 module's `/` calls (thffi/runtime/python2.py's old_div).
 OLD_DIV = '__thffi_old_div__'
 # What a new process runs for a converted script: run_main() below.
 _RUN_MAIN = "import sys; sys.modules['_thffi_run_python2'].run_main()"
@@ -84,7 +84,7 @@ def install(root, cache, package, state=None):
     root = os.path.abspath(root)
     _STATE.update(root=root, cache=cache, package=os.path.abspath(package), state=state)
     division = importlib.util.spec_from_file_location('_thffi_python2_division', os.path.join(
-        package, 'python2.py'))
+        package, 'runtime', 'python2.py'))
     module = importlib.util.module_from_spec(division)
     division.loader.exec_module(module)
     setattr(builtins, OLD_DIV, module.old_div)

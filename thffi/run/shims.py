@@ -30,6 +30,13 @@ already changed) and the probes here run as they are: no loop.
   refuses it (toolchain/cc.py's OLD_CXX_DEFAULTS), run and judged here.
 - nvcc compiling a .cu: include/cccl_legacy.h included first (what CUDA
   13's CCCL removed that 2018 code used), as the builder includes it.
+- a shared library linked (-shared, nvcc --shared) from objects or sources
+  that call TH/THC (a library built apart, as 2018's were against PyTorch
+  0.4's libTH): linked with the extension's --wrap flags, so that its
+  exit(), abort() and failed assert() end the wrapped call as the
+  extension's own do, and its threads belong to the call (the __wrap_
+  functions are thffi's shared library's, which the extension linking it
+  loads: builder/shared_library.py).
 
 What a run asks of the machine once (the architectures, the compiler's
 release and defaults, thffi's include flags, the toolkit's CUB) is kept as
@@ -319,6 +326,46 @@ def _legacy_cuda_headers(args):
     return ['-include', os.path.join(folder, 'cccl_legacy.h')] + list(args)
 
 
+_INCLUDES_TH = None  # compiled when first needed: re is imported by then
+
+
+def _calls_th(path):
+    """Whether a source includes TH's or THC's headers, or an object or
+    archive leaves a TH name or `state` for the loader."""
+    global _INCLUDES_TH
+    if os.path.splitext(path)[1] in ('.o', '.a', '.so'):
+        import subprocess
+        try:
+            listed = subprocess.run(['nm', '-P', '-u', path], capture_output=True, text=True,
+                                    errors='replace').stdout.splitlines()
+        except OSError:  # no binutils: the link would fail first
+            return False
+        return any(f[1] == 'U' and (f[0].startswith('TH') or f[0] == 'state')
+                   for f in (line.split() for line in listed) if len(f) >= 2)
+    import re
+    if _INCLUDES_TH is None:
+        _INCLUDES_TH = re.compile(r'^\s*#\s*include\s*[<"](?:THC?/|THC?\.h)', re.M)
+    return bool(_INCLUDES_TH.search(_read(path) or ''))
+
+
+def _wrap_rules(kind, args):
+    """A shared library's link whose inputs call TH/THC gets thffi's --wrap
+    flags (the module docstring): (args, [what was done])."""
+    if not any(a in ('-shared', '--shared') for a in args) or '-c' in args or any(
+            '--wrap=exit' in a for a in args):
+        return args, []
+    outputs = {b for a, b in zip(args, args[1:]) if a in ('-o', '--output-file')}
+    if not any(_calls_th(a) for a in args if a not in outputs and not a.startswith('-')
+               and os.path.isfile(a)):
+        return args, []
+    _site()
+    from thffi.builder.configure import WRAPPED
+    wraps = ','.join('--wrap=' + name for name in WRAPPED)
+    flags = ['-Xlinker', wraps] if kind == 'nvcc' else ['-Wl,' + wraps]
+    return args + flags, ['its exit(), abort() and assert() end the wrapped call, as the '
+                          "extension's own (linked with thffi's --wrap flags)"]
+
+
 def _source_rules(program, args):
     """(args, [clause]) of port's rules for the text of the repository's
     CUDA sources the command compiles (run/cuda_sources.py: the maskless
@@ -379,6 +426,8 @@ def main(kind, args, program=None, argv0=None):
         args, sources = _source_rules(program, args)
         args = _legacy_cuda_headers(args)
         more += sources
+    args, wrapped = _wrap_rules(kind, args)
+    more += wrapped
     cxx_sources = _cxx_sources(args) if kind == 'c++' else []
     if cxx_sources:
         return _in_old_default(name, program, argv0 or program, args, cxx_sources,

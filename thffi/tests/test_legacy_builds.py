@@ -614,6 +614,52 @@ def test_a_library_built_apart_given_by_path_in_extra_link_args_shares_it_too(tm
         _shared_library_path(tmp_path)) in out.stdout
 
 
+# 2018's libraries ended the process on input they could not take.
+SCALER_EXITS = SCALER_FILES['lib/scaler.c'].replace('''\
+            if (factor < 0)''', '''\
+            if (factor > 100) {
+                fprintf(stderr, "scaler: factor too large\\n");
+                exit(3);
+            }
+            if (factor == 0)
+                abort();
+            if (factor < 0)''')
+
+
+@pytest.mark.parametrize('built', ['as against 0.4, under thffi run',
+                                   'with python -m thffi --libs'])
+def test_exit_and_abort_in_a_library_built_apart_end_the_call_not_the_process(tmp_path, built):
+    _write(tmp_path, dict(SCALER_FILES, **{'lib/scaler.c': SCALER_EXITS}))
+    env = dict(os.environ, PYTHONPATH=ROOT, PYTHON=sys.executable, THFFI_WITH_CUDA='0')
+    make = ['make', '-s', '-C', 'lib']
+    if built.endswith('run'):
+        made = subprocess.run([sys.executable, '-m', 'thffi', 'run', '--'] + make, cwd=tmp_path,
+                              env=env, capture_output=True, text=True)
+        assert made.returncode == 0, made.stderr
+        assert 'its exit(), abort() and assert() end the wrapped call' in made.stderr
+    else:
+        subprocess.run(make + ['LINK_THFFI=$(THFFI_LIBS)'], cwd=tmp_path, env=env, check=True)
+    out = _run(tmp_path, '''
+        import runpy
+        import torch
+        runpy.run_path('build.py', run_name='__main__')
+        from _ext import scale
+        t = torch.ones(2)
+        for factor in (1000.0, 0.0):
+            try:
+                scale.scale_twice(t, factor)
+            except RuntimeError as exc:
+                print('error:', exc)
+        print(scale.scale_twice(t, 2.0), t.tolist())
+        ''', env={'THFFI_WITH_CUDA': '0'})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.splitlines()[-3:] == [
+        'error: scale_twice: exit(3) called; thffi ended this call instead of the Python process',
+        'error: scale_twice: abort() called; thffi ended this call instead of the Python process',
+        '2 [4.0, 4.0]']
+    assert 'scaler: factor too large' in out.stderr
+
+
 def _shared_library_path(folder):
     flags = subprocess.run([sys.executable, '-m', 'thffi', '--libs'], cwd=folder,
                            env=dict(os.environ, PYTHONPATH=ROOT, THFFI_WITH_CUDA='0'),

@@ -151,7 +151,7 @@ def test_a_python_3_repository_keeps_its_code_but_for_the_stray_python_2_script(
         'fixers')
     # sum()'s type is known only as it runs: old_div, Python 2's / (a float here).
     assert after[script].splitlines()[1:] == [
-        'from thffi.python2 import old_div', '', 'losses = [float(l) for l in open(sys.argv[1])]',
+        'from thffi.runtime.python2 import old_div', '', 'losses = [float(l) for l in open(sys.argv[1])]',
         'print("%d losses, mean %f" % (len(losses), old_div(sum(losses), len(losses))))',
         'for i in range(len(losses) // 2):', '    print(i, losses[i])']
     (python3_repository / 'losses.txt').write_text('1\n2\n3\n4\n')

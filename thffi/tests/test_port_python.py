@@ -134,7 +134,7 @@ def test_port_converts_the_package_and_reports_each_change(ported):
             'file=f)` (print is a function in Python 3); also on lines 17']:
         assert expected in fixed, expected
     assert os.path.join('rowpool', 'convsp.py') + ':12: Python 2 division weight / len(windows): ' \
-        "now old_div(...) (thffi.python2: floor division where both sides are integers as it " \
+        "now old_div(...) (thffi.runtime.python2: floor division where both sides are integers as it " \
         "runs, as Python 2's /; else true division)" in fixed
     left = messages(findings, False)
     # rowpool.c reads sizes but never strides: a layout bug waiting for a view.
@@ -227,7 +227,7 @@ def test_python_2_integer_division_where_both_sides_are_integers():
         '    rows = t.size(0) // 2', '    cols = n // int(scale)',
         '    mean = float(sum(xs)) / n', '    part = old_div(scale, n)',
         '    ratio = scale / 2.0', '    n //= 2']
-    assert new.splitlines()[0] == 'from thffi.python2 import old_div'
+    assert new.splitlines()[0] == 'from thffi.runtime.python2 import old_div'
     assert [(f.line, f.fixed) for f in findings if 'division' in f.message] == [
         (3, True), (4, True), (6, True), (8, True)]
     assert messages(findings, False) == []
