@@ -45,7 +45,8 @@ THC_SOURCES = [('THCTensor.cu', None), ('THC.c', '-O2'), ('THCBlas.c', '-O2'),
 # cuSPARSE's legacy routines over today's API (include/cusparse_legacy.h),
 # for an extension built with_cuda that links cuSPARSE: it calls cuSPARSE,
 # so it is compiled into that extension alone (never into thffi's shared
-# library, which would then need cuSPARSE everywhere).
+# library, which would then need cuSPARSE everywhere), its routines
+# exported for the libraries built apart that the extension links.
 CUSPARSE_LEGACY = (jobs.CUSPARSE_LEGACY_SOURCE, '-O2')
 # Extensions with C++ code: catches C++ exceptions leaving a wrapped function.
 CXX_GUARD = [('THCxx.cpp', '-O2')]

@@ -110,6 +110,11 @@ def cc_command(plan, source, obj, flags, hidden=True):
         # without it: their cached objects stay the same whatever wheels are
         # installed)
         includes += header_dirs(plan.cuda_home)
+        # The routines are the extension's exported names, where a library
+        # built apart that it links finds them as it found cuSPARSE's (the
+        # loader looks in the extension and its libraries); the names are
+        # cuSPARSE's own, which today's cuSPARSE no longer defines.
+        hidden = False
     elif plan.with_cuda:
         includes += toolkit_include_dirs(plan.cuda_home)
     return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags

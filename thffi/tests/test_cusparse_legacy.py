@@ -141,9 +141,10 @@ def test_thc_code_calling_legacy_cusparse_builds_links_and_loads(built):
         'sparse_csrmm2_cuda', 'sparse_csrmm_cuda', 'sparse_csrmv_cuda', 'sparse_dcsrmv_cuda',
         'sparse_doti_cuda', 'sparse_gthr_cuda', 'sparse_sctr_cuda', 'sparse_sync_cuda']
     symbols = _symbols(library)
-    # The legacy names are the extension's own (hidden); today's come from
-    # libcusparse; the cudaThread* calls became cudaDevice* ones.
-    assert {name: symbols.get(name) for name in LEGACY} == {name: 't' for name in LEGACY}
+    # The legacy names are the extension's own (exported, for a library
+    # built apart); today's come from libcusparse; the cudaThread* calls
+    # became cudaDevice* ones.
+    assert {name: symbols.get(name) for name in LEGACY} == {name: 'T' for name in LEGACY}
     assert {name: symbols.get(name) for name in GENERIC} == {name: 'U' for name in GENERIC}
     assert not [name for name in symbols if name.startswith('cudaThread')]
     assert symbols.get('cudaDeviceSynchronize') == 'U'
@@ -206,25 +207,37 @@ def _own_sources(ffi):
     return [os.path.basename(job.source) for job in ffi.plan.jobs if job.own]
 
 
-def test_an_object_nvcc_built_apart_gets_the_legacy_routines(cusparse_site, tmp_path):
-    """Its calls of cuSPARSE, read from the object, make the extension link
-    cuSPARSE and compile thffi's legacy routines; `libraries` names none."""
+@pytest.mark.parametrize('apart', ['an object', 'a shared library'])
+def test_code_nvcc_built_apart_gets_the_legacy_routines(cusparse_site, tmp_path, apart):
+    """Its calls of cuSPARSE, read from the object or library, make the
+    extension link cuSPARSE and compile thffi's legacy routines; `libraries`
+    names none.  A library built apart (nvcc --shared) finds them in the
+    extension, which exports them, as it found cuSPARSE's: it loads."""
     for name, text in {'src/spmv_kernel.cu': SPMV_CU, 'src/spmv.c': SPMV_C,
                        'src/spmv.h': SPMV_H}.items():
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(text))
     includes = ['-I' + d for d in include_dirs() + cuda.header_dirs(HOME)]
-    made = subprocess.run([os.path.join(HOME, 'bin', 'nvcc'), '-c', '-o', 'spmv_kernel.cu.o',
-                           'spmv_kernel.cu', '-Xcompiler', '-fPIC', '-arch=sm_75'] + includes,
-                          cwd=tmp_path / 'src', capture_output=True, text=True, timeout=600)
+    made_by = 'libspmv.so' if apart == 'a shared library' else 'spmv_kernel.cu.o'
+    made = subprocess.run([os.path.join(HOME, 'bin', 'nvcc'), '--shared' if made_by.endswith(
+        '.so') else '-c', '-o', made_by, 'spmv_kernel.cu', '-Xcompiler', '-fPIC',
+        '-arch=sm_75'] + includes, cwd=tmp_path / 'src', capture_output=True, text=True,
+        timeout=600)
     assert made.returncode == 0, made.stderr
     ffi = create_extension('_ext.spmv', headers=['src/spmv.h'], sources=['src/spmv.c'],
-                           extra_objects=['src/spmv_kernel.cu.o'], with_cuda=True,
+                           extra_objects=['src/' + made_by], with_cuda=True,
+                           extra_link_args=['-Wl,-rpath,' + str(tmp_path / 'src')],
                            relative_to=str(tmp_path / 'build.py'), verbose=False)
     assert CUSPARSE_LEGACY[0] in _own_sources(ffi)
     ffi.build()
     symbols = _symbols(ffi.library_path())
-    assert (symbols.get('cusparseDcsrmv'), symbols.get('cusparseSpMV')) == ('t', 'U')
+    assert (symbols.get('cusparseDcsrmv'), symbols.get('cusparseSpMV')) == ('T', 'U')
+    (tmp_path / 'python').mkdir()
+    loaded = subprocess.run([sys.executable, '-c', 'import torch\nfrom _ext import spmv\n'
+                             'print(spmv.spmv_forward_cuda)'], cwd=tmp_path,
+                            env=_env(cusparse_site, tmp_path / 'python'), capture_output=True,
+                            text=True, timeout=300)
+    assert loaded.returncode == 0 and 'spmv_forward_cuda' in loaded.stdout, loaded.stderr
 
 
 # 2018: THC code calling cuSPARSE's legacy csrmv through THC's handle, in
@@ -284,7 +297,7 @@ def test_c_calling_cusparse_links_it_and_the_legacy_routines_though_build_py_nam
     assert 'libcusparse.so.12' in needed
     # csrmv is the extension's own (thffi's legacy routines), over today's SpMV.
     symbols = _symbols(library)
-    assert (symbols.get('cusparseScsrmv'), symbols.get('cusparseSpMV')) == ('t', 'U')
+    assert (symbols.get('cusparseScsrmv'), symbols.get('cusparseSpMV')) == ('T', 'U')
 
 
 @pytest.mark.parametrize('libraries, compiled', [([], False), (['cusparse'], True)])
