@@ -426,11 +426,10 @@ def show_step(meant, base):
                                shlex.join(command.args), why)
 
 
-def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs, shared=None):
+def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs):
     """The Plan of one extension from create_extension's arguments (paths
     already absolute; kwargs: setuptools Extension's, plus extra_nvcc_args;
-    verbose: True, False, or None for one short line a command; shared:
-    thffi's shared library, for libraries it links that call into it).
+    verbose: True, False, or None for one short line a command).
     Raises BuildError for arguments that cannot build."""
     parts = name.split('.')
     target_dir = os.path.join(base, *parts)
@@ -487,7 +486,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
     # thffi's own C, (path, gcc optimisation or None for nvcc), and the
     # user's .cu files: compiled before cffi links (compile.py).
     shared_library, linked_libraries, linking = _shared_library(name, base, with_cuda,
-                                                                user_objects, kw, shared)
+                                                                user_objects, kw)
     kw.update(linking)
     own = [] if shared_library else TH_SOURCES + (CXX_GUARD if cxx_code else [])
     toolkit, nvcc = (_toolkit(name) if with_cuda or rescued else
@@ -733,12 +732,11 @@ def _cuda_libraries(name, kw):
     return linking
 
 
-def _shared_library(name, base, with_cuda, user_objects, kw, shared):
+def _shared_library(name, base, with_cuda, user_objects, kw):
     """(shared library, linked libraries, {kwargs it changes}): thffi's
     shared library (libthffi-<version>.so) when a library the extension
-    links was linked against it (python -m thffi --libs), or `shared`
-    (what shared_library.serving found for libraries that call thffi's
-    names unlinked), or None.  The
+    links was linked against it (python -m thffi --libs), or when one calls
+    thffi's names unlinked (shared_library.serving), or None.  The
     extension then links it too, instead of holding thffi's code: one copy
     of its state serves both.  The linked libraries: the shared libraries
     the link names by path or finds in library_dirs."""
@@ -779,6 +777,8 @@ def _shared_library(name, base, with_cuda, user_objects, kw, shared):
     # Built apart as against PyTorch 0.4's libraries, which the process had
     # loaded: their names are left for the loader, which finds them in the
     # shared library the extension links (shared_library.serving decides).
+    from .shared_library import serving  # it builds with configure()
+    shared = serving(linked, with_cuda) if linked else None
     if shared:
         return shared, linked, _linking_shared(kw, shared)
     return None, linked, {}

@@ -30,7 +30,7 @@ import time
 
 import cffi
 
-from . import command_log, package_mode, shared_library
+from . import command_log, package_mode
 from .compile import compile
 from .configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
                         include_dirs, include_flags)
@@ -89,11 +89,6 @@ class Extension(cffi.FFI):
     def __init__(self, name, headers, sources, base, verbose, with_cuda, package, kwargs):
         super().__init__()
         plan = configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
-        shared = (None if plan.shared_library else
-                  shared_library.serving(plan.linked_libraries, plan.with_cuda))
-        if shared:  # a library it links calls into thffi, unlinked (shared_library.py)
-            plan = configure(name, headers, sources, base, verbose, with_cuda, package,
-                             kwargs, shared)
         self.plan = plan
         self.cdef(plan.cdef_text)
         # Said in every road to a build (build(), setuptools' cffi_modules
