@@ -329,9 +329,10 @@ def port(root, write=False, version=None, jobs=None):
         if kind in ('sh', 'make', 'cmake'):
             try:
                 if kind == 'sh':
-                    new, found = rewrite_shell(text, rel, accepted())
+                    new, found = rewrite_shell(text, rel, accepted(), os.path.dirname(path))
                 elif kind == 'make':
-                    new, found = rewrite_make(text, rel, accepted(), makefiles)
+                    new, found = rewrite_make(text, rel, accepted(), makefiles,
+                                              os.path.dirname(path))
                 else:
                     new, found = rewrite_cmake(text, rel, accepted())
                     if found:  # a file of the torch build: the sources it names are compiled

@@ -21,6 +21,8 @@ word by word as make.sh is (shell.py):
   variable) become `$(shell python -m thffi --includes)`, bare folders the
   patsubst form; `-lATen`, `-lTH`, `-lTHC`, `$(TORCH)/lib/libTH.so`...
   become `$(shell python -m thffi --libs)`: thffi's TH/THC as a shared library.
+- a g++ or c++ recipe compiling C++ with no -std gets the standard of
+  2018's g++ where the compiler's verdict asks for one (dialect.py).
 
 `python` in these is the interpreter the makefile itself runs (its torch
 lookups', else its recipes': `python3 build.py`, `$(PYTHON) setup.py`)."""
@@ -30,6 +32,7 @@ import re
 from ..toolchain.nvcc import ARCH_NUMBER, ARCH_OPTIONS, OLDEST_WITHOUT_NVCC, describe, \
     flag_edits, rejected
 from ..toolchain.includes import PATH_SUFFIX
+from . import dialect
 from .edits import apply_edits, replace_flags
 from .readers import make as _read
 from .report import Finding
@@ -105,11 +108,13 @@ def _together(path, text, makefiles):
     return '\n'.join([text] + [makefiles[p] for p in sorted(group - {path})])
 
 
-def rewrite_make(text, path, accepted, makefiles=None):
+def rewrite_make(text, path, accepted, makefiles=None, folder=None):
     """(new text, [Finding]) for one makefile.  accepted: the compute
     capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()),
     or None.  makefiles: {path: text} of the repository's makefiles, for
-    the variables nvcc commands use across `include`s."""
+    the variables nvcc commands use across `include`s.  folder: where the
+    makefile lies, for the compiler's verdicts on a g++ recipe's sources
+    (dialect.py; none asked without)."""
     lines = _read.parse_lines(text)
     together = _together(path, text, makefiles or {})
     together_lines = _read.parse_lines(together)
@@ -134,6 +139,14 @@ def rewrite_make(text, path, accepted, makefiles=None):
                                     '%s' % (INCLUDES % python), True))
         words = [w for w in _read.words(text, start, line.end, comments=line.kind != 'recipe')
                  if not any(s <= w[0] < e for s, e, _ in lookups)]
+        if line.kind == 'recipe' and folder and words:
+            values = [_read.unquoted(text[s:e]) for s, e in words]
+            values[0] = values[0].lstrip('@-+')
+            found = dialect.standard_for(values, folder)
+            if found:
+                edits.append((words[0][1], words[0][1], ' -std=' + found[0]))
+                findings.append(Finding(path, line_of(words[0][0]), dialect.finding_text(*found),
+                                        True))
         arch, numbers = _arch_flags(text, words, variables)
         old = rejected(numbers, accepted)
         if old:

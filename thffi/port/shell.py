@@ -33,6 +33,10 @@ holds such flags is reported.
   `-ccbin gcc-5` naming a compiler that is not installed goes) in nvcc
   commands and in the variables they use, inside quotes too.
 
+- g++ and c++ compiling C++ with no -std, where today's default refuses a
+  source and a 2018 default accepts it (dialect.py, by the compiler's own
+  verdict): that standard, `-std=gnu++98` after the compiler.
+
 A script without `set -e` is reported: it carries on after a failed command.
 
 The parse is readers/shell.py's, which also reads the nvcc commands a
@@ -44,6 +48,7 @@ from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
 from ..toolchain.includes import PATH_SUFFIX
+from . import dialect
 from .edits import apply_edits, replace_flags
 from .readers.shell import VARIABLE as _VARIABLE, command_words as _command, \
     interpreter as _interpreter, is_nvcc as _is_nvcc, parts as _parts, \
@@ -170,9 +175,22 @@ def _edits(text, words, accepted, path, line_of, findings, python, links_cuda=Fa
     return edits
 
 
-def rewrite_shell(text, path, accepted):
+def _dialect_edits(words, folder, path, line_of, findings):
+    """The edit giving a g++ command the C++ standard of 2018's g++ where
+    the compiler's verdict asks for one (dialect.py), or none."""
+    command = _command(words)
+    found = folder and command and dialect.standard_for([w[2] for w in command], folder)
+    if not found:
+        return []
+    findings.append(Finding(path, line_of(command[0][0]), dialect.finding_text(*found), True))
+    return [(command[0][1], command[0][1], ' -std=' + found[0])]
+
+
+def rewrite_shell(text, path, accepted, folder=None):
     """(new text, [Finding]) for one shell script.  accepted: the compute
-    capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or None."""
+    capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or None.
+    folder: where the script lies, for the compiler's verdicts on its
+    sources (none asked without)."""
     findings, out, done = [], [], 0
     parts = [(start, end, nodes, _simple_commands(nodes) if nodes else None)
              for start, end, nodes in _parts(text)]
@@ -196,6 +214,7 @@ def rewrite_shell(text, path, accepted):
         for words in commands:
             edits += _edits(chunk, words, accepted, path, line_of, findings, python, links_cuda)
             edits += _flag_edits(chunk, words, nvcc_variables, path, line_of, findings)
+            edits += _dialect_edits(words, folder, path, line_of, findings)
         out.append(text[done:start])
         out.append(apply_edits(chunk, edits))
         done = end

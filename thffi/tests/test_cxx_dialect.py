@@ -38,6 +38,9 @@ GRID_CPP = '''\
     }
     '''
 GRID_H = 'float grid_span(THFloatTensor *points);\n'
+# The same class in C++ of its own, as a library built apart by make.
+GRID_PLAIN_CPP = GRID_CPP.replace('#include <TH/TH.h>\n', '').replace(
+    'THFloatTensor *points', 'int n').replace('(int)THFloatTensor_size(points, 0)', 'n')
 
 
 def test_a_class_constant_of_gnu98_builds_as_gnu98_saying_so(tmp_path, capfd):
@@ -82,9 +85,7 @@ def test_code_no_standard_accepts_shows_todays_messages_once(tmp_path, capfd):
 
 def test_a_make_step_under_thffi_run(tmp_path):
     write_files(tmp_path, {
-        'src/grid.cpp': GRID_CPP.replace('#include <TH/TH.h>\n', '').replace(
-            'THFloatTensor *points', 'int n').replace(
-            '(int)THFloatTensor_size(points, 0)', 'n'),
+        'src/grid.cpp': GRID_PLAIN_CPP,
         'Makefile': '''\
             grid.o: src/grid.cpp
             \tg++ -O2 -fPIC -c src/grid.cpp -o grid.o
@@ -137,3 +138,27 @@ def test_a_cpp_including_thrusts_device_headers_is_compiled_by_nvcc(tmp_path, ca
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == '2'
+
+
+@pytest.mark.parametrize('written', ['make.sh', 'Makefile'])
+def test_port_writes_the_standard_the_compilers_verdict_asks_for(tmp_path, written):
+    from thffi.port import port
+    script = {'make.sh': '#!/bin/sh\nset -e\ng++ -O2 -fPIC -shared src/grid.cpp -o libgrid.so\n'
+                         'g++ -O2 -fPIC -c src/fine.cpp -o fine.o\n',
+              'Makefile': 'libgrid.so: src/grid.cpp\n\t@g++ -O2 -fPIC -shared src/grid.cpp -o '
+                          '$@\n\tg++ -O2 -fPIC -c src/fine.cpp -o fine.o\n'}[written]
+    write_files(tmp_path, {'src/grid.cpp': GRID_PLAIN_CPP, 'src/fine.cpp': 'int fine() { return 1; }\n'})
+    (tmp_path / written).write_text(script)
+    _, findings, _, changed = port(str(tmp_path), write=True)
+    assert changed == [written]
+    said = [f for f in findings if f.path == written and 'gnu++' in f.message]
+    assert [(f.line, f.fixed) for f in said] == [(3 if written == 'make.sh' else 2, True)]
+    assert said[0].message == ("src/grid.cpp: compiled as gnu++98 (g++ 5's default): today's "
+                               "g++ refuses it under its default standard; now -std=gnu++98")
+    text = (tmp_path / written).read_text()
+    assert 'g++ -std=gnu++98 -O2 -fPIC -shared src/grid.cpp' in text
+    assert 'g++ -O2 -fPIC -c src/fine.cpp' in text  # today's default takes it: no change
+    made = subprocess.run(['sh', 'make.sh'] if written == 'make.sh' else ['make'], cwd=tmp_path,
+                          env=ENV, capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    assert os.path.isfile(tmp_path / 'libgrid.so')

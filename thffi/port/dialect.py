@@ -1,0 +1,80 @@
+"""C++ as 2018's g++ compiled it, for the g++ commands of shell scripts and
+makefiles that `python -m thffi port` rewrites: as the builder and `thffi
+run` decide it (toolchain/cc.py's OLD_CXX_DEFAULTS), by the compiler's own
+verdict, not by a guess.
+
+A command of g++ or c++ (by name, any version suffix) that compiles C++
+sources and names no standard is asked of the installed compiler, each
+source syntax-checked with the command's own -I, -D, -U and -include flags
+(those written out, no variable in them) and thffi's include folders (the
+TH/THC headers 2018 took from torch): where today's default refuses a
+source that a 2018 default (gnu++14, then gnu++98) accepts, the command
+gets that standard, and port says so.  A source not found beside the file,
+or refused under every standard (a header the command's variables would
+have found), leaves the command as it is: no verdict, no change."""
+
+import os
+import re
+import shutil
+import subprocess
+
+from ..toolchain import cc
+
+_CXX = re.compile(r'^(?:[\w.-]*-)?(?:g\+\+|c\+\+)(?:-[\d.]+)?$')
+_KEPT = ('-I', '-D', '-U', '-include', '-isystem', '-iquote')
+
+
+def _flags(words):
+    """The command's -I, -D, -U and -include flags written out (no variable
+    in them), joined or with their value after."""
+    kept, i = [], 0
+    while i < len(words):
+        word = words[i]
+        name = next((k for k in _KEPT if word.startswith(k)), None)
+        if name is not None:
+            pair = [word] if word != name else words[i:i + 2]
+            if not any('$' in w or '`' in w for w in pair):
+                kept += pair
+            i += len(pair)
+            continue
+        i += 1
+    return kept
+
+
+def _accepts(compiler, flags, source, folder, standard=None):
+    try:
+        done = subprocess.run([compiler, '-fsyntax-only'] + (['-std=' + standard] if standard
+                                                              else []) + flags + [source],
+                              cwd=folder, capture_output=True, timeout=300)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.returncode == 0
+
+
+def standard_for(words, folder):
+    """(standard, why, the sources) where the g++ command `words` (its
+    words as the shell or make passes them, the compiler first), run in
+    folder, compiles a C++ source today's default refuses and a 2018
+    default accepts; else None."""
+    if not words or not _CXX.match(os.path.basename(words[0])) or cc.names_a_standard(words):
+        return None
+    sources = [w for w in words[1:] if not w.startswith('-') and w.endswith(cc.CXX_SUFFIXES)]
+    compiler = shutil.which(words[0])
+    if not sources or compiler is None or not all(os.path.isfile(os.path.join(folder, s))
+                                                  for s in sources):
+        return None
+    from ..builder import include_dirs
+    flags = _flags(words[1:]) + ['-I' + d for d in include_dirs()]
+    refused = [s for s in sources if _accepts(compiler, flags, s, folder) is False]
+    if not refused:
+        return None
+    for standard, why in cc.OLD_CXX_DEFAULTS:
+        if all(_accepts(compiler, flags, s, folder, standard) for s in refused):
+            return standard, why, refused
+    return None
+
+
+def finding_text(standard, why, sources):
+    """What port says of the standard it wrote."""
+    return '%s; now -std=%s' % (cc.old_default_line(', '.join(sources), standard, why),
+                                standard)
