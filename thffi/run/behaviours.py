@@ -22,7 +22,9 @@ conversion that returns its tensor, or one already contiguous, every copy_
 today's PyTorch accepts, and a call that gives the parameter, go through as
 they are.  torch's functions and torch.Tensor's methods are wrapped when
 torch is first imported (a meta path finder wraps its loader), so a Python
-that never imports torch pays nothing.
+that never imports torch pays nothing.  A wrapped function keeps the globals of
+torch's module, so TorchScript, compiling the original where scripted code
+calls it, resolves its names.
 
 This file is loaded by path (not as part of thffi) and imports only the
 standard library, and torch when the code imports it."""
@@ -31,6 +33,7 @@ import functools
 import inspect
 import os
 import sys
+import types
 
 _SAID = set()
 
@@ -98,6 +101,16 @@ def _broadcast(source, target):
     return all(s in (1, t) for s, t in zip(reversed(source), reversed(target)))
 
 
+def _as_torchs(wrapper, original):
+    """wrapper, its globals those of original's module: TorchScript, which
+    compiles the original's source (inspect follows __wrapped__) where a
+    scripted module calls it (nn.Dropout's F.dropout), resolves its names
+    there.  The wrapper's own names are all in its closure."""
+    made = types.FunctionType(wrapper.__code__, original.__globals__, wrapper.__name__,
+                              wrapper.__defaults__, wrapper.__closure__)
+    return functools.update_wrapper(made, original)
+
+
 def _defaulted(function, name, parameter, value, rule, torch_folder):
     """function (name: its dotted path; a class's __init__) given
     parameter=value where the call gives neither it nor an argument in its
@@ -105,23 +118,22 @@ def _defaulted(function, name, parameter, value, rule, torch_folder):
     calls are today's (multi_head_attention_forward calls F.dropout without
     training=, having set p to 0 where it is not training)."""
     place = list(inspect.signature(function).parameters).index(parameter)
+    frame, say = sys._getframe, _say
 
-    @functools.wraps(function)
     def called(*args, **kwargs):
         if len(args) <= place and kwargs.get(parameter) is None and \
-                not sys._getframe(1).f_code.co_filename.startswith(torch_folder):
+                not frame(1).f_code.co_filename.startswith(torch_folder):
             kwargs[parameter] = value
-            _say(name, rule, '%s(...) without %s=' % (name.rsplit('.', 1)[1], parameter))
+            say(name, rule, '%s(...) without %s=' % (name.rsplit('.', 1)[1], parameter))
         return function(*args, **kwargs)
-    return called
+    return _as_torchs(called, function)
 
 
 def _recomputed(interpolate, rule):
     """F.interpolate given recompute_scale_factor=True where the call gives a
     scale_factor, no size and no recompute_scale_factor."""
-    signature = inspect.signature(interpolate)
+    signature, say = inspect.signature(interpolate), _say
 
-    @functools.wraps(interpolate)
     def interpolated(*args, **kwargs):
         given = signature.bind(*args, **kwargs).arguments
         scale = given.get('scale_factor')
@@ -132,10 +144,10 @@ def _recomputed(interpolate, rule):
         sizes = given['input'].shape[2:]
         scales = scale if isinstance(scale, (tuple, list)) else [scale] * len(sizes)
         if any(s * f != int(s * f) for s, f in zip(sizes, scales)):
-            _say('scale factor', rule, 'interpolate(...) of a size %s by scale_factor=%r'
-                 % (tuple(sizes), scale))
+            say('scale factor', rule, 'interpolate(...) of a size %s by scale_factor=%r'
+                % (tuple(sizes), scale))
         return interpolate(**given)
-    return interpolated
+    return _as_torchs(interpolated, interpolate)
 
 
 def _owner(torch, path):

@@ -261,9 +261,14 @@ def test_a_call_that_gives_the_parameter_and_torchs_own_calls_stay_todays(tmp_pa
         attention = nn.MultiheadAttention(4, 1, dropout=0.9)
         ones = torch.ones(3, 1, 4)
         print(bool((attention(ones, ones, ones)[1] == 0).any()))
+        # TorchScript compiles torch's own functions where scripted code calls them
+        scripted = torch.jit.script(nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5)))
+        twice = torch.jit.script(nn.Upsample(scale_factor=2.0))
+        print(scripted.eval()(torch.ones(1, 2)).shape, twice(torch.ones(1, 1, 2)).shape)
         ''')
     assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.splitlines() == ['True', '0.0000', '7', 'True']
+    assert ran.stdout.splitlines() == ['True', '0.0000', '7', 'True',
+                                       'torch.Size([1, 2]) torch.Size([1, 1, 4])']
     assert 'thffi run:' not in ran.stderr
 
 
