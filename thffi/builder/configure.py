@@ -426,10 +426,12 @@ def show_step(meant, base):
                                shlex.join(command.args), why)
 
 
-def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs):
+def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs, serving=None):
     """The Plan of one extension from create_extension's arguments (paths
     already absolute; kwargs: setuptools Extension's, plus extra_nvcc_args;
-    verbose: True, False, or None for one short line a command).
+    verbose: True, False, or None for one short line a command; serving:
+    shared_library.serving, for the libraries it links, or None where none
+    can call into thffi: thffi's own shared library).
     Raises BuildError for arguments that cannot build."""
     parts = name.split('.')
     target_dir = os.path.join(base, *parts)
@@ -486,7 +488,7 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
     # thffi's own C, (path, gcc optimisation or None for nvcc), and the
     # user's .cu files: compiled before cffi links (compile.py).
     shared_library, linked_libraries, linking = _shared_library(name, base, with_cuda,
-                                                                user_objects, kw)
+                                                                user_objects, kw, serving)
     kw.update(linking)
     own = [] if shared_library else TH_SOURCES + (CXX_GUARD if cxx_code else [])
     toolkit, nvcc = (_toolkit(name) if with_cuda or rescued else
@@ -732,11 +734,11 @@ def _cuda_libraries(name, kw):
     return linking
 
 
-def _shared_library(name, base, with_cuda, user_objects, kw):
+def _shared_library(name, base, with_cuda, user_objects, kw, serving):
     """(shared library, linked libraries, {kwargs it changes}): thffi's
     shared library (libthffi-<version>.so) when a library the extension
     links was linked against it (python -m thffi --libs), or when one calls
-    thffi's names unlinked (shared_library.serving), or None.  The
+    thffi's names unlinked (serving: shared_library.serving), or None.  The
     extension then links it too, instead of holding thffi's code: one copy
     of its state serves both.  The linked libraries: the shared libraries
     the link names by path or finds in library_dirs."""
@@ -777,8 +779,7 @@ def _shared_library(name, base, with_cuda, user_objects, kw):
     # Built apart as against PyTorch 0.4's libraries, which the process had
     # loaded: their names are left for the loader, which finds them in the
     # shared library the extension links (shared_library.serving decides).
-    from .shared_library import serving  # it builds with configure()
-    shared = serving(linked, with_cuda) if linked else None
+    shared = serving(linked, with_cuda) if linked and serving else None
     if shared:
         return shared, linked, _linking_shared(kw, shared)
     return None, linked, {}

@@ -30,7 +30,7 @@ import time
 
 import cffi
 
-from . import command_log, package_mode
+from . import command_log, package_mode, shared_library
 from .compile import compile
 from .configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
                         include_dirs, include_flags)
@@ -88,7 +88,8 @@ class Extension(cffi.FFI):
 
     def __init__(self, name, headers, sources, base, verbose, with_cuda, package, kwargs):
         super().__init__()
-        plan = configure(name, headers, sources, base, verbose, with_cuda, package, kwargs)
+        plan = configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
+                         shared_library.serving)
         self.plan = plan
         self.cdef(plan.cdef_text)
         # Said in every road to a build (build(), setuptools' cffi_modules

@@ -21,6 +21,9 @@ import subprocess
 from ..toolchain import cc
 
 _CXX = re.compile(r'^(?:[\w.-]*-)?(?:g\+\+|c\+\+)(?:-[\d.]+)?$')
+# thffi's headers, in the layout torch.utils.ffi had (builder's include_dirs()).
+_INCLUDE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'include')
+_INCLUDES = ['-I' + os.path.join(_INCLUDE, *sub) for sub in ((), ('TH',), ('THC',))]
 _KEPT = ('-I', '-D', '-U', '-include', '-isystem', '-iquote')
 
 
@@ -63,8 +66,7 @@ def standard_for(words, folder):
     if not sources or compiler is None or not all(os.path.isfile(os.path.join(folder, s))
                                                   for s in sources):
         return None
-    from ..builder import include_dirs
-    flags = _flags(words[1:]) + ['-I' + d for d in include_dirs()]
+    flags = _flags(words[1:]) + _INCLUDES
     refused = [s for s in sources if _accepts(compiler, flags, s, folder) is False]
     if not refused:
         return None
