@@ -649,9 +649,9 @@ class Removed(cst.CSTTransformer):
                     comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(' '))),
             cst.Arg((updated_node.value if isinstance(updated_node, cst.AugAssign)
                      else updated_node.right).with_changes(lpar=[], rpar=[]))])
-        self._report(original_node, 'Python 2 division %s: now old_div(...) (thffi.runtime.python2: '
-                     'floor division where both sides are integers as it runs, as Python 2\'s '
-                     '/; else true division)' % text, True)
+        self._report(original_node, 'Python 2 division %s: now old_div(...) '
+                     '(thffi.runtime.python2: floor division where both sides are integers as '
+                     'it runs, as Python 2\'s /; else true division)' % text, True)
         if isinstance(updated_node, cst.AugAssign):
             return cst.Assign(targets=[cst.AssignTarget(updated_node.target)], value=call,
                               semicolon=updated_node.semicolon)

@@ -326,13 +326,11 @@ def _legacy_cuda_headers(args):
     return ['-include', os.path.join(folder, 'cccl_legacy.h')] + list(args)
 
 
-_INCLUDES_TH = None  # compiled when first needed: re is imported by then
-
-
 def _calls_th(path):
     """Whether a source includes TH's or THC's headers, or an object or
-    archive leaves a TH name or `state` for the loader."""
-    global _INCLUDES_TH
+    archive leaves a TH name or `state` for the loader (nm itself: the
+    builder's binaries.py needs site-packages, which a shim starts
+    without)."""
     if os.path.splitext(path)[1] in ('.o', '.a', '.so'):
         import subprocess
         try:
@@ -343,9 +341,7 @@ def _calls_th(path):
         return any(f[1] == 'U' and (f[0].startswith('TH') or f[0] == 'state')
                    for f in (line.split() for line in listed) if len(f) >= 2)
     import re
-    if _INCLUDES_TH is None:
-        _INCLUDES_TH = re.compile(r'^\s*#\s*include\s*[<"](?:THC?/|THC?\.h)', re.M)
-    return bool(_INCLUDES_TH.search(_read(path) or ''))
+    return re.search(r'^\s*#\s*include\s*[<"](?:THC?/|THC?\.h)', _read(path), re.M) is not None
 
 
 def _wrap_rules(kind, args):
