@@ -37,11 +37,8 @@ TH_SOURCES = [('THTensorOps.c', '-O3 -fopenmp'), ('THTensorCopy.c', '-O1 -fopenm
               ('THVector.c', '-O2'), ('THRandom.c', '-O1'), ('THLogAdd.c', '-O2'),
               ('THHalf.c', '-O2'), ('THStorageFunctions.c', '-O1'), ('THBlas.c', '-O2'),
               ('THLapack.c', '-O1'), ('THSize.c', '-O1'), ('THAtomic.c', '-O1')]
-# THC's go first: THCTensor.cu, all its CUDA code, takes the longest (nvcc
-# 13, the default five architectures: 15 CPU seconds; all of TH's C 5-7).
-THC_SOURCES = [('THCTensor.cu', None), ('THC.c', '-O2'), ('THCBlas.c', '-O2'),
-               ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1'), ('THCSparse.c', '-O2'),
-               ('THCThreadLocal.c', '-O1')]
+# THC's (jobs.py: they alone compile with CUDA's headers).
+THC_SOURCES = jobs.THC_SOURCES
 # cuSPARSE's legacy routines over today's API (include/cusparse_legacy.h),
 # for an extension built with_cuda that links cuSPARSE: it calls cuSPARSE,
 # so it is compiled into that extension alone (never into thffi's shared

@@ -19,7 +19,7 @@ import sysconfig
 import cffi
 
 from . import codegen
-from .compile import digest, write_atomic
+from .own_objects import digest, write_atomic
 from .jobs import THFFI_DIR
 
 _MANIFEST = '.thffi-build.json'

@@ -29,6 +29,13 @@ CCCL_LEGACY = os.path.join(INCLUDE_DIR, 'cccl_legacy.h')
 # thffi's cuSPARSE legacy routines (configure decides when they are compiled
 # in): the one file of thffi's that includes cusparse.h.
 CUSPARSE_LEGACY_SOURCE = 'THCSparseLegacy.c'
+# THC's code (configure.py adds it to a build with CUDA): its C alone
+# includes CUDA's headers.  THCTensor.cu goes first: all its CUDA code, it
+# takes the longest (nvcc 13, the default five architectures: 15 CPU
+# seconds; all of TH's C 5-7).
+THC_SOURCES = [('THCTensor.cu', None), ('THC.c', '-O2'), ('THCBlas.c', '-O2'),
+               ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1'), ('THCSparse.c', '-O2'),
+               ('THCThreadLocal.c', '-O1')]
 
 
 def python_includes():
@@ -115,7 +122,9 @@ def cc_command(plan, source, obj, flags, hidden=True):
         # loader looks in the extension and its libraries); the names are
         # cuSPARSE's own, which today's cuSPARSE no longer defines.
         hidden = False
-    elif plan.with_cuda:
+    elif plan.with_cuda and os.path.basename(source) in dict(THC_SOURCES):
+        # TH's C (and THCxx.cpp, the C++ guard) compiles as in a build
+        # without CUDA: one cached and prebuilt object for both.
         includes += toolkit_include_dirs(plan.cuda_home)
     return (cc + ['-c', source, '-o', obj, '-MMD', '-MF', obj[:-2] + '.d'] + flags
             + ['-std=c++11' if cxx else '-std=c99', '-fPIC']

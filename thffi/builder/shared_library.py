@@ -26,7 +26,8 @@ import tempfile
 
 from ..toolchain import cuda_toolkit as cuda
 from . import binaries
-from .compile import _cached_object, cache_root, compile, write_atomic
+from .compile import cache_root, compile
+from .own_objects import cache_entry, write_atomic
 from .configure import (CXX_GUARD, TH_SOURCES, THC_SOURCES, WRAP_FLAGS, BuildError, configure,
                          shared_library_name)
 from .jobs import CSRC, THFFI_DIR, cc_command, nvcc_command
@@ -94,7 +95,7 @@ def library(with_cuda, verbose=False):
         # The objects' cache entries (their commands, compilers and thffi's
         # C files), the link, the Python ABI (THPython.c) and this thffi's
         # folder (THFFI_home).
-        key = json.dumps({'objects': [_cached_object(job.command, job.object).folder
+        key = json.dumps({'objects': [cache_entry(job.command, job.object).folder
                                       for job in plan.jobs],
                           'link': _link_command(plan, '<out>'),
                           'python': sysconfig.get_config_var('EXT_SUFFIX'), 'home': THFFI_DIR},

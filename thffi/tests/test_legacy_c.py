@@ -20,7 +20,7 @@ import torch
 import thffi
 from support import TESTS, ROOT
 from thffi import builder, create_extension
-from thffi.builder import compile as _compile, configure as _configure, jobs as _jobs
+from thffi.builder import configure as _configure, jobs as _jobs, own_objects as _own_objects
 
 SRC = os.path.join(TESTS, 'legacy_c', 'src')
 THFFI_DIR = os.path.dirname(os.path.abspath(thffi.__file__))
@@ -67,7 +67,7 @@ def cache_filled_elsewhere(tmp_path_factory):
     probe = create_extension('_one.lib', headers=[str(tmp / 'one.h')],
                              sources=[str(tmp / 'one.c')], relative_to=str(tmp / 'build.py'))
     for src, obj, command, _ in probe.jobs:
-        entry = _compile._cached_object(command, obj).folder
+        entry = _own_objects.cache_entry(command, obj).folder
         if os.path.basename(src) != _COMPILED_IN_THE_COPY and os.path.isdir(entry):
             shutil.copytree(entry, tmp / 'cache' / 'objects' / os.path.basename(entry))
     script = ('import sys, thffi\n'
@@ -316,7 +316,7 @@ def test_own_objects_cache_key_ignores_the_users_include_dirs_and_macros(tmp_pat
         ext = create_extension('_k.lib', headers=headers, sources=sources,
                                relative_to=str(tmp_path / 'build.py'), with_cuda=with_cuda,
                                **kwargs)
-        own = [_compile._cached_object(command, obj).folder
+        own = [_own_objects.cache_entry(command, obj).folder
                for _, obj, command, cached in ext.jobs if cached]
         return own, [command for _, _, command, cached in ext.jobs if not cached]
 
