@@ -68,8 +68,9 @@ NEW_OPTIONS = {
     'error_if_nonfinite': 'False: clips whatever the norm, as 0.4.1',
 }
 
-# Modules (and callables) whose parameters set no computation's result.
-OUTSIDE = ('torch.jit', 'torch.onnx', 'torch.autograd.profiler', 'torch.distributed',
+# Modules (and callables) whose parameters set no computation's result
+# (torch.utils.ffi: thffi's, where its hook is installed; its build options).
+OUTSIDE = ('torch.utils.ffi', 'torch.jit', 'torch.onnx', 'torch.autograd.profiler', 'torch.distributed',
            'torch.multiprocessing', 'torch.utils.cpp_extension', 'torch.utils.collect_env',
            'torch.utils.file_baton', 'torch.utils.hooks', 'torch.utils.model_zoo',
            'torch.utils.data.dataloader.ExceptionWrapper',

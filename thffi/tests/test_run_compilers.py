@@ -591,7 +591,8 @@ def test_thffi_run_uses_the_objects_a_plain_build_cached(tmp_path):
         if __name__ == '__main__':
             ffi.build()
         '''})
-    env = dict(ENV, THFFI_CACHE_DIR=str(tmp_path / 'cache'))
+    # The cache's route (not the objects prebuilt where thffi was installed)
+    env = dict(ENV, THFFI_CACHE_DIR=str(tmp_path / 'cache'), THFFI_PREBUILT='0')
     first = plain([sys.executable, '-m', 'thffi', 'build.py'], tmp_path, env)
     assert first.returncode == 0, first.stderr
     own = [line for line in first.stdout.splitlines() if line.startswith('thffi: its own TH')]
