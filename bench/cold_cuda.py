@@ -4,7 +4,10 @@ in one run: the numbers behind docs/cold_builds.md.
     python bench/cold_cuda.py --against main          # 3 rounds
     python bench/cold_cuda.py --against main --peer-python venv/bin/python
 
-Each build is `python build.py` of a fresh copy of the demo with an empty
+Each tree's thffi is first installed as README's first command installs
+it: where it has builder/prebuilt.py, its own objects are prebuilt into its
+folder (timed once, with CUDA, an empty cache: the install's cost).  Each
+build is then `python build.py` of a fresh copy of the demo with an empty
 THFFI_CACHE_DIR (nothing of thffi's cached), in two configurations: the
 architectures thffi picks on this machine (TORCH_CUDA_ARCH_LIST unset), and
 thffi's default five (what it builds for a CUDA PyTorch with no GPU
@@ -66,7 +69,8 @@ def project(workdir, name, thffi):
         source = os.path.join(ROOT, entry)
         (shutil.copytree if os.path.isdir(source) else shutil.copy)(
             source, os.path.join(path, entry))
-    shutil.copytree(thffi, os.path.join(path, 'thffi'))
+    shutil.copytree(thffi, os.path.join(path, 'thffi'), ignore=shutil.ignore_patterns(
+        'prebuilt', 'prebuilt.new', 'build', '*.egg-info', '__pycache__'))
     return path
 
 
@@ -78,6 +82,24 @@ def thffi_at(revision, workdir):
                              check=True, capture_output=True).stdout
     subprocess.run(['tar', '-x', '-C', folder], input=archive, check=True)
     return os.path.join(folder, 'thffi')
+
+
+# Run in a copy of the demo: what installing its thffi compiles (setup.py).
+PREBUILD = ('from thffi.builder import prebuilt\n'
+            'prebuilt.build("thffi/prebuilt", with_cuda=True)\n')
+
+
+def install(path, workdir):
+    """Seconds of prebuilding the objects of path's thffi, None where that
+    thffi has no prebuilt objects (an earlier revision)."""
+    import bench
+    if not os.path.isfile(os.path.join(path, 'thffi', 'builder', 'prebuilt.py')):
+        return None
+    cache = tempfile.mkdtemp(dir=workdir)
+    seconds = bench.timed([sys.executable, '-c', PREBUILD], path,
+                          dict(environment({}), THFFI_CACHE_DIR=cache))
+    shutil.rmtree(cache)
+    return seconds
 
 
 def environment(env):
@@ -128,6 +150,7 @@ def main():
     with tempfile.TemporaryDirectory() as workdir:
         trees = {'before': project(workdir, 'before', thffi_at(args.against, workdir)),
                  'after': project(workdir, 'after', os.path.join(ROOT, 'thffi'))}
+        installs = {tree: install(path, workdir) for tree, path in trees.items()}
         cases = [(row, tree) for row in configs for tree in trees]
         if args.peer_python:
             cases.append(('stable-ABI: cold, with CUDA, 5 architectures', 'peer'))
@@ -145,13 +168,19 @@ def main():
     print('\nCold builds, whole process, median of %d rounds (after: architectures %s from '
           '%s on this machine; before: the revision %s)\n' % (args.rounds, spec, source,
                                                               args.against))
-    print('| build | before | after | after / before |\n|---|---|---|---|')
+    peer = median.get(('stable-ABI: cold, with CUDA, 5 architectures', 'peer'))
+    print('| build | before | after | after / before | after / stable-ABI |\n'
+          '|---|---|---|---|---|')
+    shown = {tree: '-' if s is None else '%.2f' % s for tree, s in installs.items()}
+    print('| installing thffi: its prebuilt objects (once) | %s | %s | | |'
+          % (shown['before'], shown['after']))
     for row in configs:
         before, after = median[row, 'before'], median[row, 'after']
-        print('| %s | %.2f | %.2f | %.2f |' % (row, before, after, after / before))
-    if args.peer_python:
-        print('| stable-ABI: cold, with CUDA, 5 architectures | %.2f | | |'
-              % median['stable-ABI: cold, with CUDA, 5 architectures', 'peer'])
+        print('| %s | %.2f | %.2f | %.2f | %s |' % (row, before, after, after / before,
+                                                    '%.2f' % (after / peer) if peer else ''))
+    if peer:
+        print('| stable-ABI: cold, with CUDA, 5 architectures | %.2f | %.2f | | 1 |'
+              % (peer, peer))
     print('\nthffi\'s .cu files compiled alone, one at a time: CPU seconds (wall)\n')
     names = sorted({name for v in objects.values() for name in v})
     print('| build | tree | ' + ' | '.join(names) + ' | all |\n|---|---|'
