@@ -177,7 +177,7 @@ def main():
     for row in configs:
         before, after = median[row, 'before'], median[row, 'after']
         print('| %s | %.2f | %.2f | %.2f | %s |' % (row, before, after, after / before,
-                                                    '%.2f' % (after / peer) if peer else ''))
+                                                    '%.2f' % (after / peer) if peer and configs[row] == FIVE else ''))
     if peer:
         print('| stable-ABI: cold, with CUDA, 5 architectures | %.2f | %.2f | | 1 |'
               % (peer, peer))
