@@ -13,7 +13,6 @@ kernels were built for: a build that asks for some of them gets that object
 (its key is the command with the folder's architectures), its fatbinary
 holding the ones asked for as its own compile would, and more."""
 
-import dataclasses
 import glob
 import hashlib
 import json
@@ -22,7 +21,6 @@ import shutil
 from importlib import metadata
 
 from .._cache import cache_root
-from . import jobs as job_commands
 from .jobs import CSRC, THFFI_DIR
 
 # The prebuilt folder of this copy of thffi (an installed one, or the
@@ -101,8 +99,7 @@ class OwnObject:
             command = job.command
             flags = read_archs(folder)
             if job.source.endswith('.cu') and flags and set(plan.arch_flags) <= set(flags):
-                command = job_commands.nvcc_command(
-                    dataclasses.replace(plan, arch_flags=flags), job.source, job.object, True)
+                command = _with_archs(command, plan.arch_flags, flags)
             self.prebuilt.append((folder, Entry(os.path.join(
                 folder, 'objects', key(command, job.object, files)), job.object)))
 
@@ -123,6 +120,16 @@ class OwnObject:
     def store(self):
         """After its compile: kept in the user's cache."""
         self.cache.store()
+
+
+def _with_archs(command, asked, flags):
+    """The nvcc command with the architecture flags `flags` in place of
+    those it asks for (a run of its arguments), the rest of it as it is:
+    e.g. the shared library's kernels keep their symbols visible."""
+    for i in range(len(command) - len(asked) + 1):
+        if asked and command[i:i + len(asked)] == asked:
+            return command[:i] + flags + command[i + len(asked):]
+    return command
 
 
 class Entry:

@@ -698,6 +698,7 @@ def test_a_cuda_library_nvcc_built_apart_calling_thc_and_state_loads(tmp_path):
             extern "C" int kscale_apply(THCudaTensor *t, float a)
             {
                 long n = THCudaTensor_nElement(state, t);
+                THAssert(THCudaTensor_checkGPU(state, 1, t));  /* THCTensor.cu's */
                 if (a < 0)
                     THError("kscale: negative factor %f", a);
                 kscale_kernel<<<(n + 255) / 256, 256, 0, THCState_getCurrentStream(state)>>>(

@@ -122,15 +122,19 @@ def test_kernels_prebuilt_for_more_architectures_serve_a_build_asking_for_some(
     entry = folder / 'objects' / own_objects.key(prebuilt_command, kernel.object)
     write_files(entry, {'object.o': 'kernels', 'object.d': 'x.o: <thffi>/csrc/THCTensor.cu\n'})
 
-    def origin(spec):
+    def origin(spec, hidden=True):
         asked = dataclasses.replace(plan, arch_flags=cuda.arch_flags(spec))
-        command = jobs.nvcc_command(asked, kernel.source, kernel.object, True)
+        command = jobs.nvcc_command(asked, kernel.source, kernel.object, True, hidden)
         return own_objects.OwnObject(asked, kernel._replace(command=command),
                                      own_objects.thffi_files(),
                                      own_objects.prebuilt_dirs()).origin()
     assert origin('8.0') == origin('7.5+PTX;9.0') == str(folder)
     assert origin('8.6') is None          # not among them: compiled
     assert origin('8.0+PTX') is None      # PTX of 8.0 was not prebuilt
+    # The shared TH library's kernels keep their symbols visible: the
+    # prebuilt ones hide theirs (a library built apart calling
+    # THCudaTensor_checkGPU would find it undefined).
+    assert origin('8.0', hidden=False) is None
 
 
 def test_a_wheel_of_thffi_carries_its_objects_and_a_platform_tag(tmp_path):
