@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import shutil
+import urllib.parse
 from importlib import metadata
 
 from .._cache import cache_root
@@ -65,19 +66,35 @@ def cache_entry(command, obj, files=None):
 
 def prebuilt_dirs():
     """The prebuilt folders a build looks in: this copy's, then that of the
-    installed distribution (the demo's folder imports the thffi beside it,
-    which pip installed too); none with THFFI_PREBUILT=0."""
+    installed distribution (a copy of thffi, in the demo's folder or one
+    copied into a project, takes what an install of the same C prebuilt);
+    none with THFFI_PREBUILT=0."""
     if not prebuilt_enabled():
         return []
     dirs = [PREBUILT_DIR]
-    try:
-        installed = os.path.abspath(str(metadata.distribution('thffi').locate_file(
-            os.path.join('thffi', 'prebuilt'))))
-    except metadata.PackageNotFoundError:
-        installed = None
+    installed = _installed_prebuilt_dir()
     if installed and os.path.realpath(installed) != os.path.realpath(PREBUILT_DIR):
         dirs.append(installed)
     return [d for d in dirs if os.path.isfile(os.path.join(d, ARCHS_FILE))]
+
+
+def _installed_prebuilt_dir():
+    """The prebuilt folder of the installed distribution of thffi, or None:
+    in site-packages, or for an editable install (`pip install -e`: PEP
+    610's direct_url.json names its source folder) in that folder, which is
+    the package's own (thffi/setup.py maps the package to it)."""
+    try:
+        dist = metadata.distribution('thffi')
+    except metadata.PackageNotFoundError:
+        return None
+    try:
+        origin = json.loads(dist.read_text('direct_url.json') or '{}')
+    except ValueError:
+        origin = {}
+    url = origin.get('url', '')
+    if origin.get('dir_info', {}).get('editable') and url.startswith('file://'):
+        return os.path.join(urllib.parse.unquote(urllib.parse.urlparse(url).path), 'prebuilt')
+    return os.path.abspath(str(dist.locate_file(os.path.join('thffi', 'prebuilt'))))
 
 
 def read_archs(folder):

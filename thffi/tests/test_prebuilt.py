@@ -4,11 +4,13 @@ which builds they serve, and that a wheel of thffi carries them."""
 
 import dataclasses
 import glob
+import json
 import os
 import shutil
 import subprocess
 import sys
 import zipfile
+from importlib import metadata
 
 import pytest
 
@@ -76,6 +78,24 @@ def test_thffi_prebuilt_0_turns_the_prebuilt_objects_off(tmp_path, monkeypatch):
     assert own_objects.prebuilt_dirs()[0] == str(folder)
     monkeypatch.setenv('THFFI_PREBUILT', '0')
     assert own_objects.prebuilt_dirs() == []
+
+
+@pytest.mark.parametrize('editable', [True, False])
+def test_a_copy_of_thffi_finds_the_installed_distributions_prebuilt_folder(tmp_path, monkeypatch,
+                                                                          editable):
+    """An editable install's folder is where its direct_url.json points;
+    an installed one's is in site-packages."""
+    source, site = tmp_path / 'source', tmp_path / 'site'
+    url = {'url': source.as_uri(), 'dir_info': {'editable': editable}}
+    write_files(site, {'thffi-0.1.0.dist-info/METADATA': 'Name: thffi\nVersion: 0.1.0\n',
+                       'thffi-0.1.0.dist-info/direct_url.json': json.dumps(url)})
+    for folder in (source / 'prebuilt', site / 'thffi' / 'prebuilt'):
+        write_files(folder, {own_objects.ARCHS_FILE: '{"spec": null, "flags": []}\n'})
+    dist = metadata.PathDistribution(site / 'thffi-0.1.0.dist-info')
+    monkeypatch.setattr(metadata, 'distribution', lambda name: dist)
+    monkeypatch.setattr(own_objects, 'PREBUILT_DIR', str(tmp_path / 'copy' / 'prebuilt'))
+    assert own_objects.prebuilt_dirs() == [
+        str(source / 'prebuilt') if editable else str(site / 'thffi' / 'prebuilt')]
 
 
 def test_an_edited_thffi_never_takes_objects_prebuilt_from_other_c(tmp_path):
