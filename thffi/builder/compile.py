@@ -60,7 +60,7 @@ def compile(plan, deferred=False):
     def run(job):
         """The compiler's result (a blank one for an object from the cache)."""
         try:
-            if job.own and own[job.object].fetch():
+            if job.own and own[job.object].fetch(origins[job.object]):
                 return subprocess.CompletedProcess(job.command, 0, '', '')
             result = subprocess.run(job.command, capture_output=True, text=True)
         except FileNotFoundError:

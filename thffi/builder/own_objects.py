@@ -126,9 +126,9 @@ class OwnObject:
             return 'cache'
         return next((folder for folder, entry in self.prebuilt if entry.present()), None)
 
-    def fetch(self):
-        """Puts the object in the build folder when a store has it."""
-        origin = self.origin()
+    def fetch(self, origin):
+        """Puts the object in the build folder from its origin (origin()),
+        if that store still has it."""
         if origin is None:
             return False
         entry = self.cache if origin == 'cache' else dict(self.prebuilt)[origin]
