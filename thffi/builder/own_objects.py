@@ -143,8 +143,10 @@ def _with_archs(command, asked, flags):
     """The nvcc command with the architecture flags `flags` in place of
     those it asks for (a run of its arguments), the rest of it as it is:
     e.g. the shared library's kernels keep their symbols visible."""
+    if not asked:
+        return command
     for i in range(len(command) - len(asked) + 1):
-        if asked and command[i:i + len(asked)] == asked:
+        if command[i:i + len(asked)] == asked:
             return command[:i] + flags + command[i + len(asked):]
     return command
 
