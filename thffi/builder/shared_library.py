@@ -11,15 +11,15 @@ library built as against PyTorch 0.4's, its TH/THC names and `state` left
 for the loader, is served the same way (serving()): the extension links
 the shared library, where the loader finds them.  The
 file's name carries thffi's version: libraries of two thffi versions in one
-process do not mix.  It is built once per thffi, Python, C compiler and CUDA
-configuration, in the user's cache, from the cached objects of thffi's code
-compiled with their symbols visible."""
+process do not mix.  It is linked once per thffi, Python, C compiler and
+CUDA configuration, in the user's cache, from the cached objects of thffi's
+code compiled with their symbols visible; the cache keeps it under the
+digest of those objects' bytes."""
 
 import dataclasses
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sysconfig
 import tempfile
@@ -27,7 +27,7 @@ import tempfile
 from ..toolchain import cuda_toolkit as cuda
 from . import binaries
 from .compile import cache_root, compile
-from .own_objects import cache_entry, write_atomic
+from .own_objects import digest, write_atomic
 from .configure import (CXX_GUARD, TH_SOURCES, THC_SOURCES, WRAP_FLAGS, BuildError, configure,
                          shared_library_name)
 from .jobs import CSRC, THFFI_DIR, cc_command, nvcc_command
@@ -89,14 +89,21 @@ def _link_command(plan, output):
 
 def library(with_cuda, verbose=False):
     """The path of libthffi-<version>.so for this configuration (CUDA code
-    or not), built first when the cache does not hold it."""
+    or not), linked first when the cache does not hold it."""
     with tempfile.TemporaryDirectory(prefix='thffi-shared-') as tmp:
         plan = _plan(tmp, with_cuda, verbose)
-        # The objects' cache entries (their commands, compilers and thffi's
-        # C files), the link, the Python ABI (THPython.c) and this thffi's
-        # folder (THFFI_home).
-        key = json.dumps({'objects': [cache_entry(job.command, job.object).folder
-                                      for job in plan.jobs],
+        os.makedirs(plan.build_dir)
+        # Its objects, from the cache or the prebuilt ones, else compiled.
+        compile(plan)
+        # Errors raised in thffi's code name its files in this thffi.
+        write_atomic(os.path.join(plan.build_dir, 'home.c'),
+                     'const char THFFI_home[] = %s;\n' % json.dumps(THFFI_DIR))
+        # What the library is made of: the objects' bytes (not their cache
+        # keys: a library linked from other objects under the same keys,
+        # as a thffi that took the wrong ones did, is never taken for
+        # this one), the link, the Python ABI (THPython.c) and this
+        # thffi's folder (THFFI_home).
+        key = json.dumps({'objects': [digest(job.object) for job in plan.jobs],
                           'link': _link_command(plan, '<out>'),
                           'python': sysconfig.get_config_var('EXT_SUFFIX'), 'home': THFFI_DIR},
                          sort_keys=True).replace(tmp, '<tmp>')
@@ -105,16 +112,10 @@ def library(with_cuda, verbose=False):
         path = os.path.join(folder, shared_library_name())
         if os.path.isfile(path):
             return path
-        os.makedirs(plan.build_dir)
-        compile(plan)
-        # Errors raised in thffi's code name its files in this thffi.
-        write_atomic(os.path.join(plan.build_dir, 'home.c'),
-                     'const char THFFI_home[] = %s;\n' % json.dumps(THFFI_DIR))
         os.makedirs(folder, exist_ok=True)
         partial = '%s.tmp%d' % (path, os.getpid())
         result = subprocess.run(_link_command(plan, partial), capture_output=True, text=True)
         if result.returncode != 0:
             raise BuildError('linking %s failed:\n%s' % (shared_library_name(), result.stderr))
         os.replace(partial, path)
-        shutil.rmtree(plan.build_dir, ignore_errors=True)
         return path
