@@ -21,6 +21,7 @@ def test_a_library_linked_from_other_objects_under_the_same_keys_is_not_taken(
     # A thffi that put other objects in the library (the prebuilt ones,
     # their symbols hidden) left it in the cache under the keys of the
     # objects it should have taken; a later thffi must link its own.
+
     # A cache of its own, seeded with the user's cache's objects (compiled
     # there first when it lacks them, as any build linking it would).
     shared_library.library(False)
