@@ -21,7 +21,7 @@ import shutil
 import urllib.parse
 from importlib import metadata
 
-from .._cache import cache_root
+from .._cache import cache_root, used
 from .jobs import CSRC, THFFI_DIR
 
 # The prebuilt folder of this copy of thffi (an installed one, or the
@@ -123,6 +123,7 @@ class OwnObject:
     def origin(self):
         """'cache', the prebuilt folder it comes from, or None: compiled."""
         if self.cache.present():
+            used(self.cache.folder)  # the cache's limit evicts the least recently used
             return 'cache'
         return next((folder for folder, entry in self.prebuilt if entry.present()), None)
 
@@ -169,9 +170,13 @@ class Entry:
         if not self.present():
             return False
         (obj, stored_obj), (deps, stored_deps) = self._pairs()
-        shutil.copyfile(stored_obj, obj)
-        with open(stored_deps) as f:
-            write_atomic(deps, f.read().replace('<thffi>', THFFI_DIR))
+        try:
+            shutil.copyfile(stored_obj, obj)
+            with open(stored_deps) as f:
+                text = f.read()
+        except FileNotFoundError:  # evicted since (_cache.trim): compiled instead
+            return False
+        write_atomic(deps, text.replace('<thffi>', THFFI_DIR))
         return True
 
     def store(self):
