@@ -6,12 +6,14 @@ thffi, so that any part, and `python -m thffi run` at start, may read it.
 The folder is THFFI_CACHE_DIR, else thffi/ in XDG_CACHE_HOME (~/.cache).
 Its parts are PARTS.  Those that can be made again on demand (thffi's
 objects are compiled again, Python 2 files converted again) are bounded:
-when a build has stored objects, trim() evicts their least recently used
-entries (an entry's mtime, set again at each use: atime may be off) down to
-TRIM_TO of the limit.  The limit is THFFI_CACHE_MAX_SIZE, else the one
-`python -m thffi cache --max-size SIZE` wrote in the folder's CONFIG, else
-DEFAULT_MAX_SIZE; 0 means none.  The other parts are paths that what was
-built loads or recorded: kept, but for `python -m thffi cache --clear`."""
+after a build stored objects, stored() keeps an estimate of their size
+(ESTIMATE), and where it passes the limit trim() evicts their least
+recently used entries (an entry's mtime, set again at each use: atime may
+be off) down to TRIM_TO of the limit.  The limit is THFFI_CACHE_MAX_SIZE,
+else the one `python -m thffi cache --max-size SIZE` wrote in the folder's
+CONFIG, else DEFAULT_MAX_SIZE; 0 means none.  The other parts are paths
+that what was built loads or recorded: kept, but for `python -m thffi cache
+--clear`."""
 
 import json
 import os
@@ -24,6 +26,13 @@ MAX_SIZE_VARIABLE = 'THFFI_CACHE_MAX_SIZE'
 DEFAULT_MAX_SIZE = 5 * 1000 ** 3
 # {"max_size": bytes}, in the cache's folder (ccache's max_size).
 CONFIG = 'config.json'
+# {"bytes": the bounded parts' size, "measured": when it was last walked},
+# grown by each build's stores, so that a store walks the cache only when
+# the estimate passes the limit, or was measured MEASURE_EVERY seconds ago
+# (what it does not count: Python 2 conversions, stores of processes that
+# wrote it at once).
+ESTIMATE = 'size.json'
+MEASURE_EVERY = 24 * 3600
 # Entries used in the last GRACE seconds are never evicted: those a build,
 # this one or one beside it, found and has yet to copy, or just stored.
 GRACE = 600
@@ -81,13 +90,16 @@ def max_size(root=None):
 
 
 def set_max_size(size, root=None):
-    """Writes the limit in the cache's CONFIG (whole, then renamed)."""
-    root = root or cache_root()
-    os.makedirs(root, exist_ok=True)
-    path = os.path.join(root, CONFIG)
+    """Writes the limit in the cache's CONFIG."""
+    _write(os.path.join(root or cache_root(), CONFIG), {'max_size': size})
+
+
+def _write(path, data):
+    """Writes data as JSON at path, whole, then renamed."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     partial = '%s.%d' % (path, os.getpid())
     with open(partial, 'w') as f:
-        json.dump({'max_size': size}, f)
+        json.dump(data, f)
     os.replace(partial, path)
 
 
@@ -99,19 +111,13 @@ def used(path):
         pass
 
 
-def _size(path):
-    """Bytes under path (a file or a folder), 0 for what vanished."""
+def _size(entry):
+    """Bytes under a scandir entry (a file or a folder), 0 for what vanished."""
     try:
-        if not os.path.isdir(path) or os.path.islink(path):
-            return os.lstat(path).st_size
-        total = 0
-        for folder, _, files in os.walk(path):
-            for name in files:
-                try:
-                    total += os.lstat(os.path.join(folder, name)).st_size
-                except OSError:
-                    pass
-        return total
+        if not entry.is_dir(follow_symlinks=False):
+            return entry.stat(follow_symlinks=False).st_size
+        with os.scandir(entry.path) as below:
+            return sum(_size(e) for e in below)
     except OSError:
         return 0
 
@@ -119,21 +125,27 @@ def _size(path):
 def entries(part, depth, root=None):
     """[(last use, bytes, path)] of the entries of a part."""
     level = [os.path.join(root or cache_root(), part)]
-    for _ in range(depth):
-        below = []
-        for folder in level:
-            try:
-                below += [e.path for e in os.scandir(folder)]
-            except OSError:
-                pass  # missing, or a file where a folder was expected
-        level = below
+    for _ in range(depth - 1):
+        level = [e.path for folder in level for e in _listing(folder)
+                 if e.is_dir(follow_symlinks=False)]
     found = []
-    for path in level:
-        try:
-            found.append((os.lstat(path).st_mtime, _size(path), path))
-        except OSError:
-            pass
+    for folder in level:
+        for entry in _listing(folder):
+            try:
+                found.append((entry.stat(follow_symlinks=False).st_mtime, _size(entry),
+                              entry.path))
+            except OSError:
+                pass  # removed since
     return found
+
+
+def _listing(folder):
+    """os.scandir's entries of folder, none where it is missing."""
+    try:
+        with os.scandir(folder) as listing:
+            return list(listing)
+    except OSError:
+        return []
 
 
 def usage(root=None):
@@ -163,26 +175,48 @@ def _remove(path):
     return True
 
 
+def stored(size, root=None, now=None):
+    """After a build stored `size` bytes: trim() where the estimate
+    (ESTIMATE) passes the limit or is old, else the estimate grows.
+    Returns what trim() evicted.  ValueError as trim()."""
+    root, now = root or cache_root(), time.time() if now is None else now
+    limit = max_size(root)[0]
+    try:
+        with open(os.path.join(root, ESTIMATE)) as f:
+            estimate = json.load(f)
+        total, measured = int(estimate['bytes']) + size, float(estimate['measured'])
+    except (OSError, ValueError, KeyError, TypeError):
+        return trim(root, now)
+    if (limit and total > limit) or now - measured > MEASURE_EVERY:
+        return trim(root, now)
+    try:
+        _write(os.path.join(root, ESTIMATE), {'bytes': total, 'measured': measured})
+    except OSError:
+        pass  # an unwritable cache: measured again next time
+    return []
+
+
 def trim(root=None, now=None):
     """Evicts the least recently used entries of the bounded parts until
     they hold TRIM_TO of the limit, when they exceed it; none used in the
-    last GRACE seconds.  Returns [(path, bytes)] of the entries evicted.
-    ValueError where THFFI_CACHE_MAX_SIZE is not a size."""
+    last GRACE seconds.  Writes ESTIMATE.  Returns [(path, bytes)] of the
+    entries evicted.  ValueError where THFFI_CACHE_MAX_SIZE is not a size."""
+    root, now = root or cache_root(), time.time() if now is None else now
     limit = max_size(root)[0]
-    if not limit:
-        return []
     found = [e for part, depth, bounded, _ in PARTS if bounded for e in entries(part, depth, root)]
     total = sum(size for _, size, _ in found)
-    if total <= limit:
-        return []
-    recent = (time.time() if now is None else now) - GRACE
     evicted = []
-    for last_use, size, path in sorted(found):
-        if total <= limit * TRIM_TO or last_use > recent:
-            break
-        if _remove(path):
-            evicted.append((path, size))
-        total -= size
+    if limit and total > limit:
+        for last_use, size, path in sorted(found):
+            if total <= limit * TRIM_TO or last_use > now - GRACE:
+                break
+            if _remove(path):
+                evicted.append((path, size))
+            total -= size
+    try:
+        _write(os.path.join(root, ESTIMATE), {'bytes': total, 'measured': now})
+    except OSError:
+        pass
     return evicted
 
 
@@ -193,4 +227,6 @@ def clear(root=None):
     held = [(part, count, size) for part, count, size, _, _ in usage(root) if count]
     for part, _, _ in held:
         _remove(os.path.join(root, part))
+    if os.path.isfile(os.path.join(root, ESTIMATE)):
+        _remove(os.path.join(root, ESTIMATE))
     return held

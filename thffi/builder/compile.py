@@ -15,7 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import command_log
-from .._cache import cache_root, format_size, trim
+from .._cache import cache_root, format_size, stored as cache_stored
 from ..toolchain import cuda_toolkit as cuda
 from .configure import BuildError
 from .jobs import meant_flags
@@ -68,8 +68,7 @@ def compile(plan, deferred=False):
         except FileNotFoundError:
             raise BuildError(_missing_compiler(job.command[0])) from None
         if job.own and result.returncode == 0:
-            own[job.object].store()
-            stored.append(job.object)
+            stored.append(own[job.object].store())
         return result
 
     start = time.perf_counter()
@@ -97,8 +96,8 @@ def compile(plan, deferred=False):
             raise BuildError('building %s failed: %s could not compile %s (its output '
                              'is above)%s' % (plan.name, os.path.basename(job.command[0]),
                                               job.source, explained(plan, result.stderr)))
-    if stored:
-        _trim(plan)
+    if sum(stored):
+        _trim(plan, sum(stored))
     if deferred:
         return [job.object for job in jobs]
     if plan.verbose and plan.shared_library:
@@ -118,11 +117,11 @@ def compile(plan, deferred=False):
     return [job.object for job in jobs]
 
 
-def _trim(plan):
-    """Keeps the cache within its limit, once this build stored objects
-    (_cache.py: those it stored are too recent to go)."""
+def _trim(plan, size):
+    """Keeps the cache within its limit once this build stored `size`
+    bytes of objects (_cache.py: those it stored are too recent to go)."""
     try:
-        evicted = trim()
+        evicted = cache_stored(size)
     except ValueError as exc:
         sys.stderr.write('thffi: %s; the cache (%s) is not trimmed\n' % (exc, cache_root()))
         return

@@ -136,8 +136,8 @@ class OwnObject:
         return entry.fetch()
 
     def store(self):
-        """After its compile: kept in the user's cache."""
-        self.cache.store()
+        """After its compile: kept in the user's cache; the bytes stored."""
+        return self.cache.store()
 
 
 def _with_archs(command, asked, flags):
@@ -180,6 +180,7 @@ class Entry:
         return True
 
     def store(self):
+        """The bytes stored (0 where the store cannot be written)."""
         (obj, stored_obj), (deps, stored_deps) = self._pairs()
         try:
             os.makedirs(self.folder, exist_ok=True)
@@ -187,9 +188,11 @@ class Entry:
             shutil.copyfile(obj, tmp)
             os.replace(tmp, stored_obj)
             with open(deps) as f:
-                write_atomic(stored_deps, f.read().replace(THFFI_DIR, '<thffi>'))
+                text = f.read().replace(THFFI_DIR, '<thffi>')
+            write_atomic(stored_deps, text)
+            return os.path.getsize(stored_obj) + len(text.encode())
         except OSError:
-            pass  # an unwritable store only costs time
+            return 0  # an unwritable store only costs time
 
 
 def digest(path):
