@@ -15,10 +15,10 @@ import sys
 from . import _cache, _hook
 from .toolchain import cuda_toolkit as cuda
 
-USAGE = '''python -m thffi (--includes | --libs | --cuda-libs NAME [NAME ...] |
-                       --cuda-includes | --cuda-home | --arch-flags)
-       python -m thffi {port,run,sanitize,cache} [-h] ...
-       python -m thffi SCRIPT.py [ARGS ...]'''
+# The top's usage: these forms, each command's (parser()), a build script.
+OPTIONS_USAGE = '''python -m thffi (--includes | --libs | --cuda-libs NAME [NAME ...] |
+                       --cuda-includes | --cuda-home | --arch-flags)'''
+SCRIPT_USAGE = 'python -m thffi SCRIPT.py [ARGS ...]'
 SCRIPT_HELP = '''\
 python -m thffi SCRIPT.py [ARGS ...] runs a build script (any path ending in
 .py) as `python SCRIPT.py ARGS` would, with `torch.utils.ffi` resolving to
@@ -115,33 +115,34 @@ def _cache_command(options):
         if any(part == 'lib' for part, _, _ in held):
             print('thffi: what linked thffi\'s shared library from it (an extension, or a '
                   'library linked with `python -m thffi --libs`) needs building again')
-    if options.max_size is not None:
-        try:
-            size = _cache.parse_size(options.max_size, '--max-size')
-        except ValueError as exc:
-            options.parser.error(str(exc))
-        _cache.set_max_size(size, root)
     try:
+        if options.max_size is not None:
+            _cache.set_max_size(_cache.parse_size(options.max_size, '--max-size'), root)
+            evicted = _cache.trim(root)
+            if evicted:
+                print('thffi: evicted %d entries used least recently (%s)' % (
+                    len(evicted), _cache.format_size(sum(size for _, size in evicted))))
         limit, origin = _cache.max_size(root)
-        evicted = _cache.trim(root) if options.max_size is not None else []
     except ValueError as exc:
         options.parser.error(str(exc))
-    if evicted:
-        print('thffi: evicted %d entries used least recently (%s)'
-              % (len(evicted), _cache.format_size(sum(size for _, size in evicted))))
+    _show_cache(root, limit, origin)
+    return 0
+
+
+def _show_cache(root, limit, origin):
+    """Prints where the cache is, what each part holds, and its limit."""
     rows = _cache.usage(root)
     print('thffi\'s build cache: %s (%s sets it)' % (root, _cache.ROOT_VARIABLE))
     for part, count, size, _, what in rows:
         print('  %-12s %6d entries %10s  %s' % (part, count, _cache.format_size(size), what))
-    bounded = sum(size for _, _, size, evicted_by_limit, _ in rows if evicted_by_limit)
     print('  %-12s %6d entries %10s' % ('total', sum(row[1] for row in rows),
                                        _cache.format_size(sum(row[2] for row in rows))))
+    bounded = [row for row in rows if row[3]]
     print('max size: %s (%s; %s or `python -m thffi cache --max-size SIZE` sets it)'
           % (_cache.format_size(limit) if limit else 'none', origin, _cache.MAX_SIZE_VARIABLE))
     print('  for %s (%s now): the least recently used go first'
-          % (' and '.join(part for part, _, _, evicted_by_limit, _ in rows if evicted_by_limit),
-             _cache.format_size(bounded)))
-    return 0
+          % (' and '.join(row[0] for row in bounded),
+             _cache.format_size(sum(row[2] for row in bounded))))
 
 
 # The options that are commands: (option, function, help).
@@ -175,7 +176,7 @@ def _positive(text):
 
 def parser():
     """python -m thffi's parser: options.handler runs what it asks."""
-    top = argparse.ArgumentParser(prog='python -m thffi', usage=USAGE, epilog=SCRIPT_HELP,
+    top = argparse.ArgumentParser(prog='python -m thffi', epilog=SCRIPT_HELP,
                                   description='thffi: the legacy torch.utils.ffi on today\'s '
                                               'PyTorch.')
     top.set_defaults(option=None, handler=None, parser=top)
@@ -190,8 +191,11 @@ def parser():
                             'finds them at run time)')
     commands = top.add_subparsers(title='commands', metavar='COMMAND', prog='python -m thffi')
 
+    subs = []
+
     def command(name, help, description, usage=None):
         sub = commands.add_parser(name, help=help, description=description, usage=usage)
+        subs.append(sub)
         sub.set_defaults(handler=COMMANDS[name], parser=sub)
         return sub
 
@@ -199,11 +203,13 @@ def parser():
                    'Ports a legacy torch.utils.ffi repository to thffi and today\'s PyTorch: '
                    'prints the diff on stdout and a report of what it could not fix on '
                    'stderr.')
-    port.add_argument('path', nargs='?', default='.',
+    port.add_argument('path', nargs='?', default='.', metavar='PATH',
                       help='the repository folder (or one file); default: .')
     port.add_argument('--write', action='store_true', help='apply the diff')
     port.add_argument('--from', dest='version', choices=('0.1', '0.2', '0.3', '0.4'),
-                      help='the PyTorch version the code was written for (default: read from '
+                      metavar='VERSION',
+                      help='the PyTorch version the code was written for, 0.1 to 0.4 '
+                           '(default: read from '
                            'the repository: requirements, setup.py, README, the API it uses; '
                            'else 0.3)')
     port.add_argument('--jobs', type=_positive, metavar='N',
@@ -242,6 +248,8 @@ def parser():
                        help='keep at most SIZE (5G, 500M, 2Gi; 0: no limit; default %s); '
                             '%s, when set, wins' % (_cache.format_size(_cache.DEFAULT_MAX_SIZE),
                                                     _cache.MAX_SIZE_VARIABLE))
+    top.usage = '\n       '.join([OPTIONS_USAGE] + [
+        sub.format_usage()[len('usage: '):].strip() for sub in subs] + [SCRIPT_USAGE])
     return top
 
 

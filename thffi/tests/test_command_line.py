@@ -41,19 +41,23 @@ def _exits(argv, capsys):
     (['-h'], 'usage: python -m thffi (--includes | --libs | --cuda-libs NAME'),
     (['--includes', '--help'], 'usage: python -m thffi (--includes'),
     (['--cuda-libs', 'curand', '-h'], 'usage: python -m thffi (--includes'),
-    (['port', '--help'], 'usage: python -m thffi port [-h] [--write] [--from {0.1,0.2,0.3,0.4}]'),
+    (['port', '--help'], 'usage: python -m thffi port [-h] [--write] [--from VERSION] '
+                         '[--jobs N] [PATH]'),
     (['run', '--help'], 'usage: python -m thffi run [-h] [--] COMMAND [ARGS ...]'),
     (['run', '-h'], 'usage: python -m thffi run [-h] [--] COMMAND [ARGS ...]'),
     (['sanitize', '--help'], 'usage: python -m thffi sanitize [-h] (SCRIPT | -m MODULE)'),
     (['cache', '--help'], 'usage: python -m thffi cache [-h] [--clear] [--max-size SIZE]'),
 ])
-def test_each_command_answers_help_on_stdout_with_status_0(argv, usage, capsys):
+def test_each_command_answers_help_on_stdout_with_status_0(argv, usage, capsys, monkeypatch):
+    monkeypatch.setenv('COLUMNS', '100')  # argparse wraps at the terminal's width
     status, out, err = _exits(argv, capsys)
     assert (status, err) == (0, '')
     assert out.startswith(usage), out
-    if argv[0].startswith('-'):  # the top's help names every option and command
+    if argv[0].startswith('-'):  # the top's help: every option, every command's usage
         for word in ('--includes', '--libs', '--cuda-libs', '--cuda-includes', '--cuda-home',
-                     '--arch-flags', 'port', 'run', 'sanitize', 'cache', 'SCRIPT.py'):
+                     '--arch-flags', 'python -m thffi port [-h] [--write]',
+                     'python -m thffi run [-h] [--] COMMAND', 'python -m thffi sanitize [-h]',
+                     'python -m thffi cache [-h]', 'python -m thffi SCRIPT.py [ARGS ...]'):
             assert word in out
 
 
