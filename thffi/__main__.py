@@ -1,87 +1,40 @@
-"""python -m thffi: thffi's command line.
+"""python -m thffi: thffi's command line, one argparse parser (parser()):
+`python -m thffi --help`, and `--help` after each command.
 
-usage:
-    python -m thffi --includes    the -I flags of thffi's TH/THC headers (and
-                                  of the CUDA toolkit's and pip's CUDA
-                                  wheels', when there are), for build scripts
-                                  (make.sh) that ran nvcc or gcc with
-                                  -I $TORCH/lib/include
-                                  -I $TORCH/lib/include/TH(C)
-    python -m thffi --libs        the linker flags of thffi's TH/THC layer as a
-                                  shared library (libthffi-<version>.so), for
-                                  libraries built apart (CMake, make) that
-                                  call TH/THC functions, as they linked
-                                  libATen/libTH/libTHC; an extension linking
-                                  such a library shares it
-    python -m thffi --cuda-libs NAME...
-                                  the linker flags of CUDA libraries (curand,
-                                  cusparse, cublas...: what -lcurand linked
-                                  from the toolkit's lib64), found in the
-                                  CUDA toolkit or in pip's CUDA wheels (-L,
-                                  -l, and the rpath that finds them at run
-                                  time)
-    python -m thffi --cuda-includes
-                                  the -I flags of CUDA's headers: the
-                                  toolkit's, then those of pip's CUDA wheels
-                                  (curand.h, cusparse.h... where the toolkit
-                                  lacks them), for compiles of code that
-                                  includes them
-    python -m thffi --cuda-home   the CUDA toolkit thffi builds with (a
-                                  system one or pip's wheels)
-    python -m thffi --arch-flags  the nvcc -gencode flags of the GPU
-                                  architectures thffi builds for
-                                  (TORCH_CUDA_ARCH_LIST, the visible GPUs, or
-                                  its default list), for make.sh
-    python -m thffi port [--write] [PATH]
-                                  ports a legacy torch.utils.ffi repository:
-                                  prints the diff it would apply and a report
-                                  of what it could not fix; --write applies it
-    python -m thffi build.py [ARGS...]
-                                  runs a build script (any path ending in
-                                  .py) with `torch.utils.ffi` resolving to
-                                  thffi
-    python -m thffi run [--] COMMAND [ARGS...]
-                                  runs a README's step (make, sh make.sh,
-                                  python train.py) with today's toolchain in
-                                  front: every nvcc, gcc, cc, g++ and c++ it
-                                  starts, by any path, gets the flags today's
-                                  take; python is thffi's interpreter, Python
-                                  2 modules run converted, and the names
-                                  Python, NumPy and PyTorch removed are given
-                                  back; one argument is a command line run
-                                  by bash
-    python -m thffi sanitize SCRIPT [args]
-                                  runs a script against extensions built with
-                                  THFFI_SANITIZE=address (AddressSanitizer);
-                                  with THFFI_SANITIZE=thread set, against ones
-                                  built so (ThreadSanitizer)
+Its options print what a build script (make.sh, a Makefile, CMake) needs
+(--includes, --libs, ...); its commands (port, run, sanitize, cache) are the
+functions COMMANDS names, each importing its part only when it runs, so
+that the options make.sh calls start fast; a first argument naming a .py
+file runs that build script with the rest of the arguments as they are."""
 
-Each command is a function in COMMANDS taking the remaining arguments and
-returning the exit status; those in NO_ARGUMENTS take none."""
-
+import argparse
 import os
 import runpy
 import sys
 
-from . import _hook
+from . import _cache, _hook
 from .toolchain import cuda_toolkit as cuda
 
+# The top's usage: these forms, each command's (parser()), a build script.
+OPTIONS_USAGE = '''python -m thffi (--includes | --libs | --cuda-libs NAME [NAME ...] |
+                       --cuda-includes | --cuda-home | --arch-flags)'''
+SCRIPT_USAGE = 'python -m thffi SCRIPT.py [ARGS ...]'
+SCRIPT_HELP = '''\
+python -m thffi SCRIPT.py [ARGS ...] runs a build script (any path ending in
+.py) as `python SCRIPT.py ARGS` would, with `torch.utils.ffi` resolving to
+thffi; ARGS go to the script as they are.'''
 
-def _includes():
+
+def _includes(options):
     from . import builder
     print(' '.join(builder.include_flags()))
     return 0
 
 
-def _cuda_libs(args):
-    if not args or any(a.startswith('-') for a in args):
-        sys.stderr.write('python -m thffi --cuda-libs takes the names of CUDA libraries as -l '
-                         'takes them (curand cusparse ...), got %s\n' % (' '.join(args) or
-                                                                         'none'))
-        return 2
+def _cuda_libs(options):
     home = cuda.find_cuda_home()
     found = []
-    for name in args:
+    for name in options.cuda_libs:
         library = cuda.find_library(name, home)
         if library is None:
             sys.stderr.write('python -m thffi --cuda-libs %s: %s\n'
@@ -92,12 +45,12 @@ def _cuda_libs(args):
     return 0
 
 
-def _cuda_includes():
+def _cuda_includes(options):
     print(' '.join('-I' + d for d in cuda.header_dirs(cuda.find_cuda_home())))
     return 0
 
 
-def _cuda_home():
+def _cuda_home(options):
     toolkit = cuda.find_toolkit()
     if toolkit is None:
         sys.stderr.write('python -m thffi --cuda-home: %s\n' % cuda.missing_toolkit_message(
@@ -107,7 +60,7 @@ def _cuda_home():
     return 0
 
 
-def _libs():
+def _libs(options):
     from . import builder
     from .builder import shared_library
     try:
@@ -119,7 +72,7 @@ def _libs():
     return 0
 
 
-def _arch_flags():
+def _arch_flags(options):
     try:
         print(' '.join(cuda.nvcc_arch_flags()))
     except ValueError as exc:
@@ -128,43 +81,176 @@ def _arch_flags():
     return 0
 
 
-def _port(args):
+def _port(options):
+    if not os.path.exists(options.path):
+        options.parser.error('%s does not exist' % options.path)
     from .port import main
-    return main(args)
+    return main(options.path, options.write, options.version, options.jobs)
 
 
-def _run(args):
+def _run(options):
+    command = options.command[1:] if options.command[:1] == ['--'] else options.command
+    if not command or not command[0].strip():
+        options.parser.error('no command given')
     from .run import main
-    return main(args)
+    return main(command)
 
 
-def _sanitize(args):
+def _sanitize(options):
+    if options.module is not None and not options.module:
+        options.parser.error('-m takes a module')
+    if options.module is None and not options.script:
+        options.parser.error('no script given')
     from .sanitize import main
-    return main(args)
+    return main(['-m'] + options.module if options.module is not None else options.script)
 
 
-NO_ARGUMENTS = {
-    '--includes': _includes,
-    '--libs': _libs,
-    '--cuda-includes': _cuda_includes,
-    '--cuda-home': _cuda_home,
-    '--arch-flags': _arch_flags,
-}
+def _cache_command(options):
+    root = _cache.cache_root()
+    if options.clear:
+        held = _cache.clear(root)
+        print('thffi: emptied the cache (%s): %d entries, %s' % (
+            root, sum(count for _, count, _ in held),
+            _cache.format_size(sum(size for _, _, size in held))))
+        if any(part == 'lib' for part, _, _ in held):
+            print('thffi: what linked thffi\'s shared library from it (an extension, or a '
+                  'library linked with `python -m thffi --libs`) needs building again')
+    try:
+        if options.max_size is not None:
+            _cache.set_max_size(_cache.parse_size(options.max_size, '--max-size'), root)
+            evicted = _cache.trim(root)
+            if evicted:
+                print('thffi: evicted %d entries used least recently (%s)' % (
+                    len(evicted), _cache.format_size(sum(size for _, size in evicted))))
+        limit, origin = _cache.max_size(root)
+    except ValueError as exc:
+        options.parser.error(str(exc))
+    _show_cache(root, limit, origin)
+    return 0
 
 
-def _without_arguments(option):
-    def command(args):
-        if args:
-            sys.stderr.write('python -m thffi %s takes no arguments, got %s\n'
-                             % (option, ' '.join(args)))
-            return 2
-        return NO_ARGUMENTS[option]()
-    return command
+def _show_cache(root, limit, origin):
+    """Prints where the cache is, what each part holds, and its limit."""
+    rows = _cache.usage(root)
+    print('thffi\'s build cache: %s (%s sets it)' % (root, _cache.ROOT_VARIABLE))
+    for part, count, size, _, what in rows:
+        print('  %-12s %6d entries %10s  %s' % (part, count, _cache.format_size(size), what))
+    print('  %-12s %6d entries %10s' % ('total', sum(row[1] for row in rows),
+                                       _cache.format_size(sum(row[2] for row in rows))))
+    bounded = [row for row in rows if row[3]]
+    print('max size: %s (%s; %s or `python -m thffi cache --max-size SIZE` sets it)'
+          % (_cache.format_size(limit) if limit else 'none', origin, _cache.MAX_SIZE_VARIABLE))
+    print('  for %s (%s now): the least recently used go first'
+          % (' and '.join(row[0] for row in bounded),
+             _cache.format_size(sum(row[2] for row in bounded))))
 
 
-COMMANDS = dict({option: _without_arguments(option) for option in NO_ARGUMENTS},
-                **{'--cuda-libs': _cuda_libs, 'port': _port, 'run': _run,
-                    'sanitize': _sanitize})
+# The options that are commands: (option, function, help).
+OPTIONS = (
+    ('--includes', _includes,
+     'the -I flags of thffi\'s TH/THC headers (and of the CUDA toolkit\'s and pip\'s CUDA '
+     'wheels\', when there are), for build scripts (make.sh) that ran nvcc or gcc with '
+     '-I $TORCH/lib/include -I $TORCH/lib/include/TH(C)'),
+    ('--libs', _libs,
+     'the linker flags of thffi\'s TH/THC layer as a shared library (libthffi-<version>.so), '
+     'for libraries built apart (CMake, make) that call TH/THC functions, as they linked '
+     'libATen/libTH/libTHC; an extension linking such a library shares it'),
+    ('--cuda-includes', _cuda_includes,
+     'the -I flags of CUDA\'s headers: the toolkit\'s, then those of pip\'s CUDA wheels '
+     '(curand.h, cusparse.h... where the toolkit lacks them)'),
+    ('--cuda-home', _cuda_home,
+     'the CUDA toolkit thffi builds with (a system one or pip\'s wheels)'),
+    ('--arch-flags', _arch_flags,
+     'the nvcc -gencode flags of the GPU architectures thffi builds for '
+     '(TORCH_CUDA_ARCH_LIST, the visible GPUs, or its default list), for make.sh'),
+)
+COMMANDS = {'port': _port, 'run': _run, 'sanitize': _sanitize, 'cache': _cache_command}
+
+
+def _positive(text):
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError('must be 1 or more, got %d' % number)
+    return number
+
+
+def parser():
+    """python -m thffi's parser: options.handler runs what it asks."""
+    top = argparse.ArgumentParser(prog='python -m thffi', epilog=SCRIPT_HELP,
+                                  description='thffi: the legacy torch.utils.ffi on today\'s '
+                                              'PyTorch.')
+    top.set_defaults(option=None, handler=None, parser=top)
+    flags = top.add_mutually_exclusive_group()
+    for option, function, text in OPTIONS:
+        flags.add_argument(option, dest='option', action='store_const', const=function,
+                           help=text)
+    flags.add_argument('--cuda-libs', nargs='+', metavar='NAME',
+                       help='the linker flags of CUDA libraries (curand, cusparse, cublas...: '
+                            'what -lcurand linked from the toolkit\'s lib64), found in the '
+                            'CUDA toolkit or in pip\'s CUDA wheels (-L, -l, and the rpath that '
+                            'finds them at run time)')
+    commands = top.add_subparsers(title='commands', metavar='COMMAND', prog='python -m thffi')
+
+    subs = []
+
+    def command(name, help, description, usage=None):
+        sub = commands.add_parser(name, help=help, description=description, usage=usage)
+        subs.append(sub)
+        sub.set_defaults(handler=COMMANDS[name], parser=sub)
+        return sub
+
+    port = command('port', 'ports a legacy torch.utils.ffi repository',
+                   'Ports a legacy torch.utils.ffi repository to thffi and today\'s PyTorch: '
+                   'prints the diff on stdout and a report of what it could not fix on '
+                   'stderr.')
+    port.add_argument('path', nargs='?', default='.', metavar='PATH',
+                      help='the repository folder (or one file); default: .')
+    port.add_argument('--write', action='store_true', help='apply the diff')
+    port.add_argument('--from', dest='version', choices=('0.1', '0.2', '0.3', '0.4'),
+                      metavar='VERSION',
+                      help='the PyTorch version the code was written for, 0.1 to 0.4 '
+                           '(default: read from '
+                           'the repository: requirements, setup.py, README, the API it uses; '
+                           'else 0.3)')
+    port.add_argument('--jobs', type=_positive, metavar='N',
+                      help='processes that share the Python files (default: one a core)')
+
+    run = command('run', 'runs a README\'s step with today\'s toolchain in front',
+                  'Runs a README\'s step (make, sh make.sh, python train.py) with today\'s '
+                  'toolchain in front: every nvcc, gcc, cc, g++ and c++ it starts, by any '
+                  'path, gets the flags today\'s take; python is thffi\'s interpreter, Python 2 '
+                  'modules run converted, and the names Python, NumPy and PyTorch removed are '
+                  'given back.  Its options come before the command (or before --); the '
+                  'command\'s own arguments, --help too, are the command\'s.',
+                  'python -m thffi run [-h] [--] COMMAND [ARGS ...]')
+    run.add_argument('command', nargs=argparse.REMAINDER, metavar='[--] COMMAND [ARGS ...]',
+                     help='one argument is a command line run by bash (\'cd lib && sh '
+                          'make.sh\'); several are a program and its arguments')
+
+    sanitize = command('sanitize', 'runs a script against extensions built with '
+                                   'THFFI_SANITIZE',
+                       'Runs a script against extensions built with THFFI_SANITIZE=address '
+                       '(AddressSanitizer); with THFFI_SANITIZE=thread set, against ones built '
+                       'so (ThreadSanitizer).',
+                       'python -m thffi sanitize [-h] (SCRIPT | -m MODULE) [ARGS ...]')
+    sanitize.add_argument('-m', dest='module', nargs=argparse.REMAINDER,
+                          metavar='MODULE [ARGS ...]', help='run a module, as python -m does')
+    sanitize.add_argument('script', nargs=argparse.REMAINDER, metavar='SCRIPT [ARGS ...]',
+                          help='the script and its arguments')
+
+    cache = command('cache', 'shows thffi\'s build cache; clears it, sets its size',
+                    'Shows where thffi\'s build cache is (%s sets it) and what it holds.  The '
+                    'objects and converted files that go over its maximum size are evicted, '
+                    'least recently used first, after a build stores some.'
+                    % _cache.ROOT_VARIABLE)
+    cache.add_argument('--clear', action='store_true', help='empty it')
+    cache.add_argument('--max-size', metavar='SIZE',
+                       help='keep at most SIZE (5G, 500M, 2Gi; 0: no limit; default %s); '
+                            '%s, when set, wins' % (_cache.format_size(_cache.DEFAULT_MAX_SIZE),
+                                                    _cache.MAX_SIZE_VARIABLE))
+    top.usage = '\n       '.join([OPTIONS_USAGE] + [
+        sub.format_usage()[len('usage: '):].strip() for sub in subs] + [SCRIPT_USAGE])
+    return top
 
 
 def run_script(path, args):
@@ -184,13 +270,22 @@ def run_script(path, args):
 
 
 def main(argv=None):
+    """The exit status of what argv asks; a usage error or --help exits
+    (SystemExit, argparse's: 2 and 0)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] not in COMMANDS and argv[0].endswith('.py'):
+    # A build script's arguments are its own: argparse never sees them.
+    if argv and argv[0].endswith('.py') and not argv[0].startswith('-'):
         return run_script(argv[0], argv[1:])
-    if not argv or argv[0] not in COMMANDS:
-        sys.stderr.write(__doc__[__doc__.index('usage:'):__doc__.index('\n\nEach')] + '\n')
-        return 2
-    return COMMANDS[argv[0]](argv[1:])
+    top = parser()
+    options, extra = top.parse_known_args(argv)
+    if extra:  # reported with the usage of the command they were given to
+        options.parser.error('unrecognized arguments: %s' % ' '.join(extra))
+    chosen = [h for h in (options.option, options.cuda_libs and _cuda_libs, options.handler)
+              if h]
+    if len(chosen) != 1:
+        top.error('give one option or one command' if chosen else
+                             'give an option or a command')
+    return chosen[0](options)
 
 
 if __name__ == '__main__':

@@ -19,8 +19,6 @@ import subprocess
 import sys
 import sysconfig
 
-USAGE = 'usage: python -m thffi sanitize SCRIPT [args]  (or: -m MODULE [args])'
-
 # Leak detection off: CPython and torch keep their allocations until the
 # process ends, which LeakSanitizer would report by the thousand.  The gap
 # below the shadow memory left unprotected: the CUDA driver maps memory
@@ -87,9 +85,9 @@ def environment(library, env=None, name='address'):
 
 
 def main(args):
-    if not args or args[0] in ('-h', '--help') or args == ['-m']:
-        sys.stderr.write(USAGE + '\n')
-        return 2
+    """python -m thffi sanitize's command (its options: thffi/__main__.py):
+    replaces this process with `python ARGS` (a script and its arguments,
+    or -m MODULE and its), or returns the exit status of why it cannot."""
     try:
         name = mode()
     except ValueError as exc:

@@ -15,7 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import command_log
-from .._cache import cache_root
+from .._cache import cache_root, format_size, stored as cache_stored
 from ..toolchain import cuda_toolkit as cuda
 from .configure import BuildError
 from .jobs import meant_flags
@@ -57,6 +57,8 @@ def compile(plan, deferred=False):
               'a few seconds an architecture, once; later builds take them from the cache'
               % (plan.arch_spec, plan.arch_source))
 
+    stored = []
+
     def run(job):
         """The compiler's result (a blank one for an object from the cache)."""
         try:
@@ -66,7 +68,7 @@ def compile(plan, deferred=False):
         except FileNotFoundError:
             raise BuildError(_missing_compiler(job.command[0])) from None
         if job.own and result.returncode == 0:
-            own[job.object].store()
+            stored.append(own[job.object].store())
         return result
 
     start = time.perf_counter()
@@ -94,6 +96,8 @@ def compile(plan, deferred=False):
             raise BuildError('building %s failed: %s could not compile %s (its output '
                              'is above)%s' % (plan.name, os.path.basename(job.command[0]),
                                               job.source, explained(plan, result.stderr)))
+    if sum(stored):
+        _trim(plan, sum(stored))
     if deferred:
         return [job.object for job in jobs]
     if plan.verbose and plan.shared_library:
@@ -111,6 +115,20 @@ def compile(plan, deferred=False):
                  if prebuilt else '',
                  list(origins.values()).count('cache'), cache_root(), archs))
     return [job.object for job in jobs]
+
+
+def _trim(plan, size):
+    """Keeps the cache within its limit once this build stored `size`
+    bytes of objects (_cache.py: those it stored are too recent to go)."""
+    try:
+        evicted = cache_stored(size)
+    except ValueError as exc:
+        sys.stderr.write('thffi: %s; the cache (%s) is not trimmed\n' % (exc, cache_root()))
+        return
+    if plan.verbose and evicted:
+        print('thffi: the cache (%s) was over its limit: %d entries used least recently '
+              'evicted (%s)' % (cache_root(), len(evicted),
+                                format_size(sum(size for _, size in evicted))))
 
 
 def _rescue_line(plan, source, obj):

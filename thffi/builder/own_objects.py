@@ -21,7 +21,7 @@ import shutil
 import urllib.parse
 from importlib import metadata
 
-from .._cache import cache_root
+from .._cache import cache_root, used
 from .jobs import CSRC, THFFI_DIR
 
 # The prebuilt folder of this copy of thffi (an installed one, or the
@@ -123,6 +123,7 @@ class OwnObject:
     def origin(self):
         """'cache', the prebuilt folder it comes from, or None: compiled."""
         if self.cache.present():
+            used(self.cache.folder)  # the cache's limit evicts the least recently used
             return 'cache'
         return next((folder for folder, entry in self.prebuilt if entry.present()), None)
 
@@ -135,8 +136,8 @@ class OwnObject:
         return entry.fetch()
 
     def store(self):
-        """After its compile: kept in the user's cache."""
-        self.cache.store()
+        """After its compile: kept in the user's cache; the bytes stored."""
+        return self.cache.store()
 
 
 def _with_archs(command, asked, flags):
@@ -169,12 +170,17 @@ class Entry:
         if not self.present():
             return False
         (obj, stored_obj), (deps, stored_deps) = self._pairs()
-        shutil.copyfile(stored_obj, obj)
-        with open(stored_deps) as f:
-            write_atomic(deps, f.read().replace('<thffi>', THFFI_DIR))
+        try:
+            shutil.copyfile(stored_obj, obj)
+            with open(stored_deps) as f:
+                text = f.read()
+        except FileNotFoundError:  # evicted since (_cache.trim): compiled instead
+            return False
+        write_atomic(deps, text.replace('<thffi>', THFFI_DIR))
         return True
 
     def store(self):
+        """The bytes stored (0 where the store cannot be written)."""
         (obj, stored_obj), (deps, stored_deps) = self._pairs()
         try:
             os.makedirs(self.folder, exist_ok=True)
@@ -182,9 +188,11 @@ class Entry:
             shutil.copyfile(obj, tmp)
             os.replace(tmp, stored_obj)
             with open(deps) as f:
-                write_atomic(stored_deps, f.read().replace(THFFI_DIR, '<thffi>'))
+                text = f.read().replace(THFFI_DIR, '<thffi>')
+            write_atomic(stored_deps, text)
+            return os.path.getsize(stored_obj) + len(text.encode())
         except OSError:
-            pass  # an unwritable store only costs time
+            return 0  # an unwritable store only costs time
 
 
 def digest(path):

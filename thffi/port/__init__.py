@@ -33,7 +33,6 @@ part, are shared among --jobs processes (one a core), and only those whose
 text holds a name the fixers rewrite or report are parsed with libcst
 (triggers.py; docs/porting/port_speed.md)."""
 
-import argparse
 import ast
 import difflib
 import os
@@ -377,28 +376,11 @@ def port(root, write=False, version=None, jobs=None):
     return ''.join(diff), findings, len(entries), changed
 
 
-def main(args):
-    parser = argparse.ArgumentParser(
-        prog='python -m thffi port',
-        description='Ports a legacy torch.utils.ffi repository to thffi and today\'s '
-                    'PyTorch: prints the diff on stdout and a report on stderr.')
-    parser.add_argument('path', nargs='?', default='.',
-                        help='the repository folder (or one file); default: .')
-    parser.add_argument('--write', action='store_true', help='apply the diff')
-    parser.add_argument('--from', dest='version', choices=('0.1', '0.2', '0.3', '0.4'),
-                        help='the PyTorch version the code was written for (default: read '
-                             'from the repository: requirements, setup.py, README, the API '
-                             'it uses; else 0.3)')
-    parser.add_argument('--jobs', type=int, metavar='N',
-                        help='processes that share the Python files (default: one a core)')
-    options = parser.parse_args(args)
-    if options.jobs is not None and options.jobs < 1:
-        parser.error('--jobs must be 1 or more, got %d' % options.jobs)
-    if not os.path.exists(options.path):
-        parser.error('%s does not exist' % options.path)
-    diff, findings, read, changed = port(options.path, write=options.write,
-                                         version=options.version, jobs=options.jobs)
+def main(path='.', write=False, version=None, jobs=None):
+    """python -m thffi port's command (its options: thffi/__main__.py):
+    the diff on stdout, the report on stderr; the exit status."""
+    diff, findings, read, changed = port(path, write=write, version=version, jobs=jobs)
     sys.stdout.write(diff)
     sys.stdout.flush()
-    sys.stderr.write(format_report(options.path, findings, read, changed, options.write))
+    sys.stderr.write(format_report(path, findings, read, changed, write))
     return 0

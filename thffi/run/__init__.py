@@ -62,9 +62,6 @@ from .shims import MARKER, STATE
 # The compiler shims: (name, the function of shims.py called, its arguments).
 SHIMS = (('nvcc', 'main', "'nvcc', sys.argv[1:]"),
          (intercept.SHIM, 'intercepted', 'sys.argv[1:]'))
-USAGE = ("usage: python -m thffi run [--] COMMAND [ARGS...]\n"
-         "  one argument is a command line run by bash ('cd lib && sh make.sh'); several are a "
-         "program and its arguments\n")
 _RUN = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE = os.path.dirname(_RUN)
 
@@ -248,14 +245,10 @@ def command_line(args, library=None):
 
 
 def main(args):
-    """python -m thffi run's command: the exit status of args run as the
-    module's docstring says."""
+    """python -m thffi run's command (its options: thffi/__main__.py): the
+    exit status of args (the command, past any `--`) run as the module's
+    docstring says."""
     args = list(args)
-    if args[:1] == ['--']:
-        args = args[1:]
-    if not args or not args[0].strip():
-        sys.stderr.write('python -m thffi run: no command given\n' + USAGE)
-        return 2
     state = tempfile.mkdtemp(prefix='thffi-run-')
     try:
         folder = make_folder()

@@ -225,6 +225,16 @@ def _entry_path(digest):
     return os.path.join(_STATE['cache'], digest[:2], digest[2:])
 
 
+def _used(path):
+    """Marks a cache file used now: the cache's limit evicts the least
+    recently used (thffi/_cache.py, which this file, loaded alone, cannot
+    import)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
 def _entry(digest):
     """The Converted the cache holds under digest, None for a file that
     runs as it is, _MISSING where it holds nothing (or what cannot be read)."""
@@ -232,6 +242,7 @@ def _entry(digest):
     try:
         with open(_entry_path(digest), 'rb') as f:
             stored = f.read()
+        _used(_entry_path(digest))
         return None if stored == b'=' else Converted(*marshal.loads(stored))
     except (OSError, EOFError, ValueError, TypeError):
         return _MISSING
@@ -253,6 +264,7 @@ def _index(folder):
         try:
             with open(_index_path(folder), 'rb') as f:
                 indexes[folder] = marshal.loads(f.read())
+            _used(_index_path(folder))
         except (OSError, EOFError, ValueError, TypeError):
             indexes[folder] = {}
     return indexes[folder]

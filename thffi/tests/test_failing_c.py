@@ -243,8 +243,10 @@ def test_sanitize_mode_and_command_refuse_what_they_do_not_know(monkeypatch, cap
     assert ('python -m thffi sanitize: THFFI_SANITIZE=memory: the modes are address and thread'
             in capsys.readouterr().err)
     monkeypatch.delenv('THFFI_SANITIZE')
-    assert thffi_main(['sanitize']) == 2
-    assert 'usage: python -m thffi sanitize SCRIPT [args]' in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        thffi_main(['sanitize'])
+    assert exited.value.code == 2
+    assert 'usage: python -m thffi sanitize [-h] (SCRIPT | -m MODULE)' in capsys.readouterr().err
 
 
 def test_sanitize_runs_a_script_in_which_torch_throws_and_catches_a_cxx_exception(tmp_path):

@@ -322,7 +322,8 @@ def test_exit_status_usage_and_the_real_programs(tmp_path):
     assert thffi_run(['--', 'sh', '-c', 'exit 4'], tmp_path).returncode == 4
     assert thffi_run(['exit 3'], tmp_path).returncode == 3
     out = thffi_run(['--'], tmp_path)
-    assert out.returncode == 2 and 'usage: python -m thffi run [--] COMMAND' in out.stderr
+    assert out.returncode == 2 and 'usage: python -m thffi run [-h] [--] COMMAND' in out.stderr
+    assert 'python -m thffi run: error: no command given' in out.stderr
     # The shims find the real programs on PATH less the folders runs made.
     folder = run.make_folder()
     path = os.pathsep.join([folder, os.environ['PATH']])
