@@ -22,8 +22,10 @@ register_function(qualname, function)
     Registers an autograd Function's computation as the torch.library op
     `qualname` ("namespace::name"), with its backward as the op
     `qualname_backward`, for torch.compile and torch.export to trace; eager
-    calls still run `function.apply`.  See its docstring for what the
-    Function must be; register_op does the same for any other op.
+    calls still run `function.apply`.  An elementwise Function registers as
+    written when backward needs only its non-tensor arguments and what
+    forward saved of its inputs and output (its docstring says it all);
+    register_op does the same for any other op.
 register_op(qualname, impl, fake, ...)
     The general step under register_function: any typed function calling
     C functions as a custom op, with your fake, backward and setup_context.
@@ -207,8 +209,6 @@ def adapts_inputs(autocast_to=None):
             adapted = _adapt(caller, names[1:], tensors, autocast_to, args)
             if adapted is None:
                 raise  # forward's own error: nothing here could help
-            if isinstance(ctx, _Context):  # inside an op: these are the inputs forward saves
-                ctx.inputs = adapted
             return forward(ctx, *adapted)
 
         defaults = [p.default for p in params]
@@ -233,7 +233,7 @@ class _Context:
     forward ran on, what it saved and what it marked non-differentiable."""
 
     saved_tensors = ()
-    non_differentiable = ()
+    _non_differentiable = ()
 
     def __init__(self, **attributes):
         self.__dict__.update(attributes)
@@ -242,13 +242,13 @@ class _Context:
         self.saved_tensors = tensors
 
     def mark_non_differentiable(self, *tensors):
-        self.non_differentiable = tensors
+        self._non_differentiable = tensors
 
     def set_materialize_grads(self, value):
         pass
 
 
-_RECORDS = frozenset(('inputs', 'saved_tensors', 'non_differentiable'))
+_RECORDS = frozenset(('_inputs', 'saved_tensors', '_non_differentiable'))
 
 
 def _ordinal(n):
@@ -261,7 +261,7 @@ def _what_forward_saved(where, ctx, output, tensors, slot_names):
     slot of the j-th saved tensor: k for the k-th tensor input, len(tensors)
     for the output, -1 for None; non_differentiable: whether it marked the
     output so.  Anything else is a TypeError saying what to do."""
-    found = [ctx.inputs[i] for i in tensors] + [output]
+    found = [ctx._inputs[i] for i in tensors] + [output]
     slots = []
     for j, tensor in enumerate(ctx.saved_tensors, 1):
         slot = -1 if tensor is None else next(
@@ -274,11 +274,11 @@ def _what_forward_saved(where, ctx, output, tensors, slot_names):
                 'backward, or register the op with register_op'
                 % (where, _ordinal(j), ', '.join(slot_names[:-1])))
         slots.append(slot)
-    for tensor in ctx.non_differentiable:
+    for tensor in ctx._non_differentiable:
         if tensor is not output:
             raise TypeError('%s: forward marked a tensor other than its output '
                             'non-differentiable (register the op with register_op)' % where)
-    return tuple(slots), bool(ctx.non_differentiable)
+    return tuple(slots), bool(ctx._non_differentiable)
 
 
 def _in_a_thread_of_its_own(function, *args):
@@ -318,8 +318,8 @@ def register_function(qualname, function):
       memory_format=torch.contiguous_format): the op's fake does the same;
     - forward stores on ctx only its non-tensor arguments, under their own
       names (`ctx.scale = scale`), and saves with `ctx.save_for_backward`
-      only tensor inputs, its output or None (in any order, one more than
-      once), as relu, sigmoid or x * x do; it may mark its output
+      only tensor inputs, its output or None (in any order, the same one
+      more than once), as relu, sigmoid or x * x do; it may mark its output
       non-differentiable.  Backward reads those, saved_tensors and
       needs_input_grad, and gets them in compiled code too: the backward op
       takes the saved tensors as arguments.  A tensor saved that is none of
@@ -378,7 +378,7 @@ def register_function(qualname, function):
             learnt.append(saved)
 
     def impl(*args):
-        ctx = _Context(inputs=args)
+        ctx = _Context(_inputs=args)
         output = forward(ctx, *args)
         check(ctx, output)
         return output
@@ -391,7 +391,7 @@ def register_function(qualname, function):
                 torch.cuda.set_device(args[i].device)
             args[i] = torch.ones((1,) * args[i].dim(), dtype=args[i].dtype,
                                  device=args[i].device)
-        ctx = _Context(inputs=args)
+        ctx = _Context(_inputs=args)
         try:
             output = forward(ctx, *args)
         except Exception as error:
