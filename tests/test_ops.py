@@ -73,6 +73,140 @@ def test_register_function_states_its_contract():
         op.op(torch.ones(2), torch.ones(2))
 
 
+# Functions whose backward reads what forward saved, computed by the demo's
+# C function, which cannot run on the fake tensors of tracing (register_function
+# learns what they save by running forward on real ones).
+def _c_sum(input1, input2):
+    output = torch.empty_like(input1, memory_format=torch.contiguous_format)
+    add_forward(input1, input2, output)
+    return output
+
+
+class SavesInputs(Function):
+    """(x + y) * x."""
+
+    @staticmethod
+    def forward(ctx, x: Tensor, y: Tensor) -> Tensor:
+        ctx.save_for_backward(x, y)
+        return _c_sum(x, y) * x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, y = ctx.saved_tensors
+        return (2 * x + y) * grad_output, x * grad_output
+
+
+class SavesOutput(Function):
+    """exp(x + x) * scale."""
+
+    @staticmethod
+    def forward(ctx, x: Tensor, scale: float) -> Tensor:
+        ctx.scale = scale
+        output = _c_sum(x, x).exp_().mul_(scale)
+        ctx.save_for_backward(output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        output, = ctx.saved_tensors
+        return 2 * output * grad_output, None
+
+
+class SavesBoth(Function):
+    """exp(x) + x, saving the output, None and the input twice."""
+
+    @staticmethod
+    def forward(ctx, x: Tensor) -> Tensor:
+        output = _c_sum(x.exp(), x)
+        ctx.save_for_backward(output, None, x, x)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        output, nothing, x, again = ctx.saved_tensors
+        assert nothing is None and again is x, ctx.saved_tensors
+        return (output - x + 1) * grad_output
+
+
+X, Y = torch.randn(2, 3, 4, dtype=torch.float64)
+
+
+@pytest.mark.parametrize('function, args', [
+    (SavesInputs, (X, Y)), (SavesOutput, (X, 0.5)), (SavesBoth, (X.t(),)),
+], ids=['inputs', 'output', 'both'])
+def test_register_function_gives_backward_what_forward_saved(function, args):
+    if not hasattr(torch.library, 'custom_op'):
+        pytest.skip('torch %s has no torch.library.custom_op' % torch.__version__)
+    op = register_function('thffi_test::' + function.__name__.lower(), function)
+
+    def leaves():
+        return [a.clone().requires_grad_() if isinstance(a, Tensor) else a for a in args]
+
+    def run(call):
+        inputs = leaves()
+        output = call(*inputs)
+        output.backward(torch.linspace(-1, 1, output.numel(), dtype=output.dtype)
+                        .view_as(output))
+        return [output] + [a.grad for a in inputs if isinstance(a, Tensor)]
+
+    # Traced before the op ever ran: setup_context sees fake tensors only.
+    compiled = torch.compile(op, backend='aot_eager', fullgraph=True)
+    expected = run(function.apply)
+    torch.testing.assert_close(run(compiled), expected)
+    torch.testing.assert_close(run(op.op), expected)
+    torch.library.opcheck(op.op, leaves())
+    assert torch.autograd.gradcheck(op.op, leaves(), eps=1e-6, atol=1e-8)
+
+
+def test_register_function_keeps_the_output_non_differentiable():
+    class Doubled(Function):
+        @staticmethod
+        def forward(ctx, x: Tensor) -> Tensor:
+            output = _c_sum(x, x)
+            ctx.mark_non_differentiable(output)
+            return output
+
+    if not hasattr(torch.library, 'custom_op'):
+        pytest.skip('torch %s has no torch.library.custom_op' % torch.__version__)
+    op = register_function('thffi_test::doubled', Doubled)
+    output = op.op(torch.ones(2, requires_grad=True))
+    assert torch.equal(output, torch.full((2,), 2.0)) and not output.requires_grad
+
+
+class SavesAnIntermediate(Function):
+    @staticmethod
+    def forward(ctx, x: Tensor, y: Tensor) -> Tensor:
+        total = _c_sum(x, y)
+        ctx.save_for_backward(x, total)
+        return total * x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, total = ctx.saved_tensors
+        return (total + x) * grad_output, x * grad_output
+
+
+INTERMEDIATE = (r"register_function\('thffi_test::saves_intermediate(_traced)?', "
+                r"SavesAnIntermediate\): the 2nd tensor forward saved with "
+                r"ctx.save_for_backward is neither one of its tensor inputs \(x, y\) nor the "
+                r"tensor it returns, so compiled code cannot give it to backward: save inputs or "
+                r"the output and compute the rest in backward, or register the op with "
+                r"register_op")
+
+
+def test_register_function_refuses_an_intermediate_saved_at_the_first_call_or_trace():
+    if not hasattr(torch.library, 'custom_op'):
+        pytest.skip('torch %s has no torch.library.custom_op' % torch.__version__)
+    x = torch.randn(3, requires_grad=True)
+    op = register_function('thffi_test::saves_intermediate', SavesAnIntermediate)
+    assert torch.equal(op(x, x), 2 * x * x)  # eager calls run the Function as written
+    with pytest.raises(TypeError, match=INTERMEDIATE):
+        op.op(x, x)
+    traced = register_function('thffi_test::saves_intermediate_traced', SavesAnIntermediate)
+    with pytest.raises(Exception, match=INTERMEDIATE):
+        torch.compile(traced, backend='aot_eager', fullgraph=True)(x, x)
+
+
 class Twice(Function):
     """input1 + input2 by the demo's C function, for the tests below."""
 

@@ -1,7 +1,8 @@
 """README's "Add your own op", followed step by step on a copy of the demo
-folder for a second op, output = input * scale + bias, whose files are in
-tests/own_op/: its C for the CPU and CUDA, its Function with the compile
-registration and its Module, and the check of step 5 (a pure-PyTorch
+folder for two more ops, whose files are in tests/own_op/: output = input *
+scale + bias, and output = input * input, whose backward reads the input
+forward saved.  For each: its C for the CPU and CUDA, its Function with the
+compile registration and its Module, and the check of step 5 (a pure-PyTorch
 reference, gradcheck, opcheck, torch.compile(fullgraph=True))."""
 
 import ast
@@ -20,22 +21,24 @@ OWN_OP = os.path.join(ROOT, 'tests', 'own_op')
 # Step 3: the lines of the demo's build.py that list its files, and the same
 # lines listing the op's files too.
 BUILD_PY_EDITS = [
-    ("sources = ['src/my_lib.c']", "sources = ['src/my_lib.c', 'src/scale.c']"),
-    ("headers = ['src/my_lib.h']", "headers = ['src/my_lib.h', 'src/scale.h']"),
+    ("sources = ['src/my_lib.c']", "sources = ['src/my_lib.c', 'src/scale.c', 'src/square.c']"),
+    ("headers = ['src/my_lib.h']", "headers = ['src/my_lib.h', 'src/scale.h', 'src/square.h']"),
     ("sources += ['src/my_lib_cuda.c', 'src/my_lib_kernel.cu']",
      "sources += ['src/my_lib_cuda.c', 'src/my_lib_kernel.cu',\n"
-     "                'src/scale_cuda.c', 'src/scale_kernel.cu']"),
-    ("headers += ['src/my_lib_cuda.h']", "headers += ['src/my_lib_cuda.h', 'src/scale_cuda.h']"),
+     "                'src/scale_cuda.c', 'src/scale_kernel.cu',\n"
+     "                'src/square_cuda.c', 'src/square_kernel.cu']"),
+    ("headers += ['src/my_lib_cuda.h']",
+     "headers += ['src/my_lib_cuda.h', 'src/scale_cuda.h', 'src/square_cuda.h']"),
 ]
 
 
 @pytest.fixture(scope='module')
 def project(tmp_path_factory):
-    """A copy of the demo with the scale op added as README says, built."""
+    """A copy of the demo with the scale and square ops added as README says, built."""
     project = tmp_path_factory.mktemp('own_op') / 'myext'
     copy_demo(project)
-    # Steps 1, 2 and 4: the op's header, C and CUDA under src/, its
-    # Function under functions/, its Module under modules/.
+    # Steps 1, 2 and 4: the ops' headers, C and CUDA under src/, their
+    # Functions under functions/, their Modules under modules/.
     shutil.copytree(OWN_OP, project, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns('__pycache__'))
     # Step 3: list the files in build.py, then run it.
@@ -51,9 +54,9 @@ def project(tmp_path_factory):
     return project
 
 
-def _check(project, device):
-    """Step 5: the copy's check_scale.py; returns the op's C functions it lists."""
-    ran = subprocess.run([sys.executable, 'check_scale.py', device], cwd=project,
+def _check(project, op, device):
+    """Step 5: the copy's check_<op>.py; returns the op's C functions it lists."""
+    ran = subprocess.run([sys.executable, 'check_%s.py' % op, device], cwd=project,
                          capture_output=True, text=True, timeout=600)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     return ran.stdout.split()
@@ -82,14 +85,17 @@ def test_the_python_of_an_op_is_about_30_lines():
         assert len(f.read().splitlines()) <= 60  # the demo's, docstrings included
 
 
-def test_own_op_on_the_cpu(project):
+@pytest.mark.parametrize('op', ['scale', 'square'])
+def test_own_op_on_the_cpu(project, op):
     # With a CUDA toolkit, the op's CUDA C and kernel were compiled and linked too.
     twins = ('', '_double') + (('_cuda', '_cuda_double') if cuda_enabled() else ())
-    assert set(_check(project, 'cpu')) == {'my_lib_scale_%s%s' % (step, twin) for twin in twins
-                                           for step in ('forward', 'backward')}
+    assert set(_check(project, op, 'cpu')) == {'my_lib_%s_%s%s' % (op, step, twin)
+                                               for twin in twins
+                                               for step in ('forward', 'backward')}
 
 
 @pytest.mark.skipif(not (torch.cuda.is_available() and cuda_enabled()),
                     reason='needs a CUDA GPU and a CUDA toolkit')
-def test_own_op_on_the_gpu(project):
-    assert 'my_lib_scale_forward_cuda' in _check(project, 'cuda')
+@pytest.mark.parametrize('op', ['scale', 'square'])
+def test_own_op_on_the_gpu(project, op):
+    assert 'my_lib_%s_forward_cuda' % op in _check(project, op, 'cuda')

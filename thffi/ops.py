@@ -22,8 +22,10 @@ register_function(qualname, function)
     Registers an autograd Function's computation as the torch.library op
     `qualname` ("namespace::name"), with its backward as the op
     `qualname_backward`, for torch.compile and torch.export to trace; eager
-    calls still run `function.apply`.  See its docstring for what the
-    Function must be; register_op does the same for any other op.
+    calls still run `function.apply`.  An elementwise Function registers as
+    written when backward needs only its non-tensor arguments and what
+    forward saved of its inputs and output (its docstring says it all);
+    register_op does the same for any other op.
 register_op(qualname, impl, fake, ...)
     The general step under register_function: any typed function calling
     C functions as a custom op, with your fake, backward and setup_context.
@@ -48,6 +50,7 @@ to the Function and only traced code through the op."""
 import functools
 import inspect
 import keyword
+import threading
 import typing
 import warnings
 
@@ -226,9 +229,11 @@ def adapts_inputs(autocast_to=None):
 
 class _Context:
     """The ctx of a Function's forward or backward run inside an op: it
-    keeps the attributes set on it and records save_for_backward."""
+    keeps the attributes set on it and records, under _RECORDS, the inputs
+    forward ran on, what it saved and what it marked non-differentiable."""
 
     saved_tensors = ()
+    _non_differentiable = ()
 
     def __init__(self, **attributes):
         self.__dict__.update(attributes)
@@ -237,10 +242,64 @@ class _Context:
         self.saved_tensors = tensors
 
     def mark_non_differentiable(self, *tensors):
-        pass
+        self._non_differentiable = tensors
 
     def set_materialize_grads(self, value):
         pass
+
+
+_RECORDS = frozenset(('_inputs', 'saved_tensors', '_non_differentiable'))
+
+
+def _ordinal(n):
+    return '%d%s' % (n, {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th'))
+
+
+def _what_forward_saved(where, ctx, output, tensors, slot_names):
+    """What forward, run on `ctx` (a _Context), saved, said by where each
+    tensor is in compiled code: (slots, non_differentiable), slots[j] the
+    slot of the j-th saved tensor: k for the k-th tensor input, len(tensors)
+    for the output, -1 for None; non_differentiable: whether it marked the
+    output so.  Anything else is a TypeError saying what to do."""
+    found = [ctx._inputs[i] for i in tensors] + [output]
+    slots = []
+    for j, tensor in enumerate(ctx.saved_tensors, 1):
+        slot = -1 if tensor is None else next(
+            (k for k, t in enumerate(found) if t is tensor), None)
+        if slot is None:
+            raise TypeError(
+                '%s: the %s tensor forward saved with ctx.save_for_backward is neither one of '
+                'its tensor inputs (%s) nor the tensor it returns, so compiled code cannot '
+                'give it to backward: save inputs or the output and compute the rest in '
+                'backward, or register the op with register_op'
+                % (where, _ordinal(j), ', '.join(slot_names[:-1])))
+        slots.append(slot)
+    for tensor in ctx._non_differentiable:
+        if tensor is not output:
+            raise TypeError('%s: forward marked a tensor other than its output '
+                            'non-differentiable (register the op with register_op)' % where)
+    return tuple(slots), bool(ctx._non_differentiable)
+
+
+def _in_a_thread_of_its_own(function, *args):
+    """function(*args), run in a new thread: torch's dispatch modes (the
+    fake tensors of tracing among them) are per thread, so there tensors
+    are real and C functions can run on them."""
+    result = []
+
+    def run():
+        try:
+            result.append((True, function(*args)))
+        except Exception as error:  # re-raised in the caller's thread
+            result.append((False, error))
+
+    thread = threading.Thread(target=run, name='thffi.ops: ' + function.__name__)
+    thread.start()
+    thread.join()
+    done, value = result[0]
+    if not done:
+        raise value
+    return value
 
 
 def register_function(qualname, function):
@@ -257,11 +316,26 @@ def register_function(qualname, function):
       needs one (an elementwise op; write anything else with register_op);
     - forward allocates its output with torch.empty_like(first tensor input,
       memory_format=torch.contiguous_format): the op's fake does the same;
-    - backward reads from ctx only needs_input_grad and forward's non-tensor
-      arguments, which forward stores under their own names (`ctx.scale =
-      scale`); the op stores them so too.  Saving tensors needs register_op.
+    - forward stores on ctx only its non-tensor arguments, under their own
+      names (`ctx.scale = scale`), and saves with `ctx.save_for_backward`
+      only tensor inputs, its output or None (in any order, the same one
+      more than once), as relu, sigmoid or x * x do; it may mark its output
+      non-differentiable.  Backward reads those, saved_tensors and
+      needs_input_grad, and gets them in compiled code too: the backward op
+      takes the saved tensors as arguments.  A tensor saved that is none of
+      these (an intermediate) is a TypeError naming the Function, at the
+      op's first call or trace: save inputs and recompute in backward, or
+      use register_op.
     Under torch.autocast the op casts its inputs to forward's
-    `autocast_to` (adapts_inputs) when it has one."""
+    `autocast_to` (adapts_inputs) when it has one.
+
+    Which tensors forward saves is learnt from a run of forward, the first
+    time the op runs or is traced: its C functions cannot run on the fake
+    tensors of tracing (nor forward, which calls them, at registration,
+    where no dtype or device is known), so a trace that comes first runs
+    forward once on one-element tensors of the inputs' dtypes and devices,
+    in a thread of its own where tensors are real (dispatch modes are per
+    thread).  Eager calls do not pay for any of it: they run function.apply."""
     forward = function.forward
     signature = inspect.signature(forward)
     params = list(signature.parameters.values())[1:]
@@ -272,43 +346,81 @@ def register_function(qualname, function):
     if not tensors:
         raise TypeError('%s: forward has no parameter annotated torch.Tensor' % where)
     others = [p for i, p in enumerate(params) if i not in tensors]
-    for reserved in ('grad_output', 'needs_input_grad'):
-        if reserved in (p.name for p in params):
-            raise TypeError('%s: forward may not have a parameter named %s' % (where, reserved))
     names = [p.name for p in params]
+    reserved = ('grad_output', 'saved_from', 'needs_input_grad')
+    for name in reserved:
+        if name in names:
+            raise TypeError('%s: forward may not have a parameter named %s' % (where, name))
     other_names = [p.name for p in others]
     if _CUSTOM_OP is None:  # no op to trace: neither this one nor its backward
         call = _eager_only(qualname, function.apply)
         call.__doc__ = function.__doc__
         return call
+    # Where forward's saved tensors can come from: its tensor inputs, then
+    # its output (named so in the backward op's schema).
+    output_name = 'output'
+    while output_name in names:
+        output_name += '_'
+    slot_names = [names[i] for i in tensors] + [output_name]
+    learnt = []  # what forward saves, once known (_what_forward_saved)
 
-    def impl(*args):
-        ctx = _Context()
-        output = forward(ctx, *args)
-        stored = set(ctx.__dict__) - set(other_names)
+    def check(ctx, output):
+        """Raises unless backward can get what forward left on ctx in compiled code."""
+        stored = set(ctx.__dict__) - set(other_names) - _RECORDS
         if stored:
             raise TypeError('%s: forward stored %s on ctx, which backward could not read in '
                             'compiled code: only its non-tensor arguments, under their own '
-                            'names, can be (register it with register_op instead)'
+                            'names, can be, and tensors saved with ctx.save_for_backward '
+                            '(register it with register_op instead)'
                             % (where, ', '.join(sorted(stored))))
+        saved = _what_forward_saved(where, ctx, output, tensors, slot_names)
+        if not learnt:
+            learnt.append(saved)
+
+    def impl(*args):
+        ctx = _Context(_inputs=args)
+        output = forward(ctx, *args)
+        check(ctx, output)
         return output
+
+    def learn_on_ones(*args):
+        """check() forward run on one-element real tensors like the fake `args`."""
+        args = list(args)
+        for i in tensors:
+            if args[i].device.type == 'cuda':
+                torch.cuda.set_device(args[i].device)
+            args[i] = torch.ones((1,) * args[i].dim(), dtype=args[i].dtype,
+                                 device=args[i].device)
+        ctx = _Context(_inputs=args)
+        try:
+            output = forward(ctx, *args)
+        except Exception as error:
+            raise RuntimeError('%s: forward, run once on one-element tensors of its inputs\' '
+                               'types to learn which tensors it saves, raised %s: %s'
+                               % (where, type(error).__name__, error)) from error
+        check(ctx, output)
 
     def fake(*args):
         return torch.empty_like(args[tensors[0]], memory_format=_CONTIGUOUS)
 
-    # The backward op: (grad_output, forward's non-tensor arguments, a
-    # bitmask of the tensor inputs that need a gradient) -> one gradient per
-    # tensor input, empty where none is needed (a fixed number of tensors,
-    # which Inductor handles; it mishandles lists).
+    # The backward op: (grad_output, one argument per tensor input and one
+    # for the output, each the tensor when forward saved it and None
+    # otherwise, forward's non-tensor arguments, where each saved tensor
+    # came from (_what_forward_saved), a bitmask of the tensor inputs that
+    # need a gradient) -> one gradient per tensor input, empty where none
+    # is needed (a fixed number of tensors, which Inductor handles; it
+    # mishandles lists).
     def needed(mask):
         return [bool(mask >> k & 1) for k in range(len(tensors))]
 
     def backward_impl(grad_output, *args):
-        values, needs = args[:-1], needed(args[-1])
+        found, values = args[:len(slot_names)], args[len(slot_names):-2]
+        saved_from, needs = args[-2], needed(args[-1])
         needs_input_grad = [False] * len(params)
         for i, need in zip(tensors, needs):
             needs_input_grad[i] = need
         ctx = _Context(needs_input_grad=tuple(needs_input_grad), **dict(zip(other_names, values)))
+        ctx.saved_tensors = tuple(None if k < 0 else found[k] for k in saved_from)
         grads = function.backward(ctx, grad_output)
         grads = grads if isinstance(grads, tuple) else (grads,)
         result = []
@@ -317,9 +429,12 @@ def register_function(qualname, function):
             if grad is None:
                 raise TypeError('%s: backward returned None for %s, which needs a gradient'
                                 % (where, params[i].name))
-            # An op's outputs may not alias each other: a gradient returned
-            # for two inputs is copied for the second.
-            result.append(grad.clone() if any(grad is g for g in result) else grad)
+            # An op's outputs may alias neither its inputs nor each other: a
+            # gradient that is grad_output, a saved tensor or another
+            # gradient is copied.
+            if any(grad is t for t in (grad_output, *found, *result)):
+                grad = grad.clone()
+            result.append(grad)
         return result[0] if len(result) == 1 else tuple(result)
 
     def backward_fake(grad_output, *args):
@@ -327,13 +442,16 @@ def register_function(qualname, function):
                   else grad_output.new_empty(0) for need in needed(args[-1])]
         return result[0] if len(result) == 1 else tuple(result)
 
+    def parameter(name, annotation):
+        return inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                 annotation=annotation)
+
     impl.__signature__ = signature.replace(parameters=params)
     backward_impl.__signature__ = inspect.Signature(
-        [inspect.Parameter('grad_output', inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                           annotation=torch.Tensor)]
+        [parameter('grad_output', torch.Tensor)]
+        + [parameter(name, typing.Optional[torch.Tensor]) for name in slot_names]
         + [p.replace(default=p.empty) for p in others]
-        + [inspect.Parameter('needs_input_grad', inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                             annotation=int)],
+        + [parameter('saved_from', typing.List[int]), parameter('needs_input_grad', int)],
         return_annotation=(torch.Tensor if len(tensors) == 1
                            else typing.Tuple[(torch.Tensor,) * len(tensors)]))
     backward_op = register_op(qualname + '_backward', backward_impl, backward_fake)
@@ -341,10 +459,19 @@ def register_function(qualname, function):
     def setup_context(ctx, inputs, output):
         for name in other_names:
             setattr(ctx, name, inputs[names.index(name)])
+        if not learnt:  # traced before it ran: inputs are fake
+            _in_a_thread_of_its_own(learn_on_ones, *inputs)
+        saved_from, non_differentiable = learnt[0]
+        found = [inputs[i] for i in tensors] + [output]
+        ctx.save_for_backward(*(t if k in saved_from else None for k, t in enumerate(found)))
+        ctx.saved_from = list(saved_from)
+        if non_differentiable:
+            ctx.mark_non_differentiable(output)
 
     def backward(ctx, grad_output):
         mask = sum(1 << k for k, i in enumerate(tensors) if ctx.needs_input_grad[i])
-        grads = backward_op(grad_output, *(getattr(ctx, n) for n in other_names), mask)
+        grads = backward_op(grad_output, *ctx.saved_tensors,
+                            *(getattr(ctx, n) for n in other_names), ctx.saved_from, mask)
         grads = dict(zip(tensors, grads if isinstance(grads, tuple) else (grads,)))
         return tuple(grads[i] if i in grads and ctx.needs_input_grad[i] else None
                      for i in range(len(params)))
