@@ -213,6 +213,12 @@ def _read_deps(tmpdir, cuda_home):
     return deps
 
 
+def built_here(folder):
+    """Whether `folder` holds a library thffi's build installed (its
+    manifest): `python -m thffi port` leaves those unreported."""
+    return os.path.isfile(os.path.join(folder, _MANIFEST))
+
+
 def stale_legacy_package(importer):
     """The message for an importer (a module's globals) that is the
     __init__.py torch.utils.ffi generated for an extension package and a
