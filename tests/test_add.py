@@ -1,12 +1,15 @@
 """The demo op: forward, backward, gradients and errors, CPU."""
 
+import os
+
 import pytest
 import torch
 from torch.autograd import gradcheck
 
 from _ext import my_lib
-from functions.add import WITH_CUDA, MyAddFunction
+from functions.add import WITH_CUDA, MyAddFunction, add_forward
 from modules.add import MyAddModule
+from thffi import ops
 
 needs_gpu = pytest.mark.skipif(
     not (torch.cuda.is_available() and WITH_CUDA),
@@ -147,10 +150,39 @@ def test_unsupported_dtype_is_a_type_error():
         MyAddModule()(torch.arange(3), torch.arange(3))
 
 
-def test_mixed_dtypes_name_the_c_function_and_argument():
-    with pytest.raises(TypeError, match=r'my_lib_add_forward\(\): argument 2 \(input2\): '
-                                        r'expected THFloatTensor .*float32.*got torch.float64 tensor'):
+def test_mixed_dtypes_name_the_function_and_argument():
+    with pytest.raises(TypeError, match=r'^MyAddFunction: input2 must be a float32 CPU tensor, as '
+                                        r'input1 is, got float64 on cpu$'):
         MyAddModule()(torch.randn(3), torch.randn(3, dtype=torch.float64))
+
+
+@pytest.mark.parametrize('args, argument', [
+    ((torch.randn(3), None), 'input2'),       # MyAddFunction's own check (adapts_inputs)
+    ((torch.randn(3), torch.randn(3), None), 'output'),   # the C's THArgCheck, through c_function
+])
+def test_none_names_the_function_and_argument_not_thffis_c(args, argument):
+    call = MyAddFunction.apply if len(args) == 2 else add_forward
+    with pytest.raises(TypeError) as error:
+        call(*args)
+    assert str(error.value).startswith('MyAddFunction: %s must be a ' % argument), error.value
+    assert str(error.value).endswith('got None'), error.value
+    assert 'csrc' not in str(error.value)
+
+
+def test_c_errors_through_c_function_keep_the_users_location_only(tmp_path):
+    """A THError in thffi's own C ends with its place in thffi's csrc/, one
+    in the user's C with the user's file and line: only the latter stays."""
+    spec = my_lib._S_my_lib_add_forward
+    args = (torch.randn(3), torch.randn(3), torch.randn(3))
+    own = os.path.join(os.path.dirname(ops.__file__), 'csrc', 'generic', 'THTensorMeta.c')
+    error = ops._call_error('MyAddFunction', spec, 'input1', args, RuntimeError(
+        'my_lib_add_forward: invalid argument 2: out of range at %s:204' % own))
+    assert str(error) == 'MyAddFunction: my_lib_add_forward: invalid argument 2: out of range'
+    users = str(tmp_path / 'src' / 'my_lib.c')
+    error = ops._call_error('MyAddFunction', spec, 'input1', args, RuntimeError(
+        'my_lib_add_forward: invalid argument 1: x must be positive at %s:12' % users))
+    assert str(error) == ('MyAddFunction: my_lib_add_forward: invalid argument 1: x must be '
+                          'positive at %s:12' % users)
 
 
 @pytest.mark.parametrize('bad, given', [
@@ -213,8 +245,8 @@ def test_wrapper_has_the_prototype_as_docstring():
 
 
 def test_tensor_on_another_device_type_is_refused_before_c():
-    with pytest.raises(TypeError, match=r'my_lib_add_forward\(\): argument 2 \(input2\): '
-                                        r'expected .*got torch.float32 tensor on meta'):
+    with pytest.raises(TypeError, match=r'^MyAddFunction: input2 must be a float32 CPU tensor, '
+                                        r'as input1 is, got float32 on meta$'):
         MyAddModule()(torch.randn(3), torch.randn(3, device='meta'))
 
 

@@ -272,7 +272,37 @@ def test_syntax_error_names_file_and_line_and_keeps_the_library(tmp_path):
     assert broken.returncode != 0
     assert re.search(r'tiny\.c:2:\d+: error', broken.stderr), broken.stderr
     assert 'BuildError: building _tiny.lib failed' in broken.stderr
+    assert 'Traceback' not in broken.stderr, broken.stderr
     assert _answer(project) == '42'
+
+
+def test_a_failed_first_build_shows_the_compiler_and_one_line_and_leaves_nothing(tmp_path):
+    project = _project(tmp_path, '#include <TH/TH.h>\nint answer(void) { return 42 }\n')
+    broken = _build(project)
+    assert broken.returncode == 1
+    assert re.search(r'tiny\.c:2:\d+: error', broken.stderr), broken.stderr
+    # The compiler's lines, then Python's own last line, without the
+    # traceback through thffi's steps.
+    assert 'Traceback' not in broken.stderr, broken.stderr
+    last = broken.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(r'thffi\.builder\.BuildError: building _tiny\.lib failed: \S+ exited 1 '
+                        r'on src/tiny\.c', last), last
+    # Nothing importable hides the failure: no _tiny/__init__.py.
+    assert not (project / '_tiny').exists()
+    imported = subprocess.run([sys.executable, '-c', 'import _tiny.lib'], cwd=project,
+                              capture_output=True, text=True)
+    assert "No module named '_tiny'" in imported.stderr, imported.stderr
+    assert 'cannot import name' not in imported.stderr
+
+
+def test_a_caller_can_catch_build_error(tmp_path):
+    project = _project(tmp_path, '#include <TH/TH.h>\nint answer(void) { return 42 }\n')
+    caught = subprocess.run(
+        [sys.executable, '-c', 'import build\nfrom thffi import BuildError\n'
+         'try:\n    build.ffi.build()\nexcept BuildError as e:\n    print("caught:", e)\n'],
+        cwd=project, capture_output=True, text=True, timeout=300)
+    assert caught.returncode == 0, caught.stderr
+    assert caught.stdout.startswith('caught: building _tiny.lib failed: '), caught.stdout
 
 
 @pytest.mark.skipif(not __import__('thffi').find_cuda_home(), reason='no CUDA toolkit')

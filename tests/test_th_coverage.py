@@ -61,3 +61,18 @@ def test_an_entry_left_out_needs_a_reason():
     assert row['what'].startswith('`THFile`') and count == {'0.3.1': 1, '0.4.1': 1}
     assert '- `THFile`, `THDiskFile`, `THMemoryFile` (0.3.1: 1, 0.4.1: 1): ' in \
         th_coverage.render_out(rows)
+
+
+def test_the_builders_table_of_left_out_names_is_in_step_with_the_record():
+    """thffi/toolchain/th_left_out.tsv (the names the link check points to
+    not_supported.md) is what --doc writes from the recorded status."""
+    sys.path.insert(0, os.path.join(ROOT, 'tools'))
+    import th_coverage
+    entries = th_coverage.read_surface()
+    recorded = th_coverage.read_provided()
+    status = {th_coverage.key(e): th_coverage.key(e) in recorded for e in entries}
+    with open(th_coverage.LEFT_OUT_TABLE) as f:
+        assert f.read() == th_coverage.left_out_table(entries, status, th_coverage.read_reasons())
+    from thffi.toolchain import th_left_out
+    assert 'not_supported.md ("integer LAPACK")' in th_left_out.reason('THIntLapack_gesv')
+    assert th_left_out.reason('THFloatTensor_resizeAs') is None  # provided

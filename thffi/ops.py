@@ -8,7 +8,11 @@ c_function(lib, name, caller)
     functions named `name_*` with the same parameters), as one function with
     the prototype's parameters.  A call runs the twin whose prototype takes
     the dtype and device of the first tensor argument; when none does it is
-    a TypeError naming `caller`, the argument and the types there are.
+    a TypeError naming `caller`, the argument and the types there are.  An
+    error of the call names `caller` too, and the argument where it is one
+    of another type than the first's twin takes, or None where the C
+    wanted a tensor; an error of thffi's own C does not say where in
+    thffi's sources it was raised, one of the user's C does.
 adapts_inputs(autocast_to=None)
     Decorates a Function's `forward(ctx, ...)` whose tensor parameters are
     annotated `torch.Tensor`.  Forward runs as written; only when it raises
@@ -50,6 +54,8 @@ to the Function and only traced code through the op."""
 import functools
 import inspect
 import keyword
+import os
+import re
 import threading
 import typing
 import warnings
@@ -98,6 +104,10 @@ def _either(words):
     return words[0] if len(words) == 1 else '%s or %s' % (', '.join(words[:-1]), words[-1])
 
 
+def _kind(value):
+    return 'None' if value is None else type(value).__name__
+
+
 def _dtypes(dtypes):
     return _either(str(d).replace('torch.', '') for d in dtypes)
 
@@ -119,6 +129,7 @@ def c_function(lib, name, caller):
     if first is None:
         raise ValueError('c_function: %s takes no tensor to choose a twin by' % name)
     table = {False: {}, True: {}}  # is_cuda -> dtype -> the C function
+    chosen = {False: {}, True: {}}  # is_cuda -> dtype -> its spec
     for f, spec in sorted(twins.items()):
         p = spec.params[first]
         same = table[p.device == 'cuda'].get(p.dtype)
@@ -126,6 +137,7 @@ def c_function(lib, name, caller):
             raise ValueError('c_function: %s and %s both take %s tensors on %s'
                              % (same.__name__, f, p.dtype, p.device))
         table[p.device == 'cuda'][p.dtype] = getattr(lib, f)
+        chosen[p.device == 'cuda'][p.dtype] = spec
 
     cpu, cuda = list(table[False]), list(table[True])
     if cpu and cpu == cuda:
@@ -138,7 +150,7 @@ def c_function(lib, name, caller):
     def explain(tensor, error):
         if not isinstance(tensor, torch.Tensor):
             return TypeError('%s: %s must be a tensor, got %s'
-                             % (caller, argument, type(tensor).__name__))
+                             % (caller, argument, _kind(tensor)))
         if tensor.dtype in table[tensor.is_cuda]:
             return error  # not about the tensor that chose the twin
         hint = ('' if cuda or not tensor.is_cuda else
@@ -146,17 +158,68 @@ def c_function(lib, name, caller):
         return TypeError('%s: %s must be a %s, got %s on %s%s'
                          % (caller, argument, expected, tensor.dtype, tensor.device, hint))
 
+    def failed(args, error):
+        """The error of the twin args[first] chose, raising `error`, in
+        the caller's words (_call_error)."""
+        spec = chosen[args[first].is_cuda][args[first].dtype]
+        return _call_error(caller, spec, params[first].name, args, error)
+
     names = [_identifier(p.name, i) for i, p in enumerate(params, 1)]
     args, chooser = ', '.join(names), names[first]
     call = _generated(name, names, (
         '    try:\n'
         '        return table[{0}.is_cuda][{0}.dtype]({1})\n'
         '    except (KeyError, AttributeError) as error:\n'
-        '        raise explain({0}, error) from None\n').format(chooser, args),
-        {'table': table, 'explain': explain})
+        '        raise explain({0}, error) from None\n'
+        '    except (TypeError, ValueError, RuntimeError) as error:\n'
+        '        raise failed(({1},), error) from None\n').format(chooser, args),
+        {'table': table, 'explain': explain, 'failed': failed})
     call.__doc__ = '\n'.join(['%s, for the tensor types of %s: one of' % (name, chooser)]
                              + [twins[f].prototype for f in sorted(twins)])
     return call
+
+
+# " at <file>:<line>", which an error raised in C ends with.
+_C_LOCATION = re.compile(r' at (\S+):\d+$')
+
+
+def _in_thffi(path):
+    """Whether `path` is a source of thffi's own C: <a thffi>/csrc/..., a
+    thffi being a folder with thffi's include/THFFIPython.h (the error
+    names the thffi that built the extension, not always this one)."""
+    parts = path.split(os.sep)
+    return any(part == 'csrc' and os.path.isfile(
+        os.path.join(os.sep.join(parts[:i]) or os.sep, 'include', 'THFFIPython.h'))
+        for i, part in enumerate(parts))
+
+
+def _call_error(caller, spec, chooser, args, error):
+    """The error `error` that the C function `spec` (the twin the tensor
+    `chooser` chose) raised on `args`, as the caller's: a tensor argument
+    of another type than the twin takes, or None where the C wanted a
+    tensor, named by its parameter; else the C's message after the
+    caller's name.  The location of a THError or THArgCheck in the user's
+    C stays, where the user can fix it; one in thffi's own C goes (it
+    would show where thffi checked, not what to change)."""
+    message = str(error)
+    for p, value in zip(spec.params, args):
+        if p.kind != 'tensor':
+            continue
+        where = 'CUDA' if p.device == 'cuda' else 'CPU'
+        wanted = '%s %s tensor' % (str(p.dtype).replace('torch.', ''), where)
+        if value is None and 'got NULL' in message:
+            return TypeError('%s: %s must be a %s, got None' % (caller, p.name, wanted))
+        if isinstance(value, torch.Tensor) and (value.dtype != p.dtype
+                                                or value.device.type != p.device):
+            return TypeError('%s: %s must be a %s, as %s is, got %s on %s'
+                             % (caller, p.name, wanted, chooser,
+                                str(value.dtype).replace('torch.', ''), value.device))
+    if type(error) not in (TypeError, ValueError, RuntimeError):
+        return error  # a subclass may take other arguments: left as raised
+    located = _C_LOCATION.search(message)
+    if located and _in_thffi(located.group(1)):
+        message = message[:located.start()]
+    return type(error)('%s: %s' % (caller, message))
 
 
 def _adapt(caller, names, tensors, autocast_to, args):
@@ -166,7 +229,7 @@ def _adapt(caller, names, tensors, autocast_to, args):
     for i in tensors:
         if not isinstance(args[i], torch.Tensor):
             raise TypeError('%s: %s must be a tensor, got %s'
-                            % (caller, names[i], type(args[i]).__name__))
+                            % (caller, names[i], _kind(args[i])))
     adapted = False
     for i in tensors:
         if args[i].is_neg():

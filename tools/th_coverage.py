@@ -66,6 +66,8 @@ OUT_REASONS = os.path.join(ROOT, 'tools', 'th_surface', 'out.tsv')
 MATH_OUT = os.path.join(ROOT, 'tools', 'th_surface', 'math_out.tsv')
 DOC = os.path.join(ROOT, 'docs', 'th_coverage.md')
 NOT_SUPPORTED = os.path.join(ROOT, 'docs', 'porting', 'not_supported.md')
+# The names the builder's link check points to NOT_SUPPORTED (thffi/toolchain/th_left_out.py).
+LEFT_OUT_TABLE = os.path.join(ROOT, 'thffi', 'toolchain', 'th_left_out.tsv')
 RELEASES = ('0.3.1', '0.4.1')
 LIBS = ('TH', 'THC', 'THNN', 'THCUNN')
 # The headers thffi's <TH/TH.h> and <THC/THC.h> need not include but the
@@ -257,6 +259,29 @@ def render_out(rows):
     return '\n'.join(lines) + '\n'
 
 
+def left_out_table(entries, status, reasons):
+    """The text of thffi/toolchain/th_left_out.tsv: each function and macro
+    not provided (the names a call of which the link check sees), with its
+    releases and the title of its row's `what`."""
+    names = collections.OrderedDict()
+    for e in sorted(entries, key=lambda e: e['name']):
+        if e['kind'] not in ('function', 'macro') or status[key(e)]:
+            continue
+        row = reason_of(e, reasons)
+        if row is None:
+            continue  # failed as unexplained
+        # the entry's title, without the examples in parentheses
+        releases, what = names.setdefault(e['name'], (set(), row['what'].split(' (')[0]))
+        releases.update(e['releases'].split(','))
+    lines = ['# The TH/THC functions and macros of PyTorch 0.3.1 and 0.4.1 thffi leaves out, by '
+             'tools/th_coverage.py --doc;\n# what: their entry of '
+             'docs/porting/not_supported.md (thffi/toolchain/th_left_out.py reads it).\n',
+             'name\treleases\twhat\n']
+    lines += ['%s\t%s\t%s\n' % (name, ','.join(sorted(releases)), what)
+              for name, (releases, what) in names.items()]
+    return ''.join(lines)
+
+
 def read_provided(path=None):
     path = path or PROVIDED
     if not os.path.exists(path):
@@ -303,10 +328,19 @@ def main(argv=None):
     lost = sorted(k for k in before if not status.get(k))
     if args.record:
         write_provided(status, args.provided)
+    table_text = left_out_table(entries, status, read_reasons())
     if args.doc:
         write_doc(text)
         write_doc(render_out(out_rows), NOT_SUPPORTED, _OUT_BEGIN, _OUT_END)
+        with open(LEFT_OUT_TABLE, 'w') as f:
+            f.write(table_text)
     failed = 0
+    with open(LEFT_OUT_TABLE) as f:
+        stale = not args.lib and not args.doc and f.read() != table_text
+    if stale:
+        print('\n%s is out of step with what thffi leaves out: run tools/th_coverage.py --doc'
+              % os.path.relpath(LEFT_OUT_TABLE, ROOT))
+        failed = 1
     if lost and not args.record:
         print('\n%d entries of %s are no longer provided:' % (len(lost), args.provided or PROVIDED))
         for k in lost:

@@ -35,7 +35,7 @@ from .compile import compile
 from .configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
                         include_dirs, include_flags)
 from .install import (empty_reason, install, is_up_to_date, library_path, locked,
-                      make_package_dirs, write_python_files)
+                      make_package_dirs, remove_new_packages, write_python_files)
 from .link import link, link_kwargs
 
 __all__ = ['BuildError', 'Extension', 'create_extension', 'include_dirs', 'include_flags',
@@ -174,14 +174,23 @@ class Extension(cffi.FFI):
     def build(self):
         """Compiles the extension unless it is up to date.  Returns True when
         it compiled.  The previous library stays in place until the new one
-        is complete (files are written aside, then renamed)."""
+        is complete (files are written aside, then renamed).  A failed build
+        raises BuildError, which a caller may catch; one left uncaught ends
+        the process with its message alone (_show_uncaught)."""
+        try:
+            return self._build()
+        except BuildError:
+            _show_uncaught()
+            raise
+
+    def _build(self):
         plan = self.plan
         if is_up_to_date(plan):
             if plan.verbose:
                 print('thffi: %s is up to date' % plan.name)
             return False
         start = time.perf_counter()
-        make_package_dirs(plan.base, plan.name)
+        created = make_package_dirs(plan.base, plan.name)
         try:
             with locked(os.path.join(plan.target_dir, '.thffi-lock')):
                 if is_up_to_date(plan):  # another process built it meanwhile
@@ -194,11 +203,36 @@ class Extension(cffi.FFI):
                     shutil.rmtree(plan.build_dir, ignore_errors=True)
         except BaseException:
             # A failed first build leaves nothing to import (a folder without
-            # __init__.py would import as an empty namespace package).
+            # __init__.py would import as an empty namespace package), nor
+            # the parent packages it made (_ext/__init__.py would hide the
+            # failure behind "cannot import name 'my_lib' from '_ext'").
             if os.listdir(plan.target_dir) == ['.thffi-lock']:
                 shutil.rmtree(plan.target_dir, ignore_errors=True)
+                remove_new_packages(created)
             raise
         if plan.verbose:
             print('thffi: built %s in %.2f s -> %s'
                   % (plan.name, time.perf_counter() - start, final))
         return True
+
+
+def _show_uncaught():
+    """Makes an uncaught BuildError end the process as Python's own message
+    line ("thffi.builder.BuildError: building _ext.my_lib failed: ...",
+    exit status 1) without the traceback through thffi's steps: what
+    failed is the user's code, which the compiler's lines above show, or
+    the build's configuration, which the message names.  Done through
+    sys.excepthook, at the first failed build, so that a caller catching
+    BuildError sees no difference and any other exception keeps the hook
+    there was (Python's, or the one a program set)."""
+    if getattr(sys.excepthook, 'shows_build_errors', False):
+        return
+    previous = sys.excepthook
+
+    def hook(kind, value, traceback):
+        if issubclass(kind, BuildError):
+            sys.stderr.write('%s.%s: %s\n' % (kind.__module__, kind.__qualname__, value))
+        else:
+            previous(kind, value, traceback)
+    hook.shows_build_errors = True
+    sys.excepthook = hook

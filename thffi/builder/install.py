@@ -161,15 +161,34 @@ def locked(path):
 
 def make_package_dirs(root, name):
     """Creates the folders of a dotted name below root, each a package but
-    the last, whose __init__.py is the build's (write_python_files)."""
+    the last, whose __init__.py is the build's (write_python_files).
+    Returns the parent packages' folders whose __init__.py it created,
+    outermost first (remove_new_packages' argument)."""
     path = root
     parts = name.split('.')
+    created = []
     for i, part in enumerate(parts):
         path = os.path.join(path, part)
         os.makedirs(path, exist_ok=True)
         init = os.path.join(path, '__init__.py')
         if i < len(parts) - 1 and not os.path.exists(init):
             open(init, 'a').close()
+            created.append(path)
+    return created
+
+
+def remove_new_packages(created):
+    """Undoes make_package_dirs after a failed first build: each parent
+    package it created (innermost first) goes where it holds nothing but
+    the empty __init__.py made then, so that `from _ext import my_lib`
+    says there is no _ext rather than that _ext has no my_lib.  A folder
+    holding anything else (another extension, the user's files) stays."""
+    for path in reversed(created):
+        init = os.path.join(path, '__init__.py')
+        left = set(os.listdir(path)) - {'__init__.py', '__pycache__'}
+        if left or not os.path.isfile(init) or os.path.getsize(init):
+            return
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _read_deps(tmpdir, cuda_home):
@@ -192,6 +211,12 @@ def _read_deps(tmpdir, cuda_home):
                 if not dep.startswith(tmpdir) and not dep.startswith(skip):
                     deps.add(dep)
     return deps
+
+
+def built_here(folder):
+    """Whether `folder` holds a library thffi's build installed (its
+    manifest): `python -m thffi port` leaves those unreported."""
+    return os.path.isfile(os.path.join(folder, _MANIFEST))
 
 
 def stale_legacy_package(importer):

@@ -8,8 +8,10 @@ everything; `check_symbols` fails the build when the loader could not
 resolve a name the library uses, before anything is installed (package
 mode's setuptools build runs it too: package_mode.py)."""
 
+import ast
 import contextlib
 import dataclasses
+import difflib
 import io
 import logging
 import os
@@ -27,7 +29,7 @@ from .compile import compile, explained
 from .configure import (_CXX_SUFFIXES, CUSPARSE_LEGACY, INCLUDE_DIR, BuildError, as_list,
                         compile_by_language)
 from .plan import Job
-from ..toolchain import cc, cuda_api
+from ..toolchain import cc, cuda_api, th_left_out
 
 
 def link_kwargs(plan, objects, left_out=(), compiled=None):
@@ -219,6 +221,10 @@ def check_symbols(plan, library, kwargs, compiled=None):
             source_of.get(o, o) for o in defined[symbol])
     spelled = binaries.demangled(names)
     declared = {fn.name: fn.header for fn in plan.functions}
+    # The TH/THC names thffi provides: its own objects' (a misspelled
+    # call is close to one of them).
+    provided = [n for n in binaries.symbols([job.object for job in plan.jobs if job.own])[1]
+                if re.match(r'TH[A-Z]', n)]
     inline = inline_only(plan, kwargs, set(names))
     lines = []
     for name in names:
@@ -233,7 +239,8 @@ def check_symbols(plan, library, kwargs, compiled=None):
             reason = ('%s defines it with C++ linkage: declare it extern "C"'
                       % ', '.join(sorted(map(plan.display, cxx[name]))))
         else:
-            reason = _unresolved_reason(plan, name, declared, kwargs.get('libraries', []))
+            reason = _unresolved_reason(plan, name, declared, kwargs.get('libraries', []),
+                                        provided)
         shown = '%s (%s)' % (spelled[name], name) if name in spelled else name
         lines.append('  %s, %s: %s' % (shown, used, reason))
     for path, unbound in sorted(linked.items()):
@@ -268,10 +275,19 @@ def _inline_reason(plan, definition):
             'inline`' % where)
 
 
-def _unresolved_reason(plan, name, declared, libraries):
+def _unresolved_reason(plan, name, declared, libraries, provided):
+    left_out = th_left_out.reason(name)
+    if left_out:
+        return left_out
     if re.match(r'TH[A-Z]', name):
-        return ('thffi does not provide this TH/THC function (docs/porting/not_supported.md, '
-                '"Not supported", says what to do instead)')
+        # A name that differs only in case is the one meant; else the
+        # closest few.
+        close = ([n for n in provided if n.lower() == name.lower()]
+                 or difflib.get_close_matches(name, provided, n=3))
+        return 'thffi does not provide this TH/THC function: %s' % (
+            'did you mean %s?' % ' or '.join(close) if close else
+            'PyTorch 0.3.1 and 0.4.1 declared none of that name, and no name thffi '
+            'provides is close to it')
     home = plan.cuda_home or cuda.find_cuda_home()
     toolkit = home and cuda_api.toolkit_version(home)
     removed = cuda_api.describe_all([name], toolkit)
@@ -406,12 +422,13 @@ def _cffi_compile(plan, module, kwargs, sources):
             built = ffi.compile(tmpdir=plan.build_dir, verbose=plan.verbose,
                                 target='%s%s' % (module.split('.')[-1],
                                                  sysconfig.get_config_var('EXT_SUFFIX')))
-    except cffi.VerificationError:
+    except cffi.VerificationError as exc:
         # The exception's own text is only its long command line.
         text = b''.join(output).decode('utf-8', 'replace')
         sys.stderr.write('' if passing else text)
-        raise BuildError('building %s failed: the C compiler reported the errors above%s'
-                         % (plan.name, explained(plan, text))) from None
+        raise BuildError('building %s failed: %s%s'
+                         % (plan.name, _failed_command(plan, exc), explained(plan, text))
+                         ) from None
     except OSError as exc:
         sys.stderr.write('' if passing else b''.join(output).decode('utf-8', 'replace'))
         raise BuildError('building %s failed: %s' % (plan.name, exc)) from None
@@ -419,6 +436,27 @@ def _cffi_compile(plan, module, kwargs, sources):
     sys.stderr.write('' if passing else command_log.summarised(text))
     _check_declared(plan, text)
     return built
+
+
+# distutils' error for a command that failed: "Command '[...]' returned
+# non-zero exit status 1" (setuptools' spawn) or "command '/usr/bin/gcc'
+# failed with exit code 1" (distutils' own).
+_FAILED = re.compile(r"Command '(\[.*\])' returned non-zero exit status (\d+)|"
+                     r"command '([^']+)' failed with exit (?:code|status) (\d+)")
+
+
+def _failed_command(plan, exc):
+    """'gcc exited 1 on src/my_lib.c' for cffi's failed compile `exc` (the
+    compiler's lines, shown above, say why), as far as its text says."""
+    found = _FAILED.search(str(exc))
+    if found is None:
+        return 'the C compiler reported the errors above'
+    if found.group(1):
+        words = ast.literal_eval(found.group(1))
+        source = words[words.index('-c') + 1] if '-c' in words[:-1] else None
+        return '%s exited %s%s' % (os.path.basename(words[0]), found.group(2),
+                                   ' on %s' % plan.display(source) if source else '')
+    return '%s exited %s' % (os.path.basename(found.group(3)), found.group(4))
 
 
 def _check_declared(plan, output):

@@ -1,7 +1,7 @@
 """What a legacy repository's build compiles, for `python -m thffi port`'s
 report: findings in C/C++/CUDA files the build scripts do not compile
 (vendored third-party code: KenLM, Eigen) are summarised in one line, not
-listed one by one; and committed extension binaries.
+listed one by one; and extension binaries of an earlier build.
 
 A file is compiled when a build script names it: a string in a Python
 build script (one that calls create_extension, setup or an Extension), a
@@ -21,6 +21,7 @@ import ast
 import fnmatch
 import os
 import re
+import subprocess
 
 SOURCES = ('.c', '.h', '.cu', '.cuh', '.cpp', '.cc', '.cxx', '.hpp')
 _NAMED = re.compile(r'''[\w./*${}-]+(?:%s)\b''' % '|'.join(re.escape(s) for s in SOURCES))
@@ -183,29 +184,54 @@ def summarise(findings, compiled):
                               ', ...' if len(folders) > 3 else ''), False)]
 
 
+def tracked(base, paths):
+    """The paths (relative to base) git tracks in the repository base is
+    in (`git ls-files`); none where base is in no repository or git is
+    missing."""
+    if not paths:
+        return set()
+    try:
+        out = subprocess.run(['git', 'ls-files', '-z', '--'] + list(paths), cwd=base,
+                             capture_output=True, text=True)
+    except OSError:
+        return set()
+    return set(out.stdout.split('\0')) - {''} if out.returncode == 0 else set()
+
+
 def committed_binaries(base, paths):
     """Findings for the built Python extension modules among paths
-    (relative to base) committed with the sources: a Python 2 one (it
-    exports init<name> and calls Py_InitModule4) Python 3 cannot import; a
-    Python 3 one (it exports PyInit_<name>) was built against another
-    PyTorch.  The legacy build named both _x.so, without a Python tag."""
+    (relative to base): a Python 2 one (it exports init<name> and calls
+    Py_InitModule4) Python 3 cannot import; a Python 3 one (it exports
+    PyInit_<name>) was built against another PyTorch.  The legacy build
+    named both _x.so, without a Python tag.  One git tracks was committed
+    with the sources, and is to be deleted from the repository; one it
+    does not track is a build's output beside them, which thffi's build
+    replaces, and one thffi's build installed (its manifest beside it) is
+    not reported."""
+    from ..builder.install import built_here
     from .report import Finding
     out = []
+    committed = tracked(base, paths)
     for path in paths:
         name = os.path.basename(path)[:-len('.so')].split('.')[0]
+        if path not in committed and built_here(os.path.join(base, os.path.dirname(path))):
+            continue
         try:
             with open(os.path.join(base, path), 'rb') as f:
                 data = f.read()
         except OSError:
             continue
+        if path in committed:
+            where, action = ('committed with the sources', 'delete it from the repository '
+                             '(git rm): thffi\'s build writes its own in its place')
+        else:
+            where, action = ('beside the sources (git does not track it)',
+                             'thffi\'s build writes its own in its place; port leaves it')
         if b'\0PyInit_%s\0' % name.encode() in data:
             out.append(Finding(path, 0, 'a Python 3 extension module (it exports PyInit_%s) from '
-                               'an earlier build, committed with the sources: built against '
-                               'the PyTorch of then; thffi\'s build writes its own in its place: '
-                               'delete it from the repository (git rm)' % name, False))
+                               'an earlier build, %s: built against the PyTorch of then; %s'
+                               % (name, where, action), False))
         elif b'\0init%s\0' % name.encode() in data and b'Py_InitModule4' in data:
-            out.append(Finding(path, 0, 'a Python 2 extension module (it exports init%s), '
-                               'committed with the sources: Python 3 cannot import it; delete '
-                               'it (git rm): thffi\'s build writes its own in its place' % name,
-                               False))
+            out.append(Finding(path, 0, 'a Python 2 extension module (it exports init%s), %s: '
+                               'Python 3 cannot import it; %s' % (name, where, action), False))
     return out

@@ -120,7 +120,7 @@ OPS_BAD_H = OPS_H + '''
 OPS_BAD_C = OPS_C + '''
     int ops_mul(THFloatTensor *input1, THFloatTensor *input2, THFloatTensor *output)
     {
-      THFloatTensor_resizeAs(output, input1);
+      THFloatTensor_resizeAS(output, input1);
       THFloatTensor_dirichlet_grad(output, input1, input2, input2);
       return 1;
     }
@@ -162,10 +162,15 @@ def test_undefined_names_fail_the_build_by_name_and_keep_the_previous_library(tm
                    cwd=tmp_path / 'src', check=True)
     failed = _run([sys.executable, 'build.py'], tmp_path)
     assert failed.returncode != 0
-    assert ('BuildError: building _ext.ops failed: nothing defines these 4 names the code '
+    # A name 0.4 had that thffi leaves out points to the page saying why; a
+    # misspelled one, to the name meant.
+    assert ('BuildError: building _ext.ops failed: nothing defines these 5 names the code '
             'uses, so importing the library would fail with "undefined symbol":\n'
-            '  THFloatTensor_dirichlet_grad, used in src/ops.c: thffi does not provide this TH/THC '
-            'function (docs/porting/not_supported.md, "Not supported", says what to do instead)\n'
+            '  THFloatTensor_dirichlet_grad, used in src/ops.c: PyTorch 0.4.1 declared it and '
+            'thffi leaves it out on purpose: docs/porting/not_supported.md ("`_dirichlet_grad`") '
+            'says why and what to write instead\n'
+            '  THFloatTensor_resizeAS, used in src/ops.c: thffi does not provide this TH/THC '
+            'function: did you mean THFloatTensor_resizeAs?\n'
             '  count_positive, used in src/ops.c: no source, extra object or library of the '
             'build defines it\n'
             '  ops_scale, declared in src/ops.h: no source or extra object defines it\n'

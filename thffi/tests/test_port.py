@@ -789,6 +789,9 @@ def test_reports_a_user_can_act_on(tmp_path):
                        check=True)
     subprocess.run(['gcc', '-shared', '-fPIC', '-o', str(tmp_path / 'libkenlm.so'),
                     str(tmp_path / 'beam.c')], check=True)  # not a Python module
+    # The repository tracks them (`git add`: what `git ls-files` lists).
+    subprocess.run(['git', 'init', '-q'], cwd=tmp_path, check=True)
+    subprocess.run(['git', 'add', '_ext'], cwd=tmp_path, check=True)
     diff, findings, read, changed = port(str(tmp_path))
     left = sorted(str(f) for f in findings if not f.fixed)
     assert [f.split(':')[0] for f in left] == [
@@ -800,12 +803,12 @@ def test_reports_a_user_can_act_on(tmp_path):
         os.path.join('third_party', 'lm', 'util')]
     assert left[0] == (os.path.join('_ext', 'beam', '_beam.so') + ': a Python 3 extension '
                        'module (it exports PyInit__beam) from an earlier build, committed with '
-                       'the sources: built against the PyTorch of then; thffi\'s build writes '
-                       'its own in its place: delete it from the repository (git rm)')
+                       'the sources: built against the PyTorch of then; delete it from the '
+                       'repository (git rm): thffi\'s build writes its own in its place')
     assert left[1] == (os.path.join('_ext', 'decode', '_decode.so') + ': a Python 2 extension '
                        'module (it exports init_decode), committed with the sources: Python 3 '
-                       'cannot import it; delete it (git rm): thffi\'s build writes its own in '
-                       'its place')
+                       'cannot import it; delete it from the repository (git rm): thffi\'s '
+                       'build writes its own in its place')
     assert left[2].startswith('build.py:7: the CUDA branch links what the scripts build apart '
                               '(lm_cpu): with cuda_enabled()')
     assert left[7] == (os.path.join('third_party', 'lm', 'util') + ': 3 more findings in 3 '
@@ -813,6 +816,28 @@ def test_reports_a_user_can_act_on(tmp_path):
                        'code, in third_party/lm/util): not listed')
     # The Python 2 script is converted, then ported.
     assert 'old_eval.py' in changed and '+print("accuracy", acc.item())' in diff
+
+
+def test_binaries_git_does_not_track_are_not_called_committed(tmp_path):
+    """Outside a repository: a legacy build's module beside the sources is
+    reported without `git rm`; the library thffi's build installed (its
+    manifest beside it) is not reported."""
+    (tmp_path / 'build.py').write_text(
+        'from torch.utils.ffi import create_extension\n'
+        "ffi = create_extension('_ext.beam', headers=[], sources=[])\n")
+    for name in ('beam', 'fresh'):
+        (tmp_path / '_ext' / name).mkdir(parents=True)
+        (tmp_path / (name + '.c')).write_text('void *PyInit__%s(void) { return 0; }\n' % name)
+        subprocess.run(['gcc', '-shared', '-fPIC', '-o',
+                        str(tmp_path / '_ext' / name / ('_%s.so' % name)),
+                        str(tmp_path / (name + '.c'))], check=True)
+    (tmp_path / '_ext' / 'fresh' / '.thffi-build.json').write_text('{}')
+    _, findings, _, _ = port(str(tmp_path))
+    about = [str(f) for f in findings if str(f).startswith('_ext')]
+    assert about == [os.path.join('_ext', 'beam', '_beam.so') + ': a Python 3 extension module '
+                     '(it exports PyInit__beam) from an earlier build, beside the sources (git '
+                     'does not track it): built against the PyTorch of then; thffi\'s build '
+                     'writes its own in its place; port leaves it'], about
 
 
 # A 2017 warp reduction (CUDA 8): maskless warp intrinsics in a kernel, a
