@@ -440,6 +440,10 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
     with_cuda = bool(with_cuda)
     kw = dict(kwargs)
     nvcc_args = as_list(kw.pop('extra_nvcc_args', None))
+    for key in ('extra_compile_args', 'extra_link_args'):
+        if isinstance(kw.get(key), dict):
+            kw[key], nvcc = _by_compiler(name, key, kw[key])
+            nvcc_args += nvcc
     user_words = command_log.user_words(kw, nvcc_args)
     # thffi's folders first, as torch.utils.ffi put torch's.
     kw['include_dirs'] = include_dirs() + kw.get('include_dirs', [])
@@ -542,6 +546,22 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
         kw['extra_compile_args'].as_cuda = functools.partial(_cxx_as_cuda, plan)
     return dataclasses.replace(plan, jobs=jobs.jobs(
         plan, [(os.path.join(CSRC, f), o) for f, o in own]))
+
+
+def _by_compiler(name, key, args):
+    """(host flags, nvcc flags) of extra_compile_args or extra_link_args
+    given in torch.utils.cpp_extension's form, {'cxx': [...], 'nvcc':
+    [...]}, which 2018 projects passed with BuildExtension: its
+    unix_wrap_compile gave the 'cxx' list to C and C++ sources and the
+    'nvcc' list to .cu sources.  A link is the host compiler's alone."""
+    known = ('cxx', 'nvcc') if key == 'extra_compile_args' else ('cxx',)
+    unknown = [k for k in args if k not in known]
+    if unknown:
+        raise BuildError('create_extension(%r): %s: a dict takes the keys %s (torch.utils.'
+                         'cpp_extension\'s form), got %s' % (
+                             name, key, ' and '.join(repr(k) for k in known),
+                             ', '.join(repr(k) for k in unknown)))
+    return as_list(args.get('cxx')), as_list(args.get('nvcc'))
 
 
 def _sort_extra_objects(name, base, with_cuda, extra_objects):
