@@ -389,13 +389,26 @@ def main(kind, args, program=None, argv0=None):
     os.environ[PASS] = '1'
     args = list(args)
     name = os.path.basename(argv0 or kind)
+    clauses = []
     if program is None:
         program = real_program(name)
+    elif not os.path.lexists(program):
+        # A compiler of 2018's machine (toolchain/compilers.py), gone
+        # from this one (intercept.c starts no other missing path here):
+        # today's of its kind, started by its own path (a driver finds its
+        # parts from it).
+        from thffi.toolchain import compilers
+        gone = compilers.gone(program)
+        name = gone.today
+        clauses.append(compilers.message(program, gone,
+                                         'today\'s %s in its place' % gone.today))
+        program = argv0 = real_program(gone.today)
     if kind == 'nvcc' and program is None:
         _site()
         from thffi.toolchain import cuda_toolkit as cuda
         home = cuda.find_cuda_home()
         program = home and os.path.join(home, 'bin', 'nvcc')
+        argv0 = argv0 and program
         if not program:
             sys.stderr.write('thffi run: %s\n' % cuda.missing_toolkit_message(
                 'nvcc', 'run the step without nvcc'))
@@ -404,19 +417,20 @@ def main(kind, args, program=None, argv0=None):
         sys.stderr.write('thffi run: %s: not found on PATH\n' % name)
         return 127
     kind = {'gcc': 'cc'}.get(kind, kind)  # the `gcc` of a folder an older thffi made
-    clauses = []
     if any(a.startswith('@') or a.partition('=')[0] in ('--options-file', '-optf')
            for a in args):
         from thffi.toolchain import nvcc as nvcc_rules
         args = nvcc_rules.read_response_files(args)  # the rules see what the compiler would
     if kind == 'nvcc':
         _site()
-        args, clauses = _nvcc_rules(program, args)
+        args, rules = _nvcc_rules(program, args)
         if args is None:
-            sys.stderr.write('thffi run: nvcc: %s\n' % clauses)
+            sys.stderr.write('thffi run: nvcc: %s\n' % rules)
             return 2
+        clauses += rules
     elif kind == 'cc' and _compiles_c(args):
-        args, clauses = _dialect_rules(program, args)
+        args, rules = _dialect_rules(program, args)
+        clauses += rules
     args, more = _include_rules(kind, args)
     if kind == 'nvcc':
         args, sources = _source_rules(program, args)

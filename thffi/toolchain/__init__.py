@@ -15,6 +15,9 @@ test, not a branch in either.
 - warp.py: the warp intrinsics without a mask (`__shfl_down`, `__ballot`...)
   and their `_sync` forms with the full-warp mask, which port writes and
   `thffi run`'s nvcc compiles in flight.
+- compilers.py: compilers 2018's build files named by a path this machine
+  lacks (/usr/local/cuda-8.0/bin/nvcc, /usr/bin/gcc-5), and today's of
+  their kind, which `thffi run` starts and port writes in their place.
 - includes.py: the include folders of PyTorch 0.4 and 1.x's TH and THC
   (torch/lib/include/TH...), which thffi's headers replace.
 - vendored.py: library copies 2018 repositories carried (CUB 1.x, thrust,
