@@ -18,6 +18,10 @@ test, not a branch in either.
 - compilers.py: compilers 2018's build files named by a path this machine
   lacks (/usr/local/cuda-8.0/bin/nvcc, /usr/bin/gcc-5), and today's of
   their kind, which `thffi run` starts and port writes in their place.
+- std_headers.py: standard C++ headers 2018's libstdc++ included through
+  others (<limits> for std::numeric_limits, <string>), which a compile
+  the compiler refuses for one gets included first (builder, `thffi
+  run`) and port writes where g++'s verdict is the same.
 - includes.py: the include folders of PyTorch 0.4 and 1.x's TH and THC
   (torch/lib/include/TH...), which thffi's headers replace.
 - vendored.py: library copies 2018 repositories carried (CUB 1.x, thrust,
