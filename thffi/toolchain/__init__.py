@@ -30,6 +30,9 @@ test, not a branch in either.
   (the launch sequence, texture references, cuSPARSE's legacy API...),
   each with its release and replacement, and the pip wheels that bring a
   CUDA library's headers.
+- cuda_fields.py: fields of the CUDA runtime's structs renamed since 2018
+  (cudaPointerAttributes::memoryType, now .type), written by port and
+  compiled so by `thffi run`.
 - libraries.py: CUDA's libraries on the link line (-lcurand, FindCUDA's
   ${CUDA_curand_LIBRARY}), which pip's wheels ship under names and in
   folders the linker does not look for.
