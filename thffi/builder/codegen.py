@@ -24,7 +24,20 @@ which the trampoline makes current for the call (and restores the previous
 one after), and that device's current stream, which the entry reads through
 DLPack's exchange API (THFFIPy_cudaStream).  Where that cannot be read (no
 CUDA tensor argument, an older torch), THCState_getCurrentStream asks
-PyTorch through Python, once per call, when the C code first wants it."""
+PyTorch through Python, once per call, when the C code first wants it.
+
+A variadic function (`int f(THFloatTensor *a, int n, ...)`) takes up to
+VARIADIC_MAX arguments after its own, as torch.utils.ffi's cffi took them:
+a CPU tensor as its TH struct pointer (built as a parameter's is), and in
+the slow path a cffi value (`ffi.cast('int', 3)`, `ffi.cast('double', x)`,
+a cffi pointer), cffi's rule for a variadic part, where a plain Python
+number says nothing of the C type to pass.  C cannot build a call of a
+length known at run time, so `_thffi_v_f` holds one call per length and
+per choice of the two classes of the LP64 ABIs (x86-64 System V, AArch64)
+for each extra: an integer-class word (pointers, ints: passed as `void *`,
+which a callee's va_arg of int, long or a pointer reads) or a double.  A
+call with a double among its extras takes at most VARIADIC_REALS of them:
+the calls of every choice for 8 extras took gcc -O2 1.5 s a function."""
 
 import json
 
@@ -63,6 +76,68 @@ extern "Python+C" int _thffi_cuda_memory_cb(int, uintptr_t, size_t, uintptr_t *,
 '''
 
 
+# The most arguments a variadic function takes after its own, and the most
+# when one of them is a double: `_thffi_v_f` holds
+# 2 ** (VARIADIC_REALS + 1) - 1 + VARIADIC_MAX - VARIADIC_REALS calls.
+VARIADIC_MAX = 8
+VARIADIC_REALS = 4
+# The TH types a tensor in a variadic part is passed as, by its dtype
+# (THFFIPy_tensorArg's numbers): the CPU ones.
+_VARIADIC_TYPES = [(t, THFFI_DTYPES.index(d)) for t, (d, device) in TENSOR_TYPES.items()
+                   if device == 'cpu']
+# An extra argument as the C entry read it: a TH type's index in
+# _VARIADIC_TYPES, or a word or a double (the slow path's conversions).
+_VARIADIC_DECLS = '''
+typedef struct {
+  int kind; /* -1: word, -2: real, k >= 0: a tensor of TH type k */
+  void *word;
+  double real;
+  THFFIArg t;
+} _thffi_var_t;
+typedef union { %s } _thffi_vt_t;
+static int _thffi_varArg(PyObject *self, PyObject *obj, _thffi_var_t *v) {
+  static const int dtypes[] = {%s};
+  long long i;
+  unsigned long long u;
+  int k;
+  for (k = 0; obj != Py_None && k < %d; k++)
+    if (THFFIPy_tensorArg(obj, dtypes[k], 0, &v->t)) return v->kind = k, 1;
+  if (self != NULL) return 0; /* the slow path converts cffi values */
+  v->kind = -1;
+  if (THFFIPy_intArg(obj, &i)) return v->word = (void *)(intptr_t)i, 1;
+  if (THFFIPy_uintArg(obj, &u)) return v->word = (void *)(uintptr_t)u, 1;
+  v->kind = -2;
+  return PyFloat_CheckExact(obj) && THFFIPy_floatArg(obj, &v->real);
+}
+'''
+
+
+def _variadic_decls():
+    return _VARIADIC_DECLS % (
+        ' '.join('%s t%d;' % (t, k) for k, (t, _) in enumerate(_VARIADIC_TYPES)),
+        ', '.join(str(d) for _, d in _VARIADIC_TYPES), len(_VARIADIC_TYPES))
+
+
+def _variadic_call(fn):
+    """`_thffi_v_f`: calls the variadic fn with its own arguments and
+    `nv` extras, each `w[i]` (a word) or, where bit i of `dm` is set,
+    `d[i]` (a double)."""
+    own = ['%s a%d' % (p.ctype, i) for i, p in enumerate(fn.params)]
+    ret = 'void' if fn.ret_kind == 'void' else fn.ret_ctype
+    out = ['static %s _thffi_v_%s(%s) {' % (ret, fn.name, ', '.join(
+               own + ['int nv', 'unsigned dm', 'void *const *w', 'const double *d'])),
+           '  switch ((nv << %d) | (int)dm) {' % VARIADIC_MAX]
+    for nv in range(VARIADIC_MAX + 1):
+        for dm in range(2 ** nv if nv <= VARIADIC_REALS else 1):
+            args = ['a%d' % i for i in range(len(fn.params))] + [
+                'd[%d]' % i if dm >> i & 1 else 'w[%d]' % i for i in range(nv)]
+            call = '%s(%s)' % (fn.name, ', '.join(args))
+            out.append('  case %d: %s;' % ((nv << VARIADIC_MAX) | dm, call + '; return'
+                                          if ret == 'void' else 'return ' + call))
+    out += ['  default: break;', '  }', '  return%s;' % ('' if ret == 'void' else ' 0'), '}', '']
+    return out
+
+
 def uses_cuda(fn):
     return any(p.kind == 'tensor' and TENSOR_TYPES[p.ctype[:-2]][1] == 'cuda'
                for p in fn.params)
@@ -99,12 +174,13 @@ extern "C" {
 '''
 
 
-def _cxx_call(fn, call_args):
-    """The struct and function through which the trampoline calls fn under
-    THFFI_cxxCall, and the trampoline's lines that fill the struct and call
-    it (as `_thffi_k`); fn's result is then `_thffi_k.ret`."""
-    fields = ['  %s p%d;' % (p.ctype, i) for i, p in enumerate(fn.params)]
-    call = '%s(%s)' % (fn.name, ', '.join('_thffi_k->p%d' % i for i in range(len(fn.params))))
+def _cxx_call(fn, callee, call_args):
+    """The struct and function through which the trampoline calls fn (by
+    `callee`, with call_args: [(C type, expression)]) under THFFI_cxxCall,
+    and the trampoline's lines that fill the struct and call it (as
+    `_thffi_k`); fn's result is then `_thffi_k.ret`."""
+    fields = ['  %s p%d;' % (ctype, i) for i, (ctype, _) in enumerate(call_args)]
+    call = '%s(%s)' % (callee, ', '.join('_thffi_k->p%d' % i for i in range(len(call_args))))
     if fn.ret_kind != 'void':
         fields.append('  %s ret;' % fn.ret_ctype)
         call = '_thffi_k->ret = ' + call
@@ -114,7 +190,7 @@ def _cxx_call(fn, call_args):
             if fields else '  (void)_thffi_v;',
             '  %s;' % call, '}', '']
     fill = ['  _thffi_k_%s_t _thffi_k;' % fn.name]
-    fill += ['  _thffi_k.p%d = %s;' % (i, arg) for i, arg in enumerate(call_args)]
+    fill += ['  _thffi_k.p%d = %s;' % (i, arg) for i, (_, arg) in enumerate(call_args)]
     fill.append('  THFFI_cxxCall(_thffi_k_%s, &_thffi_k);' % fn.name)
     return defs, fill
 
@@ -128,11 +204,17 @@ def _trampoline(fn, cxx):
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
             params.append('THFFIArg *_thffi_x%d' % i)
-            call_args.append('_thffi_x%d->dim < 0 ? NULL : &_thffi_a%d' % (i, i))
+            call_args.append((p.ctype, '_thffi_x%d->dim < 0 ? NULL : &_thffi_a%d' % (i, i)))
         else:
             params.append('%s _thffi_p%d' % (_SCALARS[p.kind][0], i))
-            call_args.append('(%s)_thffi_p%d' % (p.ctype, i))
-    defs, fill = _cxx_call(fn, call_args) if cxx else ([], [])
+            call_args.append((p.ctype, '(%s)_thffi_p%d' % (p.ctype, i)))
+    callee = fn.name
+    if fn.variadic:
+        params += ['int _thffi_nv', 'const _thffi_var_t *_thffi_v']
+        call_args += [('int', '_thffi_nv'), ('unsigned', '_thffi_dm'),
+                      ('void *const *', '_thffi_vw'), ('const double *', '_thffi_vd')]
+        callee = '_thffi_v_' + fn.name
+    defs, fill = _cxx_call(fn, callee, call_args) if cxx else ([], [])
     # The parameters' names, for messages (THFFIFrame.params).
     defs = ['static const char *const _thffi_p_%s[] = {%s};'
             % (fn.name, ', '.join([_c_string(p.name) for p in fn.params] + ['NULL']))] + defs
@@ -143,6 +225,11 @@ def _trampoline(fn, cxx):
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
             body.append('  %s _thffi_a%d;' % (p.ctype[:-2], i))
+    if fn.variadic:
+        body += ['  _thffi_vt_t _thffi_vt[%d];' % VARIADIC_MAX,
+                 '  void *_thffi_vw[%d];' % VARIADIC_MAX,
+                 '  double _thffi_vd[%d];' % VARIADIC_MAX,
+                 '  unsigned _thffi_dm = 0;', '  int _thffi_i;']
     body += ['  %s _thffi_r;' % rtype, '  (void)_thffi_objs;',
              '  THFFI_pushFrame(&_thffi_frame, %s);' % _c_string(fn.name),
              '  _thffi_frame.params = _thffi_p_%s;' % fn.name]
@@ -167,7 +254,9 @@ def _trampoline(fn, cxx):
                         '(void *)_thffi_objs[%d]);'
                         % (i, p.ctype[:-2], i, i, i, i, i, i,
                            '_thffi_dev' if on_gpu else '-1', i))
-    call = '_thffi_k.ret' if cxx else '%s(%s)' % (fn.name, ', '.join(call_args))
+    if fn.variadic:
+        body += _variadic_wraps(len(fn.params))
+    call = '_thffi_k.ret' if cxx else '%s(%s)' % (callee, ', '.join(a for _, a in call_args))
     # Once the C returned, a thread it started that failed fails the call
     # (before a returned tensor is handed over).
     join = '    if (_thffi_frame.call != NULL) THFFI_joinCall(&_thffi_frame);'
@@ -186,6 +275,24 @@ def _trampoline(fn, cxx):
     return body
 
 
+def _variadic_wraps(n):
+    """The trampoline's lines that make the extras of a variadic call
+    (arguments n and on) words and doubles, its tensors TH structs."""
+    out = ['  for (_thffi_i = 0; _thffi_i < _thffi_nv; _thffi_i++) {',
+           '    const _thffi_var_t *v = &_thffi_v[_thffi_i];',
+           '    switch (v->kind) {',
+           '    case -1: _thffi_vw[_thffi_i] = v->word; break;',
+           '    case -2: _thffi_vd[_thffi_i] = v->real; _thffi_dm |= 1u << _thffi_i; break;']
+    for k, (t, _) in enumerate(_VARIADIC_TYPES):
+        out += ['    case %d:' % k,
+                '      %s_thffiWrap(&_thffi_vt[_thffi_i].t%d, v->t.data, v->t.dim, v->t.size, '
+                'v->t.stride, %d + _thffi_i, -1, (void *)_thffi_objs[%d + _thffi_i]);'
+                % (t, k, n, n),
+                '      _thffi_vw[_thffi_i] = &_thffi_vt[_thffi_i].t%d;' % k,
+                '      break;']
+    return out + ['    }', '  }']
+
+
 def _entry(fn):
     rtype, failed, value = _RETURNS[fn.ret_kind]
     cuda = uses_cuda(fn)
@@ -197,8 +304,16 @@ def _entry(fn):
         body.append('  THFFIArg x%d;' % i if p.kind == 'tensor'
                     else '  %s p%d;' % (_SCALARS[p.kind][0], i))
     body += ['  int dev = -1, has_stream;', '  uintptr_t stream = 0;'] if cuda else []
-    body += ['  %s r;' % rtype, '  PyThreadState *released;',
-             '  if (nargs != %d || kwnames != NULL) goto slow;' % n]
+    body += ['  %s r;' % rtype, '  PyThreadState *released;']
+    if fn.variadic:
+        # The extras: tensors here, cffi values converted by the slow path.
+        body += ['  _thffi_var_t v[%d];' % VARIADIC_MAX,
+                 '  int nv = (int)nargs - %d, k;' % n,
+                 '  if (nv < 0 || nv > %d || kwnames != NULL) goto slow;' % VARIADIC_MAX,
+                 '  for (k = 0; k < nv; k++)',
+                 '    if (!_thffi_varArg(self, args[%d + k], &v[k])) goto slow;' % n]
+    else:
+        body.append('  if (nargs != %d || kwnames != NULL) goto slow;' % n)
     for i, p in enumerate(fn.params):
         if p.kind == 'tensor':
             dtype, device = TENSOR_TYPES[p.ctype[:-2]]
@@ -216,7 +331,8 @@ def _entry(fn):
                  '  }',
                  '  has_stream = dev >= 0 && THFFIPy_cudaStream(dev, &stream);']
     margs = ['args'] + (['dev', 'has_stream', 'stream'] if cuda else []) + [
-        ('&x%d' if p.kind == 'tensor' else 'p%d') % i for i, p in enumerate(fn.params)]
+        ('&x%d' if p.kind == 'tensor' else 'p%d') % i for i, p in enumerate(fn.params)] + (
+        ['nv', 'v'] if fn.variadic else [])
     body += ['  released = PyEval_SaveThread();',
              '  r = _thffi_w_%s(%s);' % (fn.name, ', '.join(margs)),
              '  PyEval_RestoreThread(released);',
@@ -245,12 +361,14 @@ def module_source(functions, home, cxx=False, shared=False, constants=()):
            _CALLBACK_DECLS % (visibility, visibility),
            '#ifdef __cplusplus', 'extern "C"', '#endif',
            'const char THFFI_home[] = %s;' % _c_string(home)]
+    if any(fn.variadic for fn in functions):
+        out.append(_variadic_decls())
     for fn in functions:
-        out += _trampoline(fn, cxx) + _entry(fn)
+        out += (_variadic_call(fn) if fn.variadic else []) + _trampoline(fn, cxx) + _entry(fn)
     out.append('static PyMethodDef _thffi_methods[] = {')
     for fn in functions:
-        doc = '%s(%s)\n--\n\n%s' % (c_name(fn), ', '.join(p.name for p in fn.params),
-                                     fn.prototype)
+        doc = '%s(%s)\n--\n\n%s' % (c_name(fn), ', '.join(
+            [p.name for p in fn.params] + (['*args'] if fn.variadic else [])), fn.prototype)
         out.append('  {%s, (PyCFunction)(void (*)(void))_thffi_e_%s, '
                    'METH_FASTCALL | METH_KEYWORDS, %s},'
                    % (_c_string(c_name(fn)), fn.name, _c_string(doc)))
@@ -283,8 +401,11 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
     file), under the module's name.  absolute: `module` is a top-level
     module (setuptools built it from cffi_modules out of package mode)."""
     legacy = '_' + name
+    variadic = ['_' + TENSOR_TYPES[t][0] for t, _ in _VARIADIC_TYPES]
     dtypes = sorted({TENSOR_TYPES[p.ctype[:-2]][0] for fn in functions
-                     for p in fn.params if p.kind == 'tensor'})
+                     for p in fn.params if p.kind == 'tensor'}
+                    | ({v[1:] for v in variadic} if any(fn.variadic for fn in functions)
+                       else set()))
     out = ['"""%s: torch wrappers of the C functions declared in %s.' % (
                name, ', '.join(sorted({fn.header for fn in functions})) or 'no header'),
            '',
@@ -333,9 +454,11 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
                                                           device))
             else:
                 specs.append('_P(%r, %r, %r)' % (p.name, p.kind, p.cffi_type))
-        out.append('_S_%s = _rt.spec(%r, %r, (%s), %r)' % (
+        out.append('_S_%s = _rt.spec(%r, %r, (%s), %r%s)' % (
             fn.name, fn.name, fn.prototype, ''.join(s + ', ' for s in specs),
-            uses_cuda(fn)))
+            uses_cuda(fn), ', variadic=((%s), %d, %d)' % (', '.join(variadic), VARIADIC_MAX,
+                                             VARIADIC_REALS)
+            if fn.variadic else ''))
     if empty:
         out += ['', '# Built with no functions.',
                 '_EMPTY = __name__ + %r' % (' was built with no functions: ' + empty),

@@ -21,7 +21,7 @@ from .configure import BuildError
 from .jobs import meant_flags
 from .own_objects import OwnObject, prebuilt_dirs, thffi_files
 from ..toolchain.cuda_toolkit import describe
-from ..toolchain import cuda_api, legacy_headers
+from ..toolchain import cuda_api, legacy_headers, std_headers
 
 
 def compile(plan, deferred=False):
@@ -65,6 +65,8 @@ def compile(plan, deferred=False):
             if job.own and own[job.object].fetch(origins[job.object]):
                 return subprocess.CompletedProcess(job.command, 0, '', '')
             result = subprocess.run(job.command, capture_output=True, text=True)
+            if result.returncode != 0 and not job.own:
+                result = _with_headers(job, result)
         except FileNotFoundError:
             raise BuildError(_missing_compiler(job.command[0])) from None
         if job.own and result.returncode == 0:
@@ -81,6 +83,7 @@ def compile(plan, deferred=False):
         # failure: command_log.summarised); thffi's own objects' do not.
         sys.stderr.write(result.stderr if result.returncode else
                          '' if job.own else command_log.summarised(result.stderr))
+        sys.stderr.write(getattr(result, 'thffi_line', ''))
         if plan.verbose:
             sys.stdout.write(result.stdout)
         if result.returncode != 0 and job.source in plan.rescued:
@@ -129,6 +132,25 @@ def _trim(plan, size):
         print('thffi: the cache (%s) was over its limit: %d entries used least recently '
               'evicted (%s)' % (cache_root(), len(evicted),
                                 format_size(sum(size for _, size in evicted))))
+
+
+def _with_headers(job, result):
+    """The result of a failed compile of the user's, or of the same compile
+    again with the standard headers the compiler says the code forgot
+    included first (toolchain/std_headers.py), where it names any and that
+    compiles, with the line saying so as its `thffi_line`."""
+    last = [result]
+
+    def attempt(flags):
+        last[0] = subprocess.run(job.command[:1] + flags + job.command[1:],
+                                 capture_output=True, text=True)
+        return last[0].returncode, last[0].stderr
+
+    found, error, _ = std_headers.retried(result.stderr, attempt)
+    if error:
+        return result
+    last[0].thffi_line = 'thffi: %s\n' % std_headers.line(job.source, found)
+    return last[0]
 
 
 def _rescue_line(plan, source, obj):

@@ -21,7 +21,8 @@ from ..toolchain import cuda_toolkit as cuda
 from .jobs import CSRC, THFFI_DIR, INCLUDE_DIR
 from .headers import read_headers
 from .plan import Plan, display
-from ..toolchain import cc, cuda_api, nvcc as toolchain_nvcc, warnings as toolchain_warnings
+from ..toolchain import cc, cuda_api, nvcc as toolchain_nvcc, std_headers, \
+    warnings as toolchain_warnings
 
 # thffi's own C code, compiled apart from the user's (with its own flags, in
 # parallel, and cached: see compile.py): (file, gcc optimisation).
@@ -150,7 +151,7 @@ def compile_by_language():
         standards = [] if language == 'c' or cc.names_a_standard(
             self.compiler_so + list(cc_args) + args) else cc.OLD_CXX_DEFAULTS
         as_cuda = extra_postargs.as_cuda if language == 'c++' else None
-        if not standards and as_cuda is None:
+        if language == 'c':
             return original(self, obj, src, ext, cc_args, args, pp_opts)
         return _by_verdict(src, lambda more: original(self, obj, src, ext, cc_args,
                                                        args + more, pp_opts),
@@ -162,20 +163,31 @@ def compile_by_language():
 
 def _by_verdict(source, compile_with, standards, nvcc):
     """Compiles a C++ source as the compilers' verdicts say: compile_with([])
-    as it is; where the compiler refuses that, compile_with(['-std=X']) for
-    the first of `standards` (2018's defaults, cc.OLD_CXX_DEFAULTS, for a
-    source that names none) it accepts; else the nvcc command `nvcc` (or
-    None), for a .cpp that g++ cannot compile and nvcc can, as CUDA (one
-    that includes thrust's device headers).  Each fallback that served says
-    so in one line.  The messages shown are those of the compile that
-    succeeded, else of the first, whose error is raised."""
+    as it is; where the compiler refuses that, with the standard headers
+    it says the code forgot included first (toolchain/std_headers.py: a
+    round for each it names), and compile_with(['-std=X']) for the first
+    of `standards` (2018's defaults, cc.OLD_CXX_DEFAULTS, for a source that
+    names none) it accepts; else the nvcc command `nvcc` (or None), for a
+    .cpp that g++ cannot compile and nvcc can, as CUDA (one that includes
+    thrust's device headers).  Each fallback that served says so in one
+    line.  The messages shown are those of the compile that succeeded,
+    else of the first, whose error is raised."""
     first, shown = _quietly(compile_with, [])
     if first is None:
         return _replay(shown)
+    found, error, output = std_headers.retried(
+        shown, lambda flags: _quietly(compile_with, flags))
+    if not error:
+        _replay(output)
+        sys.stderr.write('thffi: %s\n' % std_headers.line(source, found))
+        return None
+    included = std_headers.include_flags(h for h, _ in found)
     for standard, why in standards:
-        error, output = _quietly(compile_with, ['-std=' + standard])
+        error, output = _quietly(compile_with, ['-std=' + standard] + included)
         if error is None:
             _replay(output)
+            if found:
+                sys.stderr.write('thffi: %s\n' % std_headers.line(source, found))
             sys.stderr.write('thffi: %s\n' % cc.old_default_line(source, standard, why))
             return None
     if nvcc:
@@ -440,6 +452,10 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
     with_cuda = bool(with_cuda)
     kw = dict(kwargs)
     nvcc_args = as_list(kw.pop('extra_nvcc_args', None))
+    for key in ('extra_compile_args', 'extra_link_args'):
+        if isinstance(kw.get(key), dict):
+            kw[key], nvcc = _by_compiler(name, key, kw[key])
+            nvcc_args += nvcc
     user_words = command_log.user_words(kw, nvcc_args)
     # thffi's folders first, as torch.utils.ffi put torch's.
     kw['include_dirs'] = include_dirs() + kw.get('include_dirs', [])
@@ -542,6 +558,22 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
         kw['extra_compile_args'].as_cuda = functools.partial(_cxx_as_cuda, plan)
     return dataclasses.replace(plan, jobs=jobs.jobs(
         plan, [(os.path.join(CSRC, f), o) for f, o in own]))
+
+
+def _by_compiler(name, key, args):
+    """(host flags, nvcc flags) of extra_compile_args or extra_link_args
+    given in torch.utils.cpp_extension's form, {'cxx': [...], 'nvcc':
+    [...]}, which 2018 projects passed with BuildExtension: its
+    unix_wrap_compile gave the 'cxx' list to C and C++ sources and the
+    'nvcc' list to .cu sources.  A link is the host compiler's alone."""
+    known = ('cxx', 'nvcc') if key == 'extra_compile_args' else ('cxx',)
+    unknown = [k for k in args if k not in known]
+    if unknown:
+        raise BuildError('create_extension(%r): %s: a dict takes the keys %s (torch.utils.'
+                         'cpp_extension\'s form), got %s' % (
+                             name, key, ' and '.join(repr(k) for k in known),
+                             ', '.join(repr(k) for k in unknown)))
+    return as_list(args.get('cxx')), as_list(args.get('nvcc'))
 
 
 def _sort_extra_objects(name, base, with_cuda, extra_objects):

@@ -71,6 +71,9 @@ def create_extension(name, headers, sources, verbose=None, with_cuda=False,
         extra_link_args, extra_objects, libraries, library_dirs,
         runtime_library_dirs, language ('c++' compiles the generated module
         as C++ too); and extra_nvcc_args, flags for nvcc alone.
+        extra_compile_args may be torch.utils.cpp_extension's dict, {'cxx':
+        [...], 'nvcc': [...]}: 'cxx' for C and C++, 'nvcc' for .cu sources
+        (extra_link_args's 'cxx' the link).
     """
     base = os.path.abspath(os.path.dirname(relative_to))
     spec = dict(kwargs)

@@ -47,6 +47,9 @@ class Function:
     # For ret_kind 'pointer': the type the module's ffi gives the result
     # (ret_ctype where the headers' declarations make cffi know it).
     ret_cffi: str = 'void *'
+    # Declared with `...` after its params: called with extra arguments as
+    # cffi called variadic functions (codegen.py, the variadic part).
+    variadic: bool = False
 
 
 # Names a header may use without declaring them: what <stdint.h>,
@@ -286,10 +289,8 @@ def _function(path, decl, typedefs):
                           % (path, decl.name, _type_text(fdecl.type)))
     params = []
     args = fdecl.args.params if fdecl.args else []
-    for i, p in enumerate(args):
-        if isinstance(p, c_ast.EllipsisParam):
-            raise HeaderError('%s: %s: variadic functions are not supported'
-                              % (path, decl.name))
+    variadic = bool(args) and isinstance(args[-1], c_ast.EllipsisParam)
+    for i, p in enumerate(args[:-1] if variadic else args):
         kind = _classify(p.type, typedefs)
         if kind and kind[0] == 'void' and len(args) == 1 and not p.name:
             break  # f(void)
@@ -298,7 +299,8 @@ def _function(path, decl, typedefs):
                               % (path, decl.name, i + 1, p.name or 'unnamed',
                                  _type_text(p.type)))
         params.append(Param(_py_name(p.name, i, params), *kind))
-    return Function(decl.name, ret[0], ret[1], tuple(params), prototype, path)
+    return Function(decl.name, ret[0], ret[1], tuple(params), prototype, path,
+                    variadic=variadic)
 
 
 def _py_name(name, i, earlier):

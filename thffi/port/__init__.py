@@ -246,7 +246,8 @@ def port(root, write=False, version=None, jobs=None):
     With write=True the changes are written.  The Python files are shared
     among jobs processes (None: as many as the cores this one may run on);
     the result is the same for any number."""
-    from . import imports, readers, vendored
+    from ..toolchain import cuda_fields
+    from . import imports, readers, std_headers, vendored
     from . import version as versions
     from .c import inline_findings, layouts, scan_c
     from .cmake import rewrite_cmake
@@ -363,6 +364,13 @@ def port(root, write=False, version=None, jobs=None):
     findings += own.values()
     for rel, path in c_paths.items():
         new = included.get(rel, texts[rel])
+        if rel not in undecodable:
+            new, found = std_headers.rewrite(new, rel, path)
+            findings += [f for f in found if f.fixed]
+            c_findings += [f for f in found if not f.fixed]
+            new, fields = cuda_fields.rewrite(new)
+            findings += [Finding(rel, line, cuda_fields.describe(field), True)
+                         for line, field in fields]
         if rel in cuda:
             new, found = rewrite_warp(new, rel, own)
             findings += found

@@ -21,6 +21,9 @@ word by word as make.sh is (shell.py):
   variable) become `$(shell python -m thffi --includes)`, bare folders the
   patsubst form; `-lATen`, `-lTH`, `-lTHC`, `$(TORCH)/lib/libTH.so`...
   become `$(shell python -m thffi --libs)`: thffi's TH/THC as a shared library.
+- a compiler named by a path of 2018's machine that is no file here
+  (toolchain/compilers.py: /usr/local/cuda-8.0/bin/nvcc, /usr/bin/gcc-5)
+  becomes today's: $(shell python -m thffi --cuda-home)/bin/nvcc, gcc, g++.
 - a g++ or c++ recipe compiling C++ with no -std gets the standard of
   2018's g++ where the compiler's verdict asks for one (dialect.py).
 
@@ -31,6 +34,7 @@ import re
 
 from ..toolchain.nvcc import ARCH_NUMBER, ARCH_OPTIONS, OLDEST_WITHOUT_NVCC, describe, \
     flag_edits, rejected
+from ..toolchain import compilers
 from ..toolchain.includes import PATH_SUFFIX
 from . import dialect
 from .edits import apply_edits, replace_flags
@@ -42,6 +46,7 @@ ARCH_FLAGS = '$(shell %s -m thffi --arch-flags)'
 INCLUDES = '$(shell %s -m thffi --includes)'
 INCLUDE_DIRS = '$(patsubst -I%%,%%,$(shell %s -m thffi --includes))'
 LIBS = '$(shell %s -m thffi --libs)'
+CUDA_HOME = '$(shell %s -m thffi --cuda-home)'
 
 _TORCH_PATH = r'(?:\$[({][\w.-]+[)}]|[^\s"\'$]*/torch)' + PATH_SUFFIX
 _TORCH_INCLUDE = re.compile(r'-I(?:%s)' % _TORCH_PATH)
@@ -139,6 +144,12 @@ def rewrite_make(text, path, accepted, makefiles=None, folder=None):
                                     '%s' % (INCLUDES % python), True))
         words = [w for w in _read.words(text, start, line.end, comments=line.kind != 'recipe')
                  if not any(s <= w[0] < e for s, e, _ in lookups)]
+        for s, e in words:
+            for ps, pe, row in compilers.in_text(text[s:e]):
+                now = compilers.written(row, CUDA_HOME % python)
+                edits.append((s + ps, s + pe, now))
+                findings.append(Finding(path, line_of(s), compilers.message(
+                    text[s + ps:s + pe], row, 'now ' + now), True))
         if line.kind == 'recipe' and folder and words:
             values = [_read.unquoted(text[s:e]) for s, e in words]
             values[0] = values[0].lstrip('@-+')

@@ -33,6 +33,10 @@ holds such flags is reported.
   `-ccbin gcc-5` naming a compiler that is not installed goes) in nvcc
   commands and in the variables they use, inside quotes too.
 
+- a compiler named by a path of 2018's machine that is no file here
+  (toolchain/compilers.py: /usr/local/cuda-9.0/bin/nvcc, /usr/bin/g++-4.9)
+  becomes today's: `$(python -m thffi --cuda-home)/bin/nvcc`, gcc, g++.
+
 - g++ and c++ compiling C++ with no -std, where today's default refuses a
   source and a 2018 default accepts it (dialect.py, by the compiler's own
   verdict): that standard, `-std=gnu++98` after the compiler.
@@ -44,6 +48,7 @@ script runs for the builder and for port."""
 
 import re
 
+from ..toolchain import compilers as _compilers
 from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
@@ -59,6 +64,7 @@ from .report import Finding
 # interpreter()), else python.
 ARCH_FLAGS = '$(%s -m thffi --arch-flags)'
 INCLUDES = '$(%s -m thffi --includes)'
+CUDA_HOME = '$(%s -m thffi --cuda-home)'
 # Inside a word with blanks: a flag and its value.
 _ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+|\\\n[ \t]*)([^\s"\']+)'
                         % '|'.join(_ARCH_NAMES))
@@ -143,6 +149,12 @@ def _edits(text, words, accepted, path, line_of, findings, python, links_cuda=Fa
         i += 1
     rejected = _rejected(numbers, accepted)
     edits = []
+    for start, end, value, kind in words:
+        for s, e, row in _compilers.in_text(text[start:end]):
+            now = _compilers.written(row, CUDA_HOME % python)
+            edits.append((start + s, start + e, now))
+            findings.append(Finding(path, line_of(start), _compilers.message(
+                text[start + s:start + e], row, 'now ' + now), True))
     if rejected:
         findings.append(Finding(path, line_of(arch[0][0][0]), 'nvcc architecture flags: %s %s; '
                                 'now %s (TORCH_CUDA_ARCH_LIST when set)' % (

@@ -1,7 +1,9 @@
 """The CUDA sources an nvcc command of `python -m thffi run` compiles, with
 port's rules for their text applied in flight: the maskless warp intrinsics
 and old inline PTX (toolchain/warp.py: `__shfl_down(v, d)` is compiled as
-`__shfl_down_sync(0xffffffff, v, d)`), which port writes into the files.
+`__shfl_down_sync(0xffffffff, v, d)`) and the renamed fields of the
+runtime's structs (toolchain/cuda_fields.py: `attributes.memoryType` as
+`attributes.type`), which port writes into the files.
 The repository's files stay byte for byte.
 
 What the compile reads of the repository is known from the sources, as
@@ -30,7 +32,7 @@ import hashlib
 import os
 import re
 
-from ..toolchain import includes, nvcc as nvcc_rules, warp
+from ..toolchain import cuda_fields, includes, nvcc as nvcc_rules, warp
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.M)
 _GENERIC_FILE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+\w*GENERIC_FILE[ \t]+"([^"\n]+)"', re.M)
@@ -109,22 +111,26 @@ def sources(args, cwd, root, toolkit=None):
 
 
 def rewritten(texts):
-    """({path: new text} of the files toolchain/warp.py changes, [(path,
-    Change)]): the names a file of them defines itself left to it."""
-    if not any(warp.mentions(text) for text in texts.values()):
-        return {}, []
+    """({path: new text} of the files toolchain/warp.py and
+    toolchain/cuda_fields.py change, [(path, Change)] of warp's, [(path,
+    line, Field)] of cuda_fields'): the warp names a file of them defines
+    itself left to it."""
+    if not any(warp.mentions(text) or cuda_fields.mentions(text) for text in texts.values()):
+        return {}, [], []
     own = set()
     for text in texts.values():
         own |= set(warp.own(text))
-    new, changes = {}, []
+    new, changes, fields = {}, [], []
     for path, text in sorted(texts.items()):
-        if not warp.mentions(text):
-            continue
-        changed, found, _ = warp.rewrite(text, own)
+        changed = text
+        if warp.mentions(text):
+            changed, found, _ = warp.rewrite(text, own)
+            changes += [(path, change) for change in found]
+        changed, found = cuda_fields.rewrite(changed)
+        fields += [(path, line, field) for line, field in found]
         if changed != text:
             new[path] = changed
-            changes += [(path, change) for change in found]
-    return new, changes
+    return new, changes, fields
 
 
 def _copies(texts, new, cache):
@@ -151,6 +157,17 @@ def _copies(texts, new, cache):
     return folder
 
 
+def _describe_fields(fields, root):
+    """The clauses saying which struct fields were compiled by their new
+    names, with where."""
+    by_field = {}
+    for path, line, field in fields:
+        by_field.setdefault(field, []).append('%s:%d' % (os.path.relpath(path, root), line))
+    return ['%s (%s): compiled as .%s, as port writes it (%s)' % (
+        '%s::%s' % (field.struct, field.old), ', '.join(where), field.new, field.why)
+            for field, where in by_field.items()]
+
+
 def _describe(changes, root):
     """The clause saying what was compiled otherwise, with where."""
     where = []
@@ -170,7 +187,7 @@ def modernize(args, cwd, root, cache, toolkit=None):
     toolkit: the folder of the nvcc that compiles."""
     args = list(args)
     texts = sources(args, cwd, root, toolkit)
-    new, changes = rewritten(texts)
+    new, changes, fields = rewritten(texts)
     if not new:
         return args, []
     folder = _copies(texts, new, cache)
@@ -187,4 +204,5 @@ def modernize(args, cwd, root, cache, toolkit=None):
         out += args[index:index + width]
         last = index + width
     scope = os.path.commonpath([os.path.realpath(p) for p in [root] + list(texts)])
-    return out + args[last:], [_describe(changes, scope)]
+    return out + args[last:], ([_describe(changes, scope)] if changes else []) + \
+        _describe_fields(fields, scope)

@@ -17,6 +17,12 @@
  * before them (x86_64-linux-gnu-gcc-12; two words at least, so c89-gcc,
  * a script that runs gcc, is not one, and gcc-ar is no compiler).
  *
+ * A compiler's path that is no file and matches one of the patterns of
+ * THFFI_RUN_GONE at load (toolchain/compilers.py's rows: 2018's
+ * /usr/local/cuda-8.0/bin/nvcc, /usr/bin/gcc-5) goes to the shim too,
+ * which starts today's compiler of its kind in its place (and eaccess, which
+ * GNU make asks first, says such a path can be run).
+ *
  * Everything else is the C library's own call, untouched, and so is a
  * compiler started:
  * - where THFFI_RUN_COMPILER (the shim's absolute path) was not in the
@@ -51,15 +57,19 @@ typedef int execve_fn(const char *, char *const[], char *const[]);
 typedef int execv_fn(const char *, char *const[]);
 typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
                      const posix_spawnattr_t *, char *const[], char *const[]);
+typedef int access_fn(const char *, int);
 
 static execve_fn *real_execve, *real_execvpe;
 static execv_fn *real_execv, *real_execvp;
 static spawn_fn *real_posix_spawn, *real_posix_spawnp;
+static access_fn *real_eaccess, *real_euidaccess;
 
 /* THFFI_RUN_COMPILER as it was at load ("" when unset), and the length of
  * its folder with the '/'. */
 static char shim[PATH_MAX];
 static size_t shim_folder;
+/* THFFI_RUN_GONE as it was at load: patterns separated by ':'. */
+static char gone_patterns[4096];
 
 static const char PASS[] = "THFFI_RUN_PASS=";
 
@@ -71,6 +81,8 @@ static void resolve(void)
   real_execvp = (execv_fn *)dlsym(RTLD_NEXT, "execvp");
   real_posix_spawn = (spawn_fn *)dlsym(RTLD_NEXT, "posix_spawn");
   real_posix_spawnp = (spawn_fn *)dlsym(RTLD_NEXT, "posix_spawnp");
+  real_eaccess = (access_fn *)dlsym(RTLD_NEXT, "eaccess");
+  real_euidaccess = (access_fn *)dlsym(RTLD_NEXT, "euidaccess");
 }
 
 __attribute__((constructor)) static void load(void)
@@ -82,6 +94,9 @@ __attribute__((constructor)) static void load(void)
     strcpy(shim, value);
     shim_folder = (size_t)(strrchr(shim, '/') - shim) + 1;
   }
+  value = getenv("THFFI_RUN_GONE");
+  if (value && strlen(value) < sizeof gone_patterns)
+    strcpy(gone_patterns, value);
   errno = saved;
 }
 
@@ -131,9 +146,46 @@ static int executable(const char *path)
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
+/* Whether text[0, n) matches pattern[0, m), where '*' stands for any run
+ * of characters but '/'. */
+static int matches(const char *pattern, size_t m, const char *text, size_t n)
+{
+  if (m == 0)
+    return n == 0;
+  if (pattern[0] == '*') {
+    size_t i;
+    for (i = 0; i <= n; i++) {
+      if (matches(pattern + 1, m - 1, text + i, n - i))
+        return 1;
+      if (i < n && text[i] == '/')
+        return 0;
+    }
+    return 0;
+  }
+  return n > 0 && pattern[0] == text[0] && matches(pattern + 1, m - 1, text + 1, n - 1);
+}
+
+/* Whether `path` is a gone compiler's: no file is there, and it matches one
+ * of gone_patterns. */
+static int gone(const char *path)
+{
+  struct stat st;
+  const char *p = gone_patterns, *end;
+  if (!*p || lstat(path, &st) == 0)
+    return 0;
+  for (;; p = end + 1) {
+    end = strchrnul(p, ':');
+    if (end > p && matches(p, (size_t)(end - p), path, strlen(path)))
+      return 1;
+    if (!*end)
+      return 0;
+  }
+}
+
 /* The kind of compiler `path` names, if its start goes to the shim: not
  * where it is no program (shells and Python try each folder of PATH in
- * turn: that call fails as it would have, and the next is tried). */
+ * turn: that call fails as it would have, and the next is tried), but
+ * for a gone compiler's path. */
 static const char *caught(const char *path, char *const envp[])
 {
   const char *kind;
@@ -141,7 +193,7 @@ static const char *caught(const char *path, char *const envp[])
     return NULL;
   if (strncmp(path, shim, shim_folder) == 0 && !strchr(path + shim_folder, '/'))
     return NULL;
-  return executable(path) ? kind : NULL;
+  return executable(path) || gone(path) ? kind : NULL;
 }
 
 /* The program execvp would start for `name` (no '/'): the first folder of
@@ -298,6 +350,30 @@ int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t 
     return 0;
   errno = saved;
   return REAL(posix_spawnp)(pid, file, actions, attributes, argv, envp);
+}
+
+/* GNU make (4.3) asks eaccess whether a recipe's program can be run before
+ * it spawns it, and fails the recipe itself where it cannot: a gone
+ * compiler's path can be run, under the run (and only read-or-run). */
+static int runnable_gone(const char *path, int mode)
+{
+  return shim[0] && !(mode & W_OK) && compiler_kind(path) && !passes(environ) && gone(path);
+}
+
+int eaccess(const char *path, int mode)
+{
+  int saved = errno;
+  if (runnable_gone(path, mode))
+    return errno = saved, 0;
+  return REAL(eaccess)(path, mode);
+}
+
+int euidaccess(const char *path, int mode)
+{
+  int saved = errno;
+  if (runnable_gone(path, mode))
+    return errno = saved, 0;
+  return REAL(euidaccess)(path, mode);
 }
 
 /* The execl functions: their arguments as a vector, to the functions

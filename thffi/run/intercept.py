@@ -10,6 +10,8 @@ import re
 import shutil
 import subprocess
 
+from ..toolchain import compilers
+
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'intercept.c')
 # What intercept.c reads: the program it starts for a compiler (the shim's
 # path), at load.
@@ -58,4 +60,5 @@ def environment(env, library_path, folder):
     preload = [p for p in re.split(r'[:\s]+', env.get('LD_PRELOAD', '')) if p]
     env['LD_PRELOAD'] = ':'.join([p for p in preload if p != library_path] + [library_path])
     env[COMPILER] = os.path.join(folder, SHIM)
+    env[compilers.ENVIRONMENT] = compilers.environment_value()
     return env

@@ -28,6 +28,11 @@ already changed) and the probes here run as they are: no loop.
   is set aside where the toolkit's serves the code, as port sets it aside.
 - g++ and c++ compiling C++ with no -std: as 2018's g++ did where today's
   refuses it (toolchain/cc.py's OLD_CXX_DEFAULTS), run and judged here.
+- g++, c++ and nvcc compiling C++ or CUDA that names a std name whose
+  header it does not include (std::numeric_limits, std::string), which
+  2018's standard headers included for it: where the compiler says so,
+  compiled again with that header included first (toolchain/
+  std_headers.py).
 - nvcc compiling a .cu: include/cccl_legacy.h included first (what CUDA
   13's CCCL removed that 2018 code used), as the builder includes it.
 - a shared library linked (-shared, nvcc --shared) from objects or sources
@@ -131,39 +136,54 @@ def _exec(program, argv0, args):
     os.execv(program, [argv0] + list(args))
 
 
-def _cxx_sources(args):
+def _cxx_sources(kind, args):
     """The C++ sources a g++ or c++ command compiles (it compiles a .c as
-    C++ too), where it names no language standard; else []."""
+    C++ too), or the .cu sources an nvcc command does; [] for other
+    commands, and where `-x` says what the inputs are."""
     from thffi.toolchain import cc as cc_rules
     from thffi.toolchain import nvcc as nvcc_rules
-    if cc_rules.names_a_standard(args) or '-x' in args:
+    if kind not in ('c++', 'nvcc') or '-x' in args:
         return []
-    return [source for source in nvcc_rules.inputs(['c++'] + list(args))
-            if source.endswith(cc_rules.CXX_SUFFIXES + ('.c',))]
+    suffixes = ('.cu',) if kind == 'nvcc' else cc_rules.CXX_SUFFIXES + ('.c',)
+    return [source for source in nvcc_rules.inputs([kind] + list(args))
+            if source.endswith(suffixes)]
 
 
-def _in_old_default(name, program, argv0, args, sources, clauses):
-    """Runs a C++ compile that names no standard as 2018's g++ did
-    (toolchain/cc.py's OLD_CXX_DEFAULTS): as it is, else, where the
-    compiler refuses it, with the first of 2018's defaults it accepts,
-    saying so.  Its exit status; the messages shown are those of the
-    compile that succeeded, else of the command as it was."""
+def _as_2018(name, program, argv0, args, sources, standards, clauses):
+    """Runs a C++ or CUDA compile as 2018's compilers took it: as it is;
+    where the compiler refuses it, with the standard headers the
+    compiler says the code forgot included first (toolchain/
+    std_headers.py, a round for each it names), and with the first of
+    2018's default standards it accepts (`standards`: toolchain/cc.py's
+    OLD_CXX_DEFAULTS for a g++ command naming none), saying so.  Its exit
+    status; the messages shown are those of the compile that succeeded,
+    else of the command as it was."""
     import subprocess
     from thffi.toolchain import cc as cc_rules
+    from thffi.toolchain import std_headers
 
     def attempt(more):
         done = subprocess.run([argv0] + more + list(args), executable=program,
                               stderr=subprocess.PIPE)
         return done.returncode, done.stderr
 
-    status, shown = attempt([])
-    for standard, why in ([] if status == 0 else cc_rules.OLD_CXX_DEFAULTS):
-        older, output = attempt(['-std=' + standard])
+    status, shown = first = attempt([])
+    found = []
+    if status != 0:
+        found, error, output = std_headers.retried(shown, attempt)
+        if not error:
+            status, shown = 0, output
+            clauses = clauses + [std_headers.line(', '.join(sources), found)]
+    for standard, why in ([] if status == 0 else standards):
+        older, output = attempt(['-std=' + standard] + std_headers.include_flags(
+            h for h, _ in found))
         if older == 0:
             status, shown = 0, output
-            clauses = clauses + [cc_rules.old_default_line(', '.join(sources), standard, why)]
+            clauses = clauses + ([std_headers.line(', '.join(sources), found)] if found
+                                 else []) + [cc_rules.old_default_line(', '.join(sources),
+                                                                       standard, why)]
             break
-    sys.stderr.buffer.write(shown)
+    sys.stderr.buffer.write(shown if status == 0 else first[1])
     _say(name, clauses)
     return status
 
@@ -389,13 +409,26 @@ def main(kind, args, program=None, argv0=None):
     os.environ[PASS] = '1'
     args = list(args)
     name = os.path.basename(argv0 or kind)
+    clauses = []
     if program is None:
         program = real_program(name)
+    elif not os.path.lexists(program):
+        # A compiler of 2018's machine (toolchain/compilers.py), gone
+        # from this one (intercept.c starts no other missing path here):
+        # today's of its kind, started by its own path (a driver finds its
+        # parts from it).
+        from thffi.toolchain import compilers
+        gone = compilers.gone(program)
+        name = gone.today
+        clauses.append(compilers.message(program, gone,
+                                         'today\'s %s in its place' % gone.today))
+        program = argv0 = real_program(gone.today)
     if kind == 'nvcc' and program is None:
         _site()
         from thffi.toolchain import cuda_toolkit as cuda
         home = cuda.find_cuda_home()
         program = home and os.path.join(home, 'bin', 'nvcc')
+        argv0 = argv0 and program
         if not program:
             sys.stderr.write('thffi run: %s\n' % cuda.missing_toolkit_message(
                 'nvcc', 'run the step without nvcc'))
@@ -404,19 +437,20 @@ def main(kind, args, program=None, argv0=None):
         sys.stderr.write('thffi run: %s: not found on PATH\n' % name)
         return 127
     kind = {'gcc': 'cc'}.get(kind, kind)  # the `gcc` of a folder an older thffi made
-    clauses = []
     if any(a.startswith('@') or a.partition('=')[0] in ('--options-file', '-optf')
            for a in args):
         from thffi.toolchain import nvcc as nvcc_rules
         args = nvcc_rules.read_response_files(args)  # the rules see what the compiler would
     if kind == 'nvcc':
         _site()
-        args, clauses = _nvcc_rules(program, args)
+        args, rules = _nvcc_rules(program, args)
         if args is None:
-            sys.stderr.write('thffi run: nvcc: %s\n' % clauses)
+            sys.stderr.write('thffi run: nvcc: %s\n' % rules)
             return 2
+        clauses += rules
     elif kind == 'cc' and _compiles_c(args):
-        args, clauses = _dialect_rules(program, args)
+        args, rules = _dialect_rules(program, args)
+        clauses += rules
     args, more = _include_rules(kind, args)
     if kind == 'nvcc':
         args, sources = _source_rules(program, args)
@@ -424,10 +458,13 @@ def main(kind, args, program=None, argv0=None):
         more += sources
     args, wrapped = _wrap_rules(kind, args)
     more += wrapped
-    cxx_sources = _cxx_sources(args) if kind == 'c++' else []
+    cxx_sources = _cxx_sources(kind, args)
     if cxx_sources:
-        return _in_old_default(name, program, argv0 or program, args, cxx_sources,
-                               clauses + more)
+        from thffi.toolchain import cc as cc_rules
+        standards = [] if kind == 'nvcc' or cc_rules.names_a_standard(args) else \
+            cc_rules.OLD_CXX_DEFAULTS
+        return _as_2018(name, program, argv0 or program, args, cxx_sources, standards,
+                        clauses + more)
     _say(name, clauses + more)
     _exec(program, argv0 or program, args)
 

@@ -39,15 +39,19 @@ class Spec:
     slow path (the C entry point calls the module's _S_<name>); `strict` is
     the C entry point without a fallback, set by Runtime.install."""
 
-    __slots__ = ('runtime', 'name', 'prototype', 'params', 'cuda', 'strict')
+    __slots__ = ('runtime', 'name', 'prototype', 'params', 'cuda', 'strict', 'variadic')
 
-    def __init__(self, runtime, name, prototype, params, cuda):
+    def __init__(self, runtime, name, prototype, params, cuda, variadic=None):
         self.runtime = runtime
         self.name = name
         self.prototype = prototype
         self.params = params
         self.cuda = cuda    # takes CUDA tensors: they must share a device
         self.strict = None
+        # A variadic function: (the dtypes a tensor among its extra
+        # arguments may have, the most extra arguments it takes, the most
+        # when one is a double).
+        self.variadic = variadic
 
     def __call__(self, *args, **kwargs):
         return self.runtime.call(self, args, kwargs)
@@ -123,8 +127,8 @@ class Runtime:
             ffi.def_extern(name='_thffi_stream_cb')(self._stream)
             ffi.def_extern(name='_thffi_cuda_memory_cb')(self._cuda_memory)
 
-    def spec(self, name, prototype, params, cuda):
-        return Spec(self, name, prototype, params, cuda)
+    def spec(self, name, prototype, params, cuda, variadic=None):
+        return Spec(self, name, prototype, params, cuda, variadic)
 
     def install(self, module):
         """Defines the C entry points as attributes of `module` (by name, in
@@ -172,6 +176,9 @@ class Runtime:
         TypeError naming the function, the argument and what was expected;
         nothing is called then."""
         ffi = self.ffi
+        extras = []
+        if spec.variadic and len(args) > len(spec.params):
+            args, extras = args[:len(spec.params)], self._extras(spec, args[len(spec.params):])
         values = self._bind(spec, args, kwargs)
         device = first = None
         strings = []  # the buffers made for C string arguments
@@ -240,7 +247,50 @@ class Runtime:
                                     '(%s), got %s' % (what, accepted, param.ctype,
                                                       _describe(value)))
                 values[pos - 1] = address
-        return spec.strict(*values)
+        return spec.strict(*values, *extras)
+
+    def _extras(self, spec, extras):
+        """The arguments of a variadic function's variadic part as its C
+        entry takes them: a tensor as is (passed as its TH struct pointer),
+        a cffi value as cffi passed it: an integer or a pointer as an int
+        (a word), a float or a double as a float (a double).  As cffi, a
+        plain Python number is refused: its C type is not known."""
+        dtypes, most, most_reals = spec.variadic
+        if len(extras) > most:
+            raise TypeError('%s() takes at most %d arguments after its %d own (its variadic '
+                            'part), got %d' % (spec.name, most, len(spec.params), len(extras)))
+        out = []
+        for pos, value in enumerate(extras, len(spec.params) + 1):
+            what = '%s(): argument %d (in the variadic part)' % (spec.name, pos)
+            kind = ctype = None
+            if isinstance(value, self.ffi.CData):
+                ctype = self.ffi.typeof(value)
+                kind = ctype.kind
+            if isinstance(value, torch.Tensor):
+                if not (value.layout is torch.strided and value.device.type == 'cpu'
+                        and value.dtype in dtypes and not value.is_neg()
+                        and value.dim() <= _MAX_DIMS):
+                    raise TypeError('%s: expected a strided CPU tensor of dtype %s (passed as '
+                                    'its TH tensor pointer), got a %s' % (
+                                        what, ', '.join(str(d) for d in dtypes),
+                                        _describe(value)))
+            elif kind in ('pointer', 'array'):
+                value = int(self.ffi.cast('uintptr_t', value))
+            elif kind == 'primitive' and ctype.cname in ('float', 'double'):
+                value = float(value)
+            elif kind in ('primitive', 'enum') and ctype.cname != 'long double':
+                value = int(self.ffi.cast('long long', value))
+            else:
+                raise TypeError('%s: expected a tensor or a typed cffi value '
+                                '(ffi.cast(\'int\', 3), ffi.cast(\'double\', 0.5), a cffi '
+                                'pointer), as cffi took in a variadic part, got %s'
+                                % (what, _describe(value)))
+            out.append(value)
+        if len(out) > most_reals and any(isinstance(v, float) for v in out):
+            raise TypeError('%s() takes at most %d arguments after its %d own (its variadic '
+                            'part) when one is a double, got %d' % (
+                                spec.name, most_reals, len(spec.params), len(out)))
+        return out
 
     def _integer(self, what, ctype, value):
         try:

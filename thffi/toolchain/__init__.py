@@ -15,6 +15,13 @@ test, not a branch in either.
 - warp.py: the warp intrinsics without a mask (`__shfl_down`, `__ballot`...)
   and their `_sync` forms with the full-warp mask, which port writes and
   `thffi run`'s nvcc compiles in flight.
+- compilers.py: compilers 2018's build files named by a path this machine
+  lacks (/usr/local/cuda-8.0/bin/nvcc, /usr/bin/gcc-5), and today's of
+  their kind, which `thffi run` starts and port writes in their place.
+- std_headers.py: standard C++ headers 2018's libstdc++ included through
+  others (<limits> for std::numeric_limits, <string>), which a compile
+  the compiler refuses for one gets included first (builder, `thffi
+  run`) and port writes where g++'s verdict is the same.
 - includes.py: the include folders of PyTorch 0.4 and 1.x's TH and THC
   (torch/lib/include/TH...), which thffi's headers replace.
 - vendored.py: library copies 2018 repositories carried (CUB 1.x, thrust,
@@ -23,6 +30,9 @@ test, not a branch in either.
   (the launch sequence, texture references, cuSPARSE's legacy API...),
   each with its release and replacement, and the pip wheels that bring a
   CUDA library's headers.
+- cuda_fields.py: fields of the CUDA runtime's structs renamed since 2018
+  (cudaPointerAttributes::memoryType, now .type), written by port and
+  compiled so by `thffi run`.
 - libraries.py: CUDA's libraries on the link line (-lcurand, FindCUDA's
   ${CUDA_curand_LIBRARY}), which pip's wheels ship under names and in
   folders the linker does not look for.
