@@ -69,6 +69,29 @@ def future(source, feature):
                      re.M) is not None
 
 
+def top_package(folder):
+    """The folder of the top-level package that folder belongs to (climbing
+    while the folder above holds an __init__.py): folder itself where it
+    is no package's but its own."""
+    while os.path.isfile(os.path.join(os.path.dirname(folder), '__init__.py')):
+        folder = os.path.dirname(folder)
+    return folder
+
+
+def implicit_imports(filename, source, python2_folders, python3_packages):
+    """Whether Python 2's implicit relative imports apply to the file
+    filename (its text: source): a module of a folder of Python 2 code
+    (python2_folders), or of a package (a folder with an __init__.py) whose
+    tree (python3_packages: top_package()s) holds no module asking for
+    Python 3's imports (pyversion.python3_imports); never a module with
+    `from __future__ import absolute_import`."""
+    folder = os.path.dirname(os.path.abspath(filename))
+    if pyversion.ABSOLUTE_IMPORT.search(source):
+        return False
+    return folder in python2_folders or os.path.isfile(os.path.join(folder, '__init__.py')) \
+        and top_package(folder) not in python3_packages
+
+
 def _statement(node):
     """A statement's text as the report quotes it: without the comment
     lines and blank lines before it (its prefix)."""
@@ -82,12 +105,12 @@ def _running(options, tree, name):
     reported (running.py's kind), else None.  See FixLocalImport."""
     package = options.get('package')
     skip = 'absolute_import' in tree.future_features or package is False
-    if package is None:
+    if package is None and os.path.basename(name) != '__init__.py':
+        # An __init__.py runs only as its package's, whatever its first line.
         text = str(tree)
         skip = skip or text.startswith('#!') or bool(re.search(
             r'^if\s+__name__\s*==\s*[\'"]__main__[\'"]', text, re.M))
-        if os.path.basename(name) != '__init__.py':
-            return skip, dict(options.get('top_level', ())).get(os.path.abspath(name))
+        return skip, dict(options.get('top_level', ())).get(os.path.abspath(name))
     return skip, None
 
 
@@ -99,8 +122,8 @@ class FixLocalImport(FixImport):
     . import a.b`, a SyntaxError); `import a.b` is reported.  Only in a
     module that runs as part of its package: options['package'] True (thffi
     run imports it so), False (it runs as a top-level module: nothing
-    changes), None (port: an `__init__.py` always; a script, with an `if
-    __name__ == '__main__':` block or a `#!` line, never; nor a module
+    changes), None (port: an `__init__.py` always, whatever its first line; a script,
+    with an `if __name__ == '__main__':` block or a `#!` line, never; nor a module
     options['top_level'] names ((absolute path, running.SCRIPT, TOP_LEVEL
     or UNKNOWN) pairs), whose imports are reported as kept but for a
     script's)."""
@@ -551,7 +574,7 @@ def indented_as_python2(source):
 
 
 def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None,
-               package=None, beside_python2=False):
+               package=None, implicit=None):
     """(new source, [Finding], pyversion.Verdict) for one file's text: a
     Python 2 file (verdict: pyversion.decide(source) unless given) converted
     by PYTHON2's fixers, the implicit relative imports of a package's
@@ -563,10 +586,11 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
     ones); package: whether the file runs as part of its package, where
     known (thffi run imports it: True, its imports of its siblings made
     explicit; False, nothing of its imports changes), None where port
-    decides (FixLocalImport); a Python 3 file's imports change only in an
-    __init__.py, and where beside_python2 (a module of a folder of Python 2
-    code, which Python 2 ran with implicit relative imports: the caller
-    knows it has no `from __future__ import absolute_import`).  A Python 2
+    decides (FixLocalImport); a Python 3 file's imports change only where
+    implicit (the caller knows that Python 2's implicit relative imports
+    apply to it: a package's module of a folder of Python 2 code, or of a
+    package not written for Python 3's imports, with no `from __future__
+    import absolute_import`), and in an __init__.py where implicit is None.  A Python 2
     file's indentation is first read as Python 2 read tabs
     (indented_as_python2).  A file that parses as neither Python, that
     fissix cannot parse, or that does not compile once converted, is
@@ -582,8 +606,9 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
                                                        expanded.splitlines())) if a != b]
         source = expanded
     init = os.path.basename(path) == '__init__.py'
-    if not python2 and not ((init or beside_python2) and package is not False and re.search(
-            r'^\s*(?:from|import|exec)\b|\b__import__\(', source, re.M)):
+    if not python2 and not ((init if implicit is None else implicit) and package is not False
+                            and re.search(r'^\s*(?:from|import|exec)\b|\b__import__\(',
+                                          source, re.M)):
         return source, [], verdict
     names = [row.fix for row in PYTHON2] if python2 else list(_IMPORT_FIXERS)
     kinds = top_level.items() if isinstance(top_level, dict) else (
