@@ -267,6 +267,31 @@ def module_source(functions, home, cxx=False, shared=False, constants=()):
     return '\n'.join(out)
 
 
+def top_level_init(wrappers):
+    """C source that makes the cffi module, linked top-level by setuptools
+    out of package mode (`_fill`), carry the header's functions in its lib
+    as 0.4's did: once the module is made (cffi's _cffi_init, renamed
+    below, which its PyInit calls), it imports the wrappers' package
+    `wrappers` (which puts them there: python_module's absolute), unless
+    that package is the one importing it.  Where that package cannot be
+    imported (the library copied alone), lib stays cffi's."""
+    return '\n'.join([
+        'static PyObject *_thffi_top_level_init(const char *name, Py_ssize_t version,',
+        '                                       const struct _cffi_type_context_s *ctx) {',
+        '  PyObject *module = _cffi_init(name, version, ctx), *modules, *wrappers;',
+        '  if (module == NULL) return NULL;',
+        '  modules = PyImport_GetModuleDict();',
+        '  if (PyDict_GetItemString(modules, %s) == NULL &&' % _c_string(wrappers),
+        '      PyDict_SetItemString(modules, name, module) == 0) {',
+        '    wrappers = PyImport_ImportModule(%s);' % _c_string(wrappers),
+        '    if (wrappers == NULL) PyErr_Clear();',
+        '    Py_XDECREF(wrappers);',
+        '  }',
+        '  return module;',
+        '}',
+        '#define _cffi_init _thffi_top_level_init', ''])
+
+
 def python_module(name, module, functions, with_cuda, sanitize=None, constants=(),
                   empty=None, library=None, absolute=False):
     """Source of the extension package `name`'s __init__.py, which loads the
@@ -377,4 +402,7 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
             '    setattr(_legacy.lib, _name, globals()[_name])',
             '_sys.modules[_legacy.__name__] = _legacy',
             'globals()[%r] = _legacy' % legacy]
+    if absolute:
+        out += ['# The top-level module setuptools built carries them too, as 0.4\'s lib did.',
+                '_sys.modules[%r].lib = _legacy.lib' % module]
     return '\n'.join(out) + '\n'

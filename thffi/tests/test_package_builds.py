@@ -136,9 +136,15 @@ def _imports_and_matches(folder, env, tmp_path):
     return out.strip().splitlines()[-1]
 
 
-@pytest.mark.parametrize('how', ['setup.py install', 'pip install'])
-def test_the_first_install_from_a_fresh_checkout_is_complete(project, tmp_path, how):
+@pytest.mark.parametrize('how, package', [('setup.py install', True), ('pip install', True),
+                                          ('setup.py install', False)])
+def test_the_first_install_from_a_fresh_checkout_is_complete(project, tmp_path, how, package):
+    """At package=False setuptools links the cffi module top-level (_ffi),
+    and the wrappers' package (th_axpy._ext.ffi) is installed all the same."""
     source, env = project
+    if not package:
+        build = source / 'build.py'
+        build.write_text(build.read_text().replace('package=True', 'package=False'))
     if how == 'pip install':
         site = tmp_path / 'site'
         rc, out = _run([sys.executable, '-m', 'pip', 'install', '-q', '--no-build-isolation',
@@ -154,10 +160,16 @@ def test_the_first_install_from_a_fresh_checkout_is_complete(project, tmp_path, 
     assert (site / 'th_axpy' / '_ext' / '__init__.py').is_file()
     # Built for this interpreter (the module uses CPython's full API), not
     # as a stable-ABI library other versions would load.
-    assert [n for n in names if n.endswith('.so')] == [
-        '_ffi' + sysconfig.get_config_var('EXT_SUFFIX')], names
+    libraries = names if package else sorted(p.name for p in site.iterdir())
+    assert [n for n in libraries if n.endswith('.so')] == [
+        '_ffi' + sysconfig.get_config_var('EXT_SUFFIX')], libraries
     shutil.rmtree(source)  # nothing may come from the checkout
     assert _imports_and_matches(site, env, tmp_path).startswith(str(site))
+    if not package:  # the cffi module alone carries the header's functions, as 0.4's did
+        rc, out = _run([sys.executable, '-c', 'import _ffi; print(sorted(dir(_ffi.lib)))'],
+                       tmp_path, dict(env, PYTHONPATH=os.pathsep.join([str(site),
+                                                                       env['PYTHONPATH']])))
+        assert (rc, out) == (0, "['axpy_Double', 'axpy_Float']\n"), out
 
 
 def test_build_ext_inplace_checks_the_library_setuptools_links(project, tmp_path):
@@ -245,3 +257,8 @@ def test_setuptools_builds_an_extension_out_of_package_mode(tmp_path, route):
         ''')], source, env)
     assert rc == 0, out
     assert out.split() == ['15.0', str(source / '_ext' / 'fill' / '__init__.py')]
+    # The cffi module alone carries the header's functions, as 0.4's did.
+    rc, out = _run([sys.executable, '-c', 'import torch, _fill; t = torch.zeros(4); '
+                    'print(_fill.lib.fill_forward(t, 1.5), t.sum().item(), dir(_fill.lib))'],
+                   source, env)
+    assert (rc, out) == (0, "1 6.0 ['fill_forward']\n"), out
