@@ -322,7 +322,7 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
            '']
     if sanitize:
         out += ['# Built with THFFI_SANITIZE=%s: its runtime must be loaded first.' % sanitize,
-                'from ._thffi_runtime import check_sanitizer',
+                'from thffi.runtime.extension_runtime import check_sanitizer',
                 'check_sanitizer(__name__, %r)' % sanitize, '']
     if library is None:
         out += ['from %s%s import ffi as _ffi, lib as _lib' % ('' if absolute else '.', module)]
@@ -342,7 +342,9 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
                 '_sys.modules[_module] = _util.module_from_spec(_spec)',
                 '_spec.loader.exec_module(_sys.modules[_module])',
                 '_ffi, _lib = _sys.modules[_module].ffi, _sys.modules[_module].lib']
-    out += ['from ._thffi_runtime import Param as _P, Runtime as _Runtime',
+    # What the wrappers share comes from the installed thffi: nothing beside
+    # this file but the library, as 0.4's (package_data listing those two).
+    out += ['from thffi.runtime.extension_runtime import Param as _P, Runtime as _Runtime',
             '',
             '_rt = _Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda]
     out += ['_%s = _torch.%s' % (d, d) for d in dtypes]

@@ -4,8 +4,8 @@
 setuptools' `cffi_modules` can use it) with a `build()` method that writes
 
     <dir of relative_to>/<name as a path>/        e.g. _ext/my_lib/
-        __init__.py          wrappers taking torch tensors (generated)
-        _thffi_runtime.py    their shared support (copied from thffi)
+        __init__.py          wrappers taking torch tensors (generated; their
+                             shared support is the installed thffi's runtime)
         _<last name part>.so     the compiled library, where torch.utils.ffi
                                  put it (and under its build's name beside it)
 

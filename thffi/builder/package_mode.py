@@ -4,7 +4,7 @@ and out of package mode's when setup() runs build.py (cffi_modules).
 In package mode setuptools compiles and links the cffi module, from
 build.py's ffi (`cffi_modules=['build.py:ffi']`, or
 `ext_modules=[ffi.distutils_extension()]`); thffi has written the
-package's Python files (__init__.py, _thffi_runtime.py) into the source
+package's Python files (its __init__.py files) into the source
 tree by then.  Two things setuptools would not do by itself:
 
 - install those files.  A 2018 setup.py computes `packages=find_packages()`
