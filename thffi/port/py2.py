@@ -238,10 +238,44 @@ def _loop_values(node, name):
     return None
 
 
-def _template(argument):
+# A folder's path as 2018 code wrote the module's own (os.path, osp or
+# path's dirname of __file__, made absolute or not), and the module files
+# a glob of it finds; a file's stem, from the glob's result F.
+_OWN_FOLDER = (r'(?:(?:os\.path|osp|path)\.)?dirname\((?:__file__|(?:(?:os\.path|osp|path)\.)?'
+               r'(?:abspath|realpath)\(__file__\))\)')
+_GLOB = re.compile(r'(?:(?:sorted|list)\()?(?:glob\.)?i?glob\((?:%s\+([\'"])/\*\.py\1|'
+                   r'(?:os\.path|osp|path)\.join\(%s,([\'"])\*\.py\2\))\)\)?'
+                   % (_OWN_FOLDER, _OWN_FOLDER))
+_STEM = (r'(?:(?:(?:os\.path|osp|path)\.)?basename\(%(f)s\)\[:-3\]|(?:(?:os\.path|osp|path)\.)?'
+         r'splitext\((?:(?:os\.path|osp|path)\.)?basename\(%(f)s\)\)\[0\])')
+
+
+def _globbed_stems(node, name, folder):
+    """The stems of the module files beside the module (in folder) where
+    name, at node, is the stem of each file a loop over a glob of the
+    module's own folder finds (`for f in glob(os.path.dirname(__file__) +
+    '/*.py'): name = os.path.basename(f)[:-3]`, sorted() or not): each a module of the
+    package, whatever files are added later; None otherwise."""
+    while node.parent is not None:
+        node = node.parent
+        if node.type != syms.for_stmt or node.children[1].type != token.NAME or \
+                not _GLOB.fullmatch(re.sub(r'\s+', '', str(node.children[3]))):
+            continue
+        stem = re.compile(r'%s=%s' % (re.escape(name), _STEM % {
+            'f': re.escape(node.children[1].value)}))
+        if not any(stem.fullmatch(re.sub(r'\s+', '', str(statement)))
+                   for statement in node.children[5].pre_order()
+                   if statement.type == syms.expr_stmt):
+            return None
+        return sorted(entry[:-3] for entry in os.listdir(folder) if entry.endswith('.py'))
+    return None
+
+
+def _template(argument, folder=None):
     """(the string literal, the values filling it) of an exec's argument
     `'from %s import *' % name` whose name takes known values (see
-    _loop_values) or is a literal itself; None otherwise."""
+    _loop_values; and, where folder, the module's, is given,
+    _globbed_stems) or is a literal itself; None otherwise."""
     if argument.type != syms.term or len(argument.children) != 3 or \
             argument.children[0].type != token.STRING or argument.children[1].value != '%':
         return None
@@ -249,7 +283,8 @@ def _template(argument):
     if value.type == token.STRING:
         values = [ast.literal_eval(value.value)]
     elif value.type == token.NAME:
-        values = _loop_values(argument, value.value)
+        values = _loop_values(argument, value.value) or (
+            folder and _globbed_stems(argument, value.value, folder))
     else:
         return None
     return (argument.children[0], values) if values else None
@@ -297,7 +332,7 @@ class FixExecImport(fixer_base.BaseFix):
         if argument.type == token.STRING:
             literal, values, template = argument, [None], None
         else:
-            found = _template(argument)
+            found = _template(argument, os.path.dirname(self.filename))
             if found is None:
                 return None  # FixDynamicImport's
             literal, values = found
@@ -379,7 +414,8 @@ class FixDynamicImport(fixer_base.BaseFix):
                          'package)' % (_statement(node), name, name))
             return None
         argument = _exec_argument(node)
-        if argument.type == token.STRING or _template(argument) is not None:
+        if argument.type == token.STRING or _template(
+                argument, os.path.dirname(self.filename)) is not None:
             return None  # FixExecImport's
         if re.match(r'^[rRuU]?[\'"]\s*(?:from|import)\s+[^.\s]', str(argument).strip()):
             self.warning(node, '`%s`: an import in a string, of a top-level module in Python '

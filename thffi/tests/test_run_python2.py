@@ -329,8 +329,9 @@ def test_tabs_and_spaces_mixed_as_python_2_read_them(tmp_path):
 
 # thffi/tests/py2_implicit: nothing in it is Python 2 only, yet only Python
 # 2 ran it: poolnet's modules import their siblings implicitly, layers'
-# `#!` __init__.py execs an import of each module beside it (a top-level
-# shift.py that raises is never the one found), and netv3, written for
+# `#!` __init__.py execs an import of each module a glob of its folder
+# finds (a top-level shift.py that raises is never the one found: run and
+# port both write 'from .%s import *'), and netv3, written for
 # Python 3's imports (`from .blocks import width`), imports the top-level
 # config.py although a netv3/config.py (that raises) is its namesake.
 IMPLICIT = os.path.join(TESTS, 'py2_implicit')
@@ -351,10 +352,6 @@ def test_a_package_with_no_python_2_syntax_imports_as_python_2_did(tmp_path):
         "thffi run: layers/__init__.py: its imports of its package's own modules (line 9) find "
         "them first, as in Python 2: runs as `python -m thffi port` converts it, in memory (the "
         "file stays as it is)",
-        "thffi run: layers/__init__.py:9: exec('from scale import *') imports this package's own "
-        "module, as Python 2 found it: runs as exec('from .scale import *')",
-        "thffi run: layers/__init__.py:9: exec('from shift import *') imports this package's own "
-        "module, as Python 2 found it: runs as exec('from .shift import *')",
         "thffi run: poolnet/__init__.py: its imports of its package's own modules (line 2) find "
         "them first, as in Python 2: runs as `python -m thffi port` converts it, in memory (the "
         "file stays as it is)",
@@ -362,27 +359,36 @@ def test_a_package_with_no_python_2_syntax_imports_as_python_2_did(tmp_path):
         "them first, as in Python 2: runs as `python -m thffi port` converts it, in memory (the "
         "file stays as it is)"]
     assert _files(folder) == before
-    # port writes what it can prove on disk, and reports the exec whose
-    # module is known only as it runs, with its line
+    # port writes what it can prove on disk: the exec'd names are the stems
+    # of the files a glob of the package's own folder finds, each a sibling
     _, findings, _, changed = port(str(folder), write=True)
-    assert sorted(changed) == [os.path.join('poolnet', '__init__.py'),
+    assert sorted(changed) == [os.path.join('layers', '__init__.py'),
+                               os.path.join('poolnet', '__init__.py'),
                                os.path.join('poolnet', 'pooling.py')]
     assert (folder / 'poolnet/pooling.py').read_text().startswith('from . import sizes\n')
-    assert [(f.path, f.line) for f in findings if not f.fixed and f.path.startswith(
-        'layers')] == [(os.path.join('layers', '__init__.py'), 9)]
-    out = subprocess.run([sys.executable, '-c', 'import poolnet, netv3; print(poolnet.pooled('
-                          '[1, 2, 3, 4, 5]), netv3.width())'], cwd=str(folder),
-                         capture_output=True, text=True, timeout=60)
-    assert out.stdout == '[3, 7] 8\n', out.stderr
+    assert "        exec('from .%s import *' % name)\n" in (
+        folder / 'layers/__init__.py').read_text()
+    assert [(f.path, f.line, f.fixed) for f in findings if f.path.startswith('layers')] == [
+        (os.path.join('layers', '__init__.py'), 9, True)]
+    out = subprocess.run([sys.executable, 'train.py'], cwd=str(folder), capture_output=True,
+                         text=True, timeout=60)
+    assert out.stdout == IMPLICIT_OUT, out.stderr
 
 
-def test_an_import_by_name_given_the_importers_globals_finds_the_sibling(tmp_path):
-    """__import__(name, globals()) in a package's module: Python 2 looked
-    beside the importer first; __import__(name) stays absolute."""
+def test_an_import_by_a_name_known_as_it_runs_finds_the_sibling(tmp_path):
+    """In a package's module of Python 3 syntax with no static import of a
+    sibling: exec('from %s import NAME' % name) and __import__(name,
+    globals()) find the package's own module first, as in Python 2;
+    __import__(name) stays absolute."""
     write_files(tmp_path, {
         'plugins/__init__.py': '''\
             def load(name):
                 return __import__(name, globals(), locals(), ['NAME']).NAME
+
+
+            def load_exec(name):
+                exec('from %s import NAME' % name, globals())
+                return NAME
 
 
             def load_top(name):
@@ -390,8 +396,9 @@ def test_an_import_by_name_given_the_importers_globals_finds_the_sibling(tmp_pat
             ''',
         'plugins/relu.py': 'NAME = "plugins/relu.py"\n',
         'relu.py': 'NAME = "the top-level relu.py"\n',
-        'main.py': 'import plugins\nprint(plugins.load("relu"), "/", plugins.load_top("relu"))\n',
+        'main.py': 'import plugins\nprint(plugins.load("relu"), "/", plugins.load_exec("relu"), '
+                   '"/", plugins.load_top("relu"))\n',
     })
     out = thffi_run(['--', 'python', 'main.py'], tmp_path, _env(tmp_path))
-    assert (out.returncode, out.stdout) == (0, 'plugins/relu.py / the top-level relu.py\n'), \
-        out.stderr
+    assert (out.returncode, out.stdout) == (
+        0, 'plugins/relu.py / plugins/relu.py / the top-level relu.py\n'), out.stderr
