@@ -14,9 +14,11 @@ Implicit relative imports inside a package (`import _ext`, `from layers
 import *`, exec('from convsp import *')) become explicit, as Python 2
 resolved them (the package's own module first), in a module that runs as
 part of its package: any package's `__init__.py` (which only ever runs as
-its package's, where the explicit form always works) and a Python 2 module
-running.py finds imported with its package (options['top_level'] names
-the others, with why); a module the build scripts create
+its package's, where the explicit form always works, whatever its first
+line) and a Python 2 module running.py finds imported with its package
+(options['top_level'] names the others, with why); a Python 3 module too
+where Python 2's imports apply to it (implicit_imports: a folder of Python
+2 code, or a package not written for Python 3's imports); a module the build scripts create
 (create_extension('_ext.my_lib'): the `_ext` folder beside the script)
 counts as present before it is built.  A script, and a module that scripts
 import as a top-level module, keeps its imports: Python 3 puts the

@@ -8,10 +8,13 @@ byte.  Each file converted is said once a run on stderr.
 
 - A file is converted when pyversion.py finds it Python 2 (it does not
   compile as Python 3, or uses what only Python 2 had), and a package's
-  `__init__.py` of Python 3 whose import names a module beside it, or any
-  such module of a folder of Python 2 code (Python 2 ran it with implicit
-  relative imports, whatever its syntax) that does not ask for
-  absolute_import, as port converts them.  In a module imported as part of its package
+  module of Python 3 whose import names a module beside it (or that execs
+  or __import__s one by a name known as it runs), where Python 2's implicit
+  relative imports apply: a folder of Python 2 code, or a package not
+  written for Python 3's imports (no module of its top-level package's tree
+  imports relatively or asks for absolute_import: _python3_package), and
+  the module does not ask for absolute_import itself, as port converts
+  them.  In a module imported as part of its package
   (`rowpool.layers`, or rowpool's `__init__.py`) an import of a module
   beside it (`import helper`, `from layers import *`, `exec('from convsp
   import *')`) becomes explicit: Python 2 found the package's own module
