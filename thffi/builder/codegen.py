@@ -385,6 +385,31 @@ def module_source(functions, home, cxx=False, shared=False, constants=()):
     return '\n'.join(out)
 
 
+def top_level_init(wrappers):
+    """C source that makes the cffi module, linked top-level by setuptools
+    out of package mode (`_fill`), carry the header's functions in its lib
+    as 0.4's did: once the module is made (cffi's _cffi_init, renamed
+    below, which its PyInit calls), it imports the wrappers' package
+    `wrappers` (which puts them there: python_module's absolute), unless
+    that package is the one importing it.  Where that package cannot be
+    imported (the library copied alone), lib stays cffi's."""
+    return '\n'.join([
+        'static PyObject *_thffi_top_level_init(const char *name, Py_ssize_t version,',
+        '                                       const struct _cffi_type_context_s *ctx) {',
+        '  PyObject *module = _cffi_init(name, version, ctx), *modules, *wrappers;',
+        '  if (module == NULL) return NULL;',
+        '  modules = PyImport_GetModuleDict();',
+        '  if (PyDict_GetItemString(modules, %s) == NULL &&' % _c_string(wrappers),
+        '      PyDict_SetItemString(modules, name, module) == 0) {',
+        '    wrappers = PyImport_ImportModule(%s);' % _c_string(wrappers),
+        '    if (wrappers == NULL) PyErr_Clear();',
+        '    Py_XDECREF(wrappers);',
+        '  }',
+        '  return module;',
+        '}',
+        '#define _cffi_init _thffi_top_level_init', ''])
+
+
 def python_module(name, module, functions, with_cuda, sanitize=None, constants=(),
                   empty=None, library=None, absolute=False):
     """Source of the extension package `name`'s __init__.py, which loads the
@@ -418,7 +443,7 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
            '']
     if sanitize:
         out += ['# Built with THFFI_SANITIZE=%s: its runtime must be loaded first.' % sanitize,
-                'from ._thffi_runtime import check_sanitizer',
+                'from thffi.runtime.extension_runtime import check_sanitizer',
                 'check_sanitizer(__name__, %r)' % sanitize, '']
     if library is None:
         out += ['from %s%s import ffi as _ffi, lib as _lib' % ('' if absolute else '.', module)]
@@ -438,7 +463,9 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
                 '_sys.modules[_module] = _util.module_from_spec(_spec)',
                 '_spec.loader.exec_module(_sys.modules[_module])',
                 '_ffi, _lib = _sys.modules[_module].ffi, _sys.modules[_module].lib']
-    out += ['from ._thffi_runtime import Param as _P, Runtime as _Runtime',
+    # What the wrappers share comes from the installed thffi: nothing beside
+    # this file but the library, as 0.4's (package_data listing those two).
+    out += ['from thffi.runtime.extension_runtime import Param as _P, Runtime as _Runtime',
             '',
             '_rt = _Runtime(_ffi, _lib, with_cuda=%r)' % with_cuda]
     out += ['_%s = _torch.%s' % (d, d) for d in dtypes]
@@ -500,4 +527,7 @@ def python_module(name, module, functions, with_cuda, sanitize=None, constants=(
             '    setattr(_legacy.lib, _name, globals()[_name])',
             '_sys.modules[_legacy.__name__] = _legacy',
             'globals()[%r] = _legacy' % legacy]
+    if absolute:
+        out += ['# The top-level module setuptools built carries them too, as 0.4\'s lib did.',
+                '_sys.modules[%r].lib = _legacy.lib' % module]
     return '\n'.join(out) + '\n'

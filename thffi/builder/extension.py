@@ -4,8 +4,8 @@
 setuptools' `cffi_modules` can use it) with a `build()` method that writes
 
     <dir of relative_to>/<name as a path>/        e.g. _ext/my_lib/
-        __init__.py          wrappers taking torch tensors (generated)
-        _thffi_runtime.py    their shared support (copied from thffi)
+        __init__.py          wrappers taking torch tensors (generated; their
+                             shared support is the installed thffi's runtime)
         _<last name part>.so     the compiled library, where torch.utils.ffi
                                  put it (and under its build's name beside it)
 
@@ -30,7 +30,7 @@ import time
 
 import cffi
 
-from . import command_log, package_mode, shared_library
+from . import codegen, command_log, package_mode, shared_library
 from .compile import compile
 from .configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
                         include_dirs, include_flags)
@@ -128,8 +128,8 @@ class Extension(cffi.FFI):
         # setuptools puts it): the package imports it by that name.
         write_python_files(plan, plan.module_name.split('.')[-1],
                            absolute=not plan.package)
-        if plan.package:
-            package_mode.adopt(plan, self.kwargs)
+        package_mode.adopt(plan, self.kwargs)
+        wrappers = None if plan.package else package_mode.wrappers_name(plan)
         self._for_setuptools = True
         # setuptools wants sources relative to setup.py's folder (an absolute
         # one is an error there); build() compiles from absolute paths.  The
@@ -137,7 +137,8 @@ class Extension(cffi.FFI):
         # name it .abi3.so, a file every Python 3 would load.
         if hasattr(self, '_assigned_source'):
             del self._assigned_source  # set for build(): set again for setuptools
-        self.set_source(plan.module_name, plan.source_text,
+        self.set_source(plan.module_name, plan.source_text + (
+                            codegen.top_level_init(wrappers) if wrappers else ''),
                         source_extension=plan.source_extension,
                         sources=[os.path.relpath(s, plan.base) for s in plan.sources],
                         **dict(self.kwargs, py_limited_api=False))

@@ -98,12 +98,11 @@ def legacy_library(plan):
 
 
 def write_python_files(plan, module, library=None, absolute=False):
-    """Writes the runtime, then __init__.py, which loads the cffi module
-    `module` (from the file `library` beside it, or _<name>.so; by its
-    name when None, beside it, or top-level where absolute): the last
-    write is the switch to a new build."""
-    with open(os.path.join(THFFI_DIR, 'runtime', 'extension_runtime.py')) as f:
-        write_atomic(os.path.join(plan.target_dir, '_thffi_runtime.py'), f.read())
+    """Writes __init__.py, which loads the cffi module `module` (from the
+    file `library` beside it, or _<name>.so; by its name when None, beside
+    it, or top-level where absolute) and the installed thffi's runtime
+    (thffi.runtime.extension_runtime): the write is the switch to a new
+    build."""
     write_atomic(os.path.join(plan.target_dir, '__init__.py'),
                  codegen.python_module(plan.name.split('.')[-1], module,
                                         plan.functions, plan.with_cuda, plan.sanitize,

@@ -1,9 +1,10 @@
-"""Package mode's hand-off to setuptools (create_extension(package=True)).
+"""Package mode's hand-off to setuptools (create_extension(package=True)),
+and out of package mode's when setup() runs build.py (cffi_modules).
 
 In package mode setuptools compiles and links the cffi module, from
 build.py's ffi (`cffi_modules=['build.py:ffi']`, or
 `ext_modules=[ffi.distutils_extension()]`); thffi has written the
-package's Python files (__init__.py, _thffi_runtime.py) into the source
+package's Python files (its __init__.py files) into the source
 tree by then.  Two things setuptools would not do by itself:
 
 - install those files.  A 2018 setup.py computes `packages=find_packages()`
@@ -46,20 +47,35 @@ def running_distribution():
 
 def adopt(plan, kwargs):
     """Makes the setup() running build.py, if any, install the package
-    the plan (in package mode) wrote and check its library, linked with
-    kwargs."""
+    the plan wrote and, in package mode, check its library, linked with
+    kwargs.  Out of package mode (setuptools links the cffi module
+    top-level, `_fill`) the package is the wrappers' folder (_ext/fill, or
+    pkg/_ext/fill: its path under setup.py's folder), as 0.4's
+    create_extension wrote it before setup() ran the build."""
     dist = running_distribution()
     if dist is None:
         return
+    name = plan.module_name.rpartition('.')[0] if plan.package else wrappers_name(plan, dist)
+    parts = name.split('.') if name else []
     # Without packages or py_modules setuptools discovers the packages when
     # a command runs, after build.py wrote them: listing some would stop that.
-    if dist.packages is not None or dist.py_modules is not None:
-        parts = plan.module_name.split('.')[:-1]
+    if parts and (dist.packages is not None or dist.py_modules is not None):
         dist.packages = list(dist.packages or [])
         dist.packages += [p for p in ('.'.join(parts[:i + 1]) for i in range(len(parts)))
                           if p not in dist.packages]
-    dist.cmdclass['build_ext'] = _checking_build_ext(
-        dist.cmdclass.get('build_ext') or _setuptools_build_ext(), plan, kwargs)
+    if plan.package:
+        dist.cmdclass['build_ext'] = _checking_build_ext(
+            dist.cmdclass.get('build_ext') or _setuptools_build_ext(), plan, kwargs)
+
+
+def wrappers_name(plan, dist=None):
+    """The dotted name of the wrappers' package out of package mode (the
+    path of the plan's folder under setup.py's: `_ext.fill`,
+    `pkg._ext.fill`), or None where that folder is not under it."""
+    dist = dist or running_distribution()
+    setup = dist.script_name if dist is not None and dist.script_name else 'setup.py'
+    relative = os.path.relpath(plan.target_dir, os.path.dirname(os.path.abspath(setup)))
+    return None if relative.startswith(os.pardir) else relative.replace(os.sep, '.')
 
 
 def _setuptools_build_ext():

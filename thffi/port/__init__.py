@@ -257,6 +257,7 @@ def port(root, write=False, version=None, jobs=None):
     from .make import rewrite_make
     from .running import top_level_modules
     from .python import Repository, is_legacy_generated
+    from .py2 import top_package
     from ..toolchain.nvcc import accepted_architectures
     from .shell import rewrite_shell
     from .warp import own_definitions, report_warp, rewrite_warp
@@ -297,8 +298,11 @@ def port(root, write=False, version=None, jobs=None):
     python2_folders = frozenset(
         os.path.dirname(os.path.abspath(path)) for path, _, kind, text in entries
         if kind == 'py' and pyversion.decide(text).kind == pyversion.PYTHON2)
+    python3_packages = frozenset(
+        top_package(os.path.dirname(os.path.abspath(path))) for path, _, kind, text in entries
+        if kind == 'py' and pyversion.python3_imports(text))
     repository = Repository(frozenset(built_by_nvcc), built, extensions, c_layouts,
-                            top_level_modules(entries, base), python2_folders)
+                            top_level_modules(entries, base), python2_folders, python3_packages)
     # The Python files, each on its own (the costly part of port; pyversion.py
     # decides Python 2 from a file's text alone): shared among the workers,
     # their results taken in the files' order.

@@ -14,9 +14,11 @@ Implicit relative imports inside a package (`import _ext`, `from layers
 import *`, exec('from convsp import *')) become explicit, as Python 2
 resolved them (the package's own module first), in a module that runs as
 part of its package: any package's `__init__.py` (which only ever runs as
-its package's, where the explicit form always works) and a Python 2 module
-running.py finds imported with its package (options['top_level'] names
-the others, with why); a module the build scripts create
+its package's, where the explicit form always works, whatever its first
+line) and a Python 2 module running.py finds imported with its package
+(options['top_level'] names the others, with why); a Python 3 module too
+where Python 2's imports apply to it (implicit_imports: a folder of Python
+2 code, or a package not written for Python 3's imports); a module the build scripts create
 (create_extension('_ext.my_lib'): the `_ext` folder beside the script)
 counts as present before it is built.  A script, and a module that scripts
 import as a top-level module, keeps its imports: Python 3 puts the
@@ -69,6 +71,29 @@ def future(source, feature):
                      re.M) is not None
 
 
+def top_package(folder):
+    """The folder of the top-level package that folder belongs to (climbing
+    while the folder above holds an __init__.py): folder itself where it
+    is no package's but its own."""
+    while os.path.isfile(os.path.join(os.path.dirname(folder), '__init__.py')):
+        folder = os.path.dirname(folder)
+    return folder
+
+
+def implicit_imports(filename, source, python2_folders, python3_packages):
+    """Whether Python 2's implicit relative imports apply to the file
+    filename (its text: source): a module of a folder of Python 2 code
+    (python2_folders), or of a package (a folder with an __init__.py) whose
+    tree (python3_packages: top_package()s) holds no module asking for
+    Python 3's imports (pyversion.python3_imports); never a module with
+    `from __future__ import absolute_import`."""
+    folder = os.path.dirname(os.path.abspath(filename))
+    if pyversion.ABSOLUTE_IMPORT.search(source):
+        return False
+    return folder in python2_folders or os.path.isfile(os.path.join(folder, '__init__.py')) \
+        and top_package(folder) not in python3_packages
+
+
 def _statement(node):
     """A statement's text as the report quotes it: without the comment
     lines and blank lines before it (its prefix)."""
@@ -82,12 +107,12 @@ def _running(options, tree, name):
     reported (running.py's kind), else None.  See FixLocalImport."""
     package = options.get('package')
     skip = 'absolute_import' in tree.future_features or package is False
-    if package is None:
+    if package is None and os.path.basename(name) != '__init__.py':
+        # An __init__.py runs only as its package's, whatever its first line.
         text = str(tree)
         skip = skip or text.startswith('#!') or bool(re.search(
             r'^if\s+__name__\s*==\s*[\'"]__main__[\'"]', text, re.M))
-        if os.path.basename(name) != '__init__.py':
-            return skip, dict(options.get('top_level', ())).get(os.path.abspath(name))
+        return skip, dict(options.get('top_level', ())).get(os.path.abspath(name))
     return skip, None
 
 
@@ -99,8 +124,8 @@ class FixLocalImport(FixImport):
     . import a.b`, a SyntaxError); `import a.b` is reported.  Only in a
     module that runs as part of its package: options['package'] True (thffi
     run imports it so), False (it runs as a top-level module: nothing
-    changes), None (port: an `__init__.py` always; a script, with an `if
-    __name__ == '__main__':` block or a `#!` line, never; nor a module
+    changes), None (port: an `__init__.py` always, whatever its first line; a script,
+    with an `if __name__ == '__main__':` block or a `#!` line, never; nor a module
     options['top_level'] names ((absolute path, running.SCRIPT, TOP_LEVEL
     or UNKNOWN) pairs), whose imports are reported as kept but for a
     script's)."""
@@ -215,10 +240,44 @@ def _loop_values(node, name):
     return None
 
 
-def _template(argument):
+# A folder's path as 2018 code wrote the module's own (os.path, osp or
+# path's dirname of __file__, made absolute or not), and the module files
+# a glob of it finds; a file's stem, from the glob's result F.
+_OWN_FOLDER = (r'(?:(?:os\.path|osp|path)\.)?dirname\((?:__file__|(?:(?:os\.path|osp|path)\.)?'
+               r'(?:abspath|realpath)\(__file__\))\)')
+_GLOB = re.compile(r'(?:(?:sorted|list)\()?(?:glob\.)?i?glob\((?:%s\+([\'"])/\*\.py\1|'
+                   r'(?:os\.path|osp|path)\.join\(%s,([\'"])\*\.py\2\))\)\)?'
+                   % (_OWN_FOLDER, _OWN_FOLDER))
+_STEM = (r'(?:(?:(?:os\.path|osp|path)\.)?basename\(%(f)s\)\[:-3\]|(?:(?:os\.path|osp|path)\.)?'
+         r'splitext\((?:(?:os\.path|osp|path)\.)?basename\(%(f)s\)\)\[0\])')
+
+
+def _globbed_stems(node, name, folder):
+    """The stems of the module files beside the module (in folder) where
+    name, at node, is the stem of each file a loop over a glob of the
+    module's own folder finds (`for f in glob(os.path.dirname(__file__) +
+    '/*.py'): name = os.path.basename(f)[:-3]`, sorted() or not): each a module of the
+    package, whatever files are added later; None otherwise."""
+    while node.parent is not None:
+        node = node.parent
+        if node.type != syms.for_stmt or node.children[1].type != token.NAME or \
+                not _GLOB.fullmatch(re.sub(r'\s+', '', str(node.children[3]))):
+            continue
+        stem = re.compile(r'%s=%s' % (re.escape(name), _STEM % {
+            'f': re.escape(node.children[1].value)}))
+        if not any(stem.fullmatch(re.sub(r'\s+', '', str(statement)))
+                   for statement in node.children[5].pre_order()
+                   if statement.type == syms.expr_stmt):
+            return None
+        return sorted(entry[:-3] for entry in os.listdir(folder) if entry.endswith('.py'))
+    return None
+
+
+def _template(argument, folder=None):
     """(the string literal, the values filling it) of an exec's argument
     `'from %s import *' % name` whose name takes known values (see
-    _loop_values) or is a literal itself; None otherwise."""
+    _loop_values; and, where folder, the module's, is given,
+    _globbed_stems) or is a literal itself; None otherwise."""
     if argument.type != syms.term or len(argument.children) != 3 or \
             argument.children[0].type != token.STRING or argument.children[1].value != '%':
         return None
@@ -226,7 +285,8 @@ def _template(argument):
     if value.type == token.STRING:
         values = [ast.literal_eval(value.value)]
     elif value.type == token.NAME:
-        values = _loop_values(argument, value.value)
+        values = _loop_values(argument, value.value) or (
+            folder and _globbed_stems(argument, value.value, folder))
     else:
         return None
     return (argument.children[0], values) if values else None
@@ -274,7 +334,7 @@ class FixExecImport(fixer_base.BaseFix):
         if argument.type == token.STRING:
             literal, values, template = argument, [None], None
         else:
-            found = _template(argument)
+            found = _template(argument, os.path.dirname(self.filename))
             if found is None:
                 return None  # FixDynamicImport's
             literal, values = found
@@ -356,7 +416,8 @@ class FixDynamicImport(fixer_base.BaseFix):
                          'package)' % (_statement(node), name, name))
             return None
         argument = _exec_argument(node)
-        if argument.type == token.STRING or _template(argument) is not None:
+        if argument.type == token.STRING or _template(
+                argument, os.path.dirname(self.filename)) is not None:
             return None  # FixExecImport's
         if re.match(r'^[rRuU]?[\'"]\s*(?:from|import)\s+[^.\s]', str(argument).strip()):
             self.warning(node, '`%s`: an import in a string, of a top-level module in Python '
@@ -551,7 +612,7 @@ def indented_as_python2(source):
 
 
 def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None,
-               package=None, beside_python2=False):
+               package=None, implicit=None):
     """(new source, [Finding], pyversion.Verdict) for one file's text: a
     Python 2 file (verdict: pyversion.decide(source) unless given) converted
     by PYTHON2's fixers, the implicit relative imports of a package's
@@ -563,10 +624,11 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
     ones); package: whether the file runs as part of its package, where
     known (thffi run imports it: True, its imports of its siblings made
     explicit; False, nothing of its imports changes), None where port
-    decides (FixLocalImport); a Python 3 file's imports change only in an
-    __init__.py, and where beside_python2 (a module of a folder of Python 2
-    code, which Python 2 ran with implicit relative imports: the caller
-    knows it has no `from __future__ import absolute_import`).  A Python 2
+    decides (FixLocalImport); a Python 3 file's imports change only where
+    implicit (the caller knows that Python 2's implicit relative imports
+    apply to it: a package's module of a folder of Python 2 code, or of a
+    package not written for Python 3's imports, with no `from __future__
+    import absolute_import`), and in an __init__.py where implicit is None.  A Python 2
     file's indentation is first read as Python 2 read tabs
     (indented_as_python2).  A file that parses as neither Python, that
     fissix cannot parse, or that does not compile once converted, is
@@ -582,8 +644,9 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
                                                        expanded.splitlines())) if a != b]
         source = expanded
     init = os.path.basename(path) == '__init__.py'
-    if not python2 and not ((init or beside_python2) and package is not False and re.search(
-            r'^\s*(?:from|import|exec)\b|\b__import__\(', source, re.M)):
+    if not python2 and not ((init if implicit is None else implicit) and package is not False
+                            and re.search(r'^\s*(?:from|import|exec)\b|\b__import__\(',
+                                          source, re.M)):
         return source, [], verdict
     names = [row.fix for row in PYTHON2] if python2 else list(_IMPORT_FIXERS)
     kinds = top_level.items() if isinstance(top_level, dict) else (

@@ -54,7 +54,7 @@ from .chain import Chain
 from .data_to_c import DataArguments
 from .align import realign
 from .behaviours import FUNCTION_CLASSES, VARIABLE_CLASSES, Behaviours, fix_async
-from .py2 import future, to_python3
+from .py2 import future, implicit_imports, to_python3
 from .removed import Removed
 from .report import Finding
 from .version import DEFAULT as DEFAULT_VERSION
@@ -122,6 +122,8 @@ class Repository:
     top_level: dict = field(default_factory=dict)  # {absolute path: how it runs} of the
                                             # modules whose imports stay (running.py)
     python2_folders: frozenset = frozenset()  # absolute folders holding a Python 2 module
+    python3_packages: frozenset = frozenset()  # the top-level packages (folders) holding
+                                            # a module asking for Python 3's imports
 
 
 # What the legacy torch.utils.ffi build wrote as an extension's __init__.py
@@ -175,13 +177,12 @@ def rewrite_python(source, path, version=DEFAULT_VERSION, built_by_nvcc=(), file
     findings = [Finding(path, row, 'async=: a SyntaxError since Python 3.7; now '
                         'non_blocking=', True) for row in rows]
     before = source
-    # A module of a folder of Python 2 code ran with Python 2's implicit
-    # relative imports, whatever its own syntax (run/python2.py alike).
-    beside_python2 = bool(filename) and (
-        os.path.dirname(os.path.abspath(filename)) in repository.python2_folders
-        and not pyversion.ABSOLUTE_IMPORT.search(source))
+    # A package's module that Python 2 ran with its implicit relative
+    # imports, whatever its own syntax (run/python2.py alike).
+    implicit = bool(filename) and implicit_imports(filename, source, repository.python2_folders,
+                                                   repository.python3_packages)
     source, found, verdict = to_python3(source, path, filename, repository.built,
-                                        repository.top_level, beside_python2=beside_python2)
+                                        repository.top_level, implicit=implicit)
     findings += found
     python2 = verdict.kind == pyversion.PYTHON2
     if verdict.kind == pyversion.NEITHER:

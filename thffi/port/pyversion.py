@@ -84,6 +84,25 @@ def is_guard_handler(names):
 # A module asking for Python 3's absolute imports under Python 2.
 ABSOLUTE_IMPORT = re.compile(
     r'^from[ \t]+__future__[ \t]+import[ \t]+[^#\n]*\babsolute_import\b', re.M)
+# What may be an explicit relative import (`from . import x`, `from .m import y`).
+_EXPLICIT_RELATIVE = re.compile(r'^[ \t]*from[ \t]+\.', re.M)
+
+
+def python3_imports(source):
+    """Whether a file asks for Python 3's imports: `from __future__ import
+    absolute_import`, or an explicit relative import (`from . import x`),
+    found by Python's parser (Python 2's syntax, which Python 3 cannot
+    parse, by the statement's line).  A package holding such a file was
+    written for Python 3's imports: its `import x` means the top-level x."""
+    if ABSOLUTE_IMPORT.search(source):
+        return True
+    if not _EXPLICIT_RELATIVE.search(source):
+        return False
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return True
+    return any(isinstance(node, ast.ImportFrom) and node.level for node in ast.walk(tree))
 
 
 def decide(source):

@@ -11,7 +11,8 @@ What the repository says decides, never a file's name or look:
 - a script: a Python file with an `if __name__ == '__main__':` block or a
   `#!` line (py2.py sees those itself), any file of the top folder, and a
   file a README, INSTALL, shell script or Makefile runs (`python
-  test.py`, `cd src && python main.py`);
+  test.py`, `cd src && python main.py`); never an `__init__.py`, which
+  runs only as its package's, whatever its first line;
 - a top-level module: one of a run folder (the top folder, a script's
   folder, the folder a README, shell script or Makefile runs Python in:
   `cd src; python -m train`) that another file of that folder, not its
@@ -67,7 +68,8 @@ def top_level_modules(entries, base):
     files = {os.path.abspath(path): text for path, _, kind, text in entries if kind == 'py'}
     folders, named = _run_folders(entries, base)
     found = {path: SCRIPT for path, text in files.items()
-             if text.startswith('#!') or _MAIN.search(text) or path in named}
+             if os.path.basename(path) != '__init__.py' and (
+                 text.startswith('#!') or _MAIN.search(text) or path in named)}
     packaged = {p for p in files if os.path.basename(p) == '__init__.py'}
     siblings = {}  # path -> the files it imports by their name beside it
     for path, text in files.items():

@@ -8,10 +8,13 @@ byte.  Each file converted is said once a run on stderr.
 
 - A file is converted when pyversion.py finds it Python 2 (it does not
   compile as Python 3, or uses what only Python 2 had), and a package's
-  `__init__.py` of Python 3 whose import names a module beside it, or any
-  such module of a folder of Python 2 code (Python 2 ran it with implicit
-  relative imports, whatever its syntax) that does not ask for
-  absolute_import, as port converts them.  In a module imported as part of its package
+  module of Python 3 whose import names a module beside it (or that execs
+  or __import__s one by a name known as it runs), where Python 2's implicit
+  relative imports apply: a folder of Python 2 code, or a package not
+  written for Python 3's imports (no module of its top-level package's tree
+  imports relatively or asks for absolute_import: _python3_package), and
+  the module does not ask for absolute_import itself, as port converts
+  them.  In a module imported as part of its package
   (`rowpool.layers`, or rowpool's `__init__.py`) an import of a module
   beside it (`import helper`, `from layers import *`, `exec('from convsp
   import *')`) becomes explicit: Python 2 found the package's own module
@@ -61,6 +64,8 @@ _RUN_MAIN = "import sys; sys.modules['_thffi_run_python2'].run_main()"
 _RULES = (('port', 'pyversion.py'), ('port', 'py2.py'), ('port', 'running.py'),
           ('toolchain', 'pyremoved.py'), ('run', 'python2.py'))
 _NAMED = re.compile(r'\b(?:from|import)\s+(\w+)')
+# An import whose module is known only as it runs (_wrap_exec).
+_DYNAMIC = re.compile(r'\bexec\b|\b__import__\s*\(')
 _STATE = {}  # root, cache, package, state (the run's folder), stamp
 
 
@@ -185,9 +190,11 @@ def converted(path, package):
     import hashlib
     folder, name = os.path.split(path)
     stat = os.stat(path)
-    python2_beside = bool(package) and _python2_folder(folder)
+    # Python 2's implicit relative imports: a package's module of a folder
+    # of Python 2 code, or of a package not written for Python 3's imports.
+    implicit = bool(package) and (_python2_folder(folder) or not _python3_package(folder))
     seen = (stat.st_size, stat.st_mtime_ns, bool(package),
-            _listing(folder) if package else '', python2_beside)
+            _listing(folder) if package else '', implicit)
     index = _index(folder)
     record = index.get(name)
     found = _MISSING
@@ -197,12 +204,12 @@ def converted(path, package):
     if found is _MISSING:
         with open(path, 'rb') as f:
             data = f.read()
-        key = '\0'.join((_stamp(), path, seen[3], str(python2_beside)))
+        key = '\0'.join((_stamp(), path, seen[3], str(implicit)))
         digest = hashlib.sha256(key.encode('utf-8', 'surrogateescape') + b'\0' +
                                 data).hexdigest()
         found = _entry(digest)
         if found is _MISSING:
-            found = _convert(path, data, package, python2_beside)
+            found = _convert(path, data, package, implicit)
             _store(_entry_path(digest), b'=' if found is None else _dumps(found))
         index[name] = seen + (digest if found is not None else '',)
         _store(_index_path(folder), _dumps(index))
@@ -306,10 +313,11 @@ def _store(entry, data):
         pass
 
 
-def _convert(path, data, package, python2_beside=False):
-    """Converted for a file's bytes, by port's rules, or None.
-    python2_beside: the file is a package's module in a folder of Python 2
-    code (_python2_folder)."""
+def _convert(path, data, package, implicit=False):
+    """Converted for a file's bytes, by port's rules, or None.  implicit:
+    the file is a package's module that Python 2's implicit relative
+    imports apply to (a folder of Python 2 code, or a package not written
+    for Python 3's imports: _python3_package)."""
     import ast
     try:
         text = importlib.util.decode_source(data)
@@ -318,33 +326,34 @@ def _convert(path, data, package, python2_beside=False):
     from thffi.port import pyversion
     verdict = pyversion.decide(text)
     # A module of Python 3 has its imports of its package's own modules
-    # made explicit where Python 2 ran it: an __init__.py, as port writes
-    # it, or any module of a folder of Python 2 code (what Python 2 ran
-    # there it ran with implicit relative imports, whatever the module's
-    # syntax), unless it asked for absolute imports.
-    relative = package and _names_a_sibling(text, path) and (
-        os.path.basename(path) == '__init__.py'
-        or python2_beside and not pyversion.ABSOLUTE_IMPORT.search(text))
+    # made explicit where Python 2 ran it with implicit relative imports
+    # (whatever the module's syntax), unless it asked for absolute imports:
+    # those it names (static or exec'd literals), and those it execs or
+    # __import__s by a name known as it runs (_wrap_exec).
+    relative = implicit and not pyversion.ABSOLUTE_IMPORT.search(text) and (
+        _names_a_sibling(text, path) or bool(_DYNAMIC.search(text)))
     if verdict.kind == pyversion.NEITHER or verdict.kind == pyversion.PYTHON3 and not relative:
         return None
     from thffi.port import py2
     rel = os.path.relpath(path, _STATE['root'])
     new, _, verdict = py2.to_python3(text, rel, filename=path, verdict=verdict,
-                                     package=bool(package), beside_python2=relative)
-    if new == text:
-        return None
+                                     package=bool(package), implicit=relative)
     tree = ast.parse(new, path)
-    wraps = bool(package) and _wrap_exec(tree)
+    wraps_line = _wrap_exec(tree) if relative else 0
+    wraps = bool(wraps_line)
+    if new == text and not wraps:
+        return None
     if verdict.kind == pyversion.PYTHON2 and not _FUTURE_DIVISION.search(text):
         _old_division(tree)
     code = compile(tree, path, 'exec', dont_inherit=True)
     if verdict.kind == pyversion.PYTHON2:
         said = '%s is Python 2 (line %d: %s)' % (rel, verdict.line, verdict.why)
     else:
-        line = next(i for i, (a, b) in enumerate(zip(text.splitlines() + [''],
-                                                     new.splitlines() + [''])) if a != b)
+        line = next((i + 1 for i, (a, b) in enumerate(zip(text.splitlines() + [''],
+                                                          new.splitlines() + [''])) if a != b),
+                    wraps_line)
         said = ('%s: its imports of its package\'s own modules (line %d) find them first, as '
-                'in Python 2' % (rel, line + 1))
+                'in Python 2' % (rel, line))
     said += (': runs as `python -m thffi port` converts it, in memory (the file stays as it '
              'is)')
     return Converted(code, wraps, said)
@@ -352,16 +361,44 @@ def _convert(path, data, package, python2_beside=False):
 
 def _python2_folder(folder):
     """Whether a module of folder is Python 2 (port/pyversion.py's
-    verdict), once a process a folder as it is; each file's verdict kept
-    in the folder's index by its size and time (under the key '\0python2'),
-    so that a file seen before as it is now is not read."""
+    verdict)."""
+    return _folder_kinds(folder)[0]
+
+
+def _python3_package(folder):
+    """Whether the package folder belongs to was written for Python 3's
+    imports: a module of it, of a package above it or of one below them
+    (the whole tree of its top-level package) asks for absolute_import or
+    imports relatively (pyversion.python3_imports)."""
+    top = folder
+    while os.path.isfile(os.path.join(os.path.dirname(top), '__init__.py')):
+        top = os.path.dirname(top)
+    known = _STATE.setdefault('python3_packages', {})
+    if top not in known:
+        found = False
+        for at, dirs, _ in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if os.path.isfile(os.path.join(at, d, '__init__.py')))
+            if _folder_kinds(at)[1]:
+                found = True
+                break
+        known[top] = found
+    return known[top]
+
+
+def _folder_kinds(folder):
+    """(whether a module of folder is Python 2, whether one asks for Python
+    3's imports), once a process a folder as it is; each file's verdicts
+    kept in the folder's index by its size and time (under the key
+    '\0kinds'), so that a file seen before as it is now is not read."""
     changed = os.stat(folder).st_mtime_ns
-    known = _STATE.setdefault('python2_folders', {}).get(folder)
+    known = _STATE.setdefault('folder_kinds', {}).get(folder)
     if known is not None and known[0] == changed:
         return known[1]
     index = _index(folder)
-    kinds = dict(index.get('\0python2', {}))
-    found = False
+    kinds = dict(index.get('\0kinds', {}))
+    for entry in list(kinds):
+        if not os.path.isfile(os.path.join(folder, entry)):
+            del kinds[entry]
     for entry in sorted(os.listdir(folder)):
         path = os.path.join(folder, entry)
         if not entry.endswith('.py') or not os.path.isfile(path):
@@ -369,25 +406,24 @@ def _python2_folder(folder):
         stat = os.stat(path)
         record = kinds.get(entry)
         if record is None or tuple(record[:2]) != (stat.st_size, stat.st_mtime_ns):
-            kinds[entry] = (stat.st_size, stat.st_mtime_ns, _is_python2(path))
-        if kinds[entry][2]:
-            found = True
-            break
-    if kinds != index.get('\0python2'):
-        index['\0python2'] = kinds
+            kinds[entry] = (stat.st_size, stat.st_mtime_ns) + _kinds(path)
+    if kinds != index.get('\0kinds'):
+        index['\0kinds'] = kinds
         _store(_index_path(folder), _dumps(index))
-    _STATE['python2_folders'][folder] = changed, found
+    found = (any(k[2] for k in kinds.values()), any(k[3] for k in kinds.values()))
+    _STATE['folder_kinds'][folder] = changed, found
     return found
 
 
-def _is_python2(path):
+def _kinds(path):
+    """(Python 2, asks for Python 3's imports) of the file at path."""
     from thffi.port import pyversion
     try:
         with open(path, 'rb') as f:
             text = importlib.util.decode_source(f.read())
     except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
-        return False
-    return pyversion.decide(text).kind == pyversion.PYTHON2
+        return False, False
+    return pyversion.decide(text).kind == pyversion.PYTHON2, pyversion.python3_imports(text)
 
 
 def _names_a_sibling(text, path):
@@ -439,25 +475,36 @@ def _loaded(target):
 
 
 def _wrap_exec(tree):
-    """Makes each exec(x) of the tree, x not a literal, exec(IMPORTS(x)):
-    whether there was one."""
+    """Makes each exec(x) of the tree, x not a literal, exec(IMPORTS(x)),
+    and each __import__(name, globals, ...) given the importer's globals
+    and no level IMPORTS.imported(name, globals, ...) (Python 2 looked
+    beside the importer first then): the line of the first, 0 where
+    there was none."""
     import ast
 
     class Wrap(ast.NodeTransformer):
-        wrapped = False
+        line = 0
 
         def visit_Call(self, node):
             self.generic_visit(node)
-            if isinstance(node.func, ast.Name) and node.func.id == 'exec' and node.args and \
+            if not isinstance(node.func, ast.Name):
+                return node
+            if node.func.id == 'exec' and node.args and \
                     not isinstance(node.args[0], ast.Constant):
                 node.args[0] = ast.copy_location(ast.Call(ast.Name(IMPORTS, ast.Load()),
                                                           [node.args[0]], []), node.args[0])
-                Wrap.wrapped = True
+            elif node.func.id == '__import__' and 2 <= len(node.args) <= 4 and \
+                    not node.keywords:
+                node.func = ast.copy_location(ast.Attribute(ast.Name(IMPORTS, ast.Load()),
+                                                            'imported', ast.Load()), node.func)
+            else:
+                return node
+            Wrap.line = Wrap.line or node.lineno
             return node
 
     Wrap().visit(tree)
     ast.fix_missing_locations(tree)
-    return Wrap.wrapped
+    return Wrap.line
 
 
 class _Imports:
@@ -480,6 +527,18 @@ class _Imports:
                           'package\'s own module, as Python 2 found it: runs as exec(%r)' % (
                               os.path.relpath(self.path, _STATE['root']), line, text, new))
         return self.done[text]
+
+    def imported(self, name, globals=None, locals=None, fromlist=()):
+        """__import__(name, globals, locals, fromlist) as Python 2 ran it
+        (its level -1): the package's own module where one named so is
+        beside the file, else the top-level one."""
+        import builtins
+        first = name.partition('.')[0]
+        folder = os.path.dirname(self.path)
+        beside = os.path.isfile(os.path.join(folder, first, '__init__.py')) or any(
+            os.path.isfile(os.path.join(folder, first + suffix))
+            for suffix in importlib.machinery.all_suffixes())
+        return builtins.__import__(name, globals, locals, fromlist, 1 if beside else 0)
 
 
 def _say_once(key, text):

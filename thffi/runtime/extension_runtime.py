@@ -1,8 +1,9 @@
 """Run-time support of a built thffi extension.
 
-The builder copies this file into every extension package it writes (as
-_thffi_runtime.py), so a built extension needs torch and cffi's backend only.
-It holds what the generated package shares: the slow path of every function
+Every extension package the builder writes imports it from the installed
+thffi (thffi.runtime.extension_runtime): beside the package's __init__.py
+there is only the library, as 0.4 wrote it (a setup.py's package_data
+listing those two installs a package that imports).  It holds what the generated package shares: the slow path of every function
 (validation with messages naming the function and the argument, conversion
 of what the C entry point does not take as is) and the CUDA callbacks."""
 
@@ -74,14 +75,8 @@ _MISSING = object()
 
 
 def _accept_legacy_functions():
-    """thffi.legacy.accept_legacy_functions(), where thffi is installed (a
-    built extension may have been copied where it is not)."""
-    try:
-        from thffi.legacy import accept_legacy_functions
-    except ModuleNotFoundError as exc:
-        if exc.name != 'thffi':
-            raise
-        return
+    """thffi.legacy.accept_legacy_functions()."""
+    from thffi.legacy import accept_legacy_functions
     accept_legacy_functions()
 
 

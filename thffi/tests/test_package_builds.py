@@ -136,9 +136,15 @@ def _imports_and_matches(folder, env, tmp_path):
     return out.strip().splitlines()[-1]
 
 
-@pytest.mark.parametrize('how', ['setup.py install', 'pip install'])
-def test_the_first_install_from_a_fresh_checkout_is_complete(project, tmp_path, how):
+@pytest.mark.parametrize('how, package', [('setup.py install', True), ('pip install', True),
+                                          ('setup.py install', False)])
+def test_the_first_install_from_a_fresh_checkout_is_complete(project, tmp_path, how, package):
+    """At package=False setuptools links the cffi module top-level (_ffi),
+    and the wrappers' package (th_axpy._ext.ffi) is installed all the same."""
     source, env = project
+    if not package:
+        build = source / 'build.py'
+        build.write_text(build.read_text().replace('package=True', 'package=False'))
     if how == 'pip install':
         site = tmp_path / 'site'
         rc, out = _run([sys.executable, '-m', 'pip', 'install', '-q', '--no-build-isolation',
@@ -150,14 +156,20 @@ def test_the_first_install_from_a_fresh_checkout_is_complete(project, tmp_path, 
     assert rc == 0, out
     installed = site / 'th_axpy' / '_ext' / 'ffi'
     names = sorted(p.name for p in installed.iterdir())
-    assert '__init__.py' in names and '_thffi_runtime.py' in names, names
+    assert '__init__.py' in names and '_thffi_runtime.py' not in names, names
     assert (site / 'th_axpy' / '_ext' / '__init__.py').is_file()
     # Built for this interpreter (the module uses CPython's full API), not
     # as a stable-ABI library other versions would load.
-    assert [n for n in names if n.endswith('.so')] == [
-        '_ffi' + sysconfig.get_config_var('EXT_SUFFIX')], names
+    libraries = names if package else sorted(p.name for p in site.iterdir())
+    assert [n for n in libraries if n.endswith('.so')] == [
+        '_ffi' + sysconfig.get_config_var('EXT_SUFFIX')], libraries
     shutil.rmtree(source)  # nothing may come from the checkout
     assert _imports_and_matches(site, env, tmp_path).startswith(str(site))
+    if not package:  # the cffi module alone carries the header's functions, as 0.4's did
+        rc, out = _run([sys.executable, '-c', 'import _ffi; print(sorted(dir(_ffi.lib)))'],
+                       tmp_path, dict(env, PYTHONPATH=os.pathsep.join([str(site),
+                                                                       env['PYTHONPATH']])))
+        assert (rc, out) == (0, "['axpy_Double', 'axpy_Float']\n"), out
 
 
 def test_build_ext_inplace_checks_the_library_setuptools_links(project, tmp_path):
@@ -245,3 +257,55 @@ def test_setuptools_builds_an_extension_out_of_package_mode(tmp_path, route):
         ''')], source, env)
     assert rc == 0, out
     assert out.split() == ['15.0', str(source / '_ext' / 'fill' / '__init__.py')]
+    # The cffi module alone carries the header's functions, as 0.4's did.
+    rc, out = _run([sys.executable, '-c', 'import torch, _fill; t = torch.zeros(4); '
+                    'print(_fill.lib.fill_forward(t, 1.5), t.sum().item(), dir(_fill.lib))'],
+                   source, env)
+    assert (rc, out) == (0, "1 6.0 ['fill_forward']\n"), out
+
+
+# A setup.py of 2018 listing by hand the two files 0.4's build wrote into
+# the package (its __init__.py and the library), after `python build.py`.
+LISTED = {
+    'setup.py': '''
+        from setuptools import setup
+
+        setup(name='p', version='0.1', packages=['p'],
+              package_data={'p': ['ext/__init__.py', 'ext/_ext.so']})
+        ''',
+    'p/__init__.py': '',
+    'p/build.py': '''
+        from torch.utils.ffi import create_extension
+
+        ffi = create_extension('ext', headers=['src/fill.h'], sources=['src/fill.c'],
+                               relative_to=__file__)
+
+        if __name__ == '__main__':
+            ffi.build()
+        ''',
+    'p/src/fill.h': FILL['src/fill.h'],
+    'p/src/fill.c': FILL['src/fill.c'],
+}
+
+
+def test_package_data_listing_the_two_files_0_4_wrote_imports(tmp_path):
+    source = tmp_path / 'p-src'
+    for name, text in LISTED.items():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text(textwrap.dedent(text).lstrip())
+    hook = tmp_path / 'hook'
+    hook.mkdir()
+    (hook / 'sitecustomize.py').write_text('from thffi import _hook\n_hook.install()\n')
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(hook), ROOT]))
+    rc, out = _run([sys.executable, os.path.join('p', 'build.py')], source, env)
+    assert rc == 0, out
+    site = tmp_path / 'site'
+    rc, out = _run([sys.executable, '-m', 'pip', 'install', '-q', '--no-build-isolation',
+                    '--no-deps', '--no-index', '--target', str(site), '.'], source, env)
+    assert rc == 0, out
+    assert sorted(p.name for p in (site / 'p' / 'ext').glob('*.*')) == ['__init__.py', '_ext.so']
+    shutil.rmtree(source)  # nothing may come from the checkout
+    rc, out = _run([sys.executable, '-c', 'import torch, p.ext; t = torch.zeros(3); '
+                    'print(p.ext.fill_forward(t, 2.0), t.tolist())'], tmp_path,
+                   dict(env, PYTHONPATH=os.pathsep.join([str(site), env['PYTHONPATH']])))
+    assert (rc, out) == (0, '1 [2.0, 2.0, 2.0]\n'), out

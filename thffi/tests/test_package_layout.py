@@ -12,9 +12,9 @@ import pytest
 THFFI = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Left to right: a part may import the parts after it.
 ORDER = ('run', 'builder', 'port', 'toolchain')
-# What a part may import besides: runtime/extension_runtime.py runs as a
-# copy inside each built package and asks the installed thffi's public
-# thffi.legacy by name (docs/architecture.md).
+# What a part may import besides: runtime/extension_runtime.py, which each
+# built package imports, asks thffi's public thffi.legacy by name
+# (docs/architecture.md).
 ALLOWED = {('thffi.runtime.extension_runtime', 'thffi.legacy')}
 # Data at the top that imports nothing and any part may read.
 SHARED = {'thffi._version', 'thffi._cache'}

@@ -146,8 +146,8 @@ def test_removed_scipy_names_compute_what_they_did():
 
 
 @pytest.mark.parametrize('source, expected', [
-    ('import scipy.misc\nimg = scipy.misc.toimage(a)\n',
-     'x.py:2: scipy.misc.toimage: gone since SciPy 1.3; write PIL.Image'),
+    ('import scipy.misc\nimg = scipy.misc.imfilter(a, "blur")\n',
+     'x.py:2: scipy.misc.imfilter: gone since SciPy 1.3; write PIL.Image'),
     ('import scipy.integrate\ns = scipy.integrate.simps(y, x)\n',
      'x.py:2: scipy.integrate.simps: gone since SciPy 1.14; write scipy.integrate.simpson(y, '
      'x=x) (x is keyword-only, and `even` is gone)'),

@@ -325,3 +325,80 @@ def test_tabs_and_spaces_mixed_as_python_2_read_them(tmp_path):
     out = subprocess.run([sys.executable, 'tabbed.py'], cwd=str(folder), capture_output=True,
                          text=True, timeout=60)
     assert out.stdout == TABBED_OUT, out.stderr
+
+
+# thffi/tests/py2_implicit: nothing in it is Python 2 only, yet only Python
+# 2 ran it: poolnet's modules import their siblings implicitly, layers'
+# `#!` __init__.py execs an import of each module a glob of its folder
+# finds (a top-level shift.py that raises is never the one found: run and
+# port both write 'from .%s import *'), and netv3, written for
+# Python 3's imports (`from .blocks import width`), imports the top-level
+# config.py although a netv3/config.py (that raises) is its namesake.
+IMPLICIT = os.path.join(TESTS, 'py2_implicit')
+IMPLICIT_OUT = ('pooled: [3, 7]\nshifted: [3, 4, 5, 1, 2]\nscaled: [3, 6, 9, 12, 15]\n'
+                'width: 8\n')
+
+
+def test_a_package_with_no_python_2_syntax_imports_as_python_2_did(tmp_path):
+    folder = tmp_path / 'repo'
+    shutil.copytree(IMPLICIT, str(folder), ignore=shutil.ignore_patterns('__pycache__'))
+    before = _files(folder)
+    plain = subprocess.run([sys.executable, 'train.py'], cwd=str(folder), capture_output=True,
+                           text=True, timeout=60)
+    assert "No module named 'scale'" in plain.stderr
+    out = thffi_run(['--', 'python', 'train.py'], folder, _env(tmp_path))
+    assert (out.returncode, out.stdout) == (0, IMPLICIT_OUT), out.stderr
+    assert said(out.stderr) == [
+        "thffi run: layers/__init__.py: its imports of its package's own modules (line 9) find "
+        "them first, as in Python 2: runs as `python -m thffi port` converts it, in memory (the "
+        "file stays as it is)",
+        "thffi run: poolnet/__init__.py: its imports of its package's own modules (line 2) find "
+        "them first, as in Python 2: runs as `python -m thffi port` converts it, in memory (the "
+        "file stays as it is)",
+        "thffi run: poolnet/pooling.py: its imports of its package's own modules (line 1) find "
+        "them first, as in Python 2: runs as `python -m thffi port` converts it, in memory (the "
+        "file stays as it is)"]
+    assert _files(folder) == before
+    # port writes what it can prove on disk: the exec'd names are the stems
+    # of the files a glob of the package's own folder finds, each a sibling
+    _, findings, _, changed = port(str(folder), write=True)
+    assert sorted(changed) == [os.path.join('layers', '__init__.py'),
+                               os.path.join('poolnet', '__init__.py'),
+                               os.path.join('poolnet', 'pooling.py')]
+    assert (folder / 'poolnet/pooling.py').read_text().startswith('from . import sizes\n')
+    assert "        exec('from .%s import *' % name)\n" in (
+        folder / 'layers/__init__.py').read_text()
+    assert [(f.path, f.line, f.fixed) for f in findings if f.path.startswith('layers')] == [
+        (os.path.join('layers', '__init__.py'), 9, True)]
+    out = subprocess.run([sys.executable, 'train.py'], cwd=str(folder), capture_output=True,
+                         text=True, timeout=60)
+    assert out.stdout == IMPLICIT_OUT, out.stderr
+
+
+def test_an_import_by_a_name_known_as_it_runs_finds_the_sibling(tmp_path):
+    """In a package's module of Python 3 syntax with no static import of a
+    sibling: exec('from %s import NAME' % name) and __import__(name,
+    globals()) find the package's own module first, as in Python 2;
+    __import__(name) stays absolute."""
+    write_files(tmp_path, {
+        'plugins/__init__.py': '''\
+            def load(name):
+                return __import__(name, globals(), locals(), ['NAME']).NAME
+
+
+            def load_exec(name):
+                exec('from %s import NAME' % name, globals())
+                return NAME
+
+
+            def load_top(name):
+                return __import__(name).NAME
+            ''',
+        'plugins/relu.py': 'NAME = "plugins/relu.py"\n',
+        'relu.py': 'NAME = "the top-level relu.py"\n',
+        'main.py': 'import plugins\nprint(plugins.load("relu"), "/", plugins.load_exec("relu"), '
+                   '"/", plugins.load_top("relu"))\n',
+    })
+    out = thffi_run(['--', 'python', 'main.py'], tmp_path, _env(tmp_path))
+    assert (out.returncode, out.stdout) == (
+        0, 'plugins/relu.py / plugins/relu.py / the top-level relu.py\n'), out.stderr

@@ -162,7 +162,20 @@ _UNITTEST = (('assertEquals', 'assertEqual'), ('assertNotEquals', 'assertNotEqua
              ('failUnlessRaises', 'assertRaises'), ('assertRegexpMatches', 'assertRegex'),
              ('assertNotRegexpMatches', 'assertNotRegex'),
              ('assertRaisesRegexp', 'assertRaisesRegex'))
-_SCIPY_IMAGES = ('imfilter', 'imrotate', 'imshow', 'toimage', 'fromimage', 'bytescale')
+_SCIPY_IMAGES = ('imfilter', 'imrotate', 'imshow')
+# scipy.misc's image functions given back with SciPy 1.0's meaning, over
+# Pillow (thffi/runtime/scipy_images.py): name, today's nearest.
+_SCIPY_IMAGES_BACK = (
+    ('imread', "numpy.asarray(PIL.Image.open(path)) (mode=: .convert(mode) first; "
+               "flatten=True: .convert('F')), or imageio.v2.imread(path)"),
+    ('imsave', 'PIL.Image.fromarray(a).save(path) (imsave scaled the values to 0-255 first, '
+               'as bytescale did; a uint8 array is saved as it is)'),
+    ('imresize', 'numpy.asarray(PIL.Image.fromarray(a).resize((width, height), '
+                 'PIL.Image.BILINEAR)) (imresize took (rows, cols), a percentage or a '
+                 'fraction, and returned uint8 scaled to 0-255)'),
+    ('toimage', 'PIL.Image.fromarray(a) (toimage scaled the values to 0-255 first)'),
+    ('fromimage', 'numpy.asarray(image)'),
+    ('bytescale', '((a - a.min()) * 255.0 / (a.max() - a.min()) + 0.5).astype(numpy.uint8)'))
 _SCIPY_SPECIAL = ('comb', 'factorial', 'factorial2', 'factorialk', 'logsumexp')
 _TORCH_1 = 'PyTorch 1.0'
 _TORCH_2 = 'PyTorch 2.0'
@@ -543,15 +556,9 @@ REMOVED = [
     Row('numpy.find_common_type', 'numpy.result_type or numpy.promote_types', '',
         'NumPy 2.0', None),
     # -- SciPy --------------------------------------------------------------
-    Row('scipy.misc.imread', 'numpy.asarray(PIL.Image.open(path)) (mode=: .convert(mode) '
-        "first; flatten=True: .convert('F')), or imageio.v2.imread(path)", '',
-        'SciPy 1.3', None),
-    Row('scipy.misc.imsave', 'PIL.Image.fromarray(a).save(path) (imsave scaled the values '
-        'to 0-255 first, as bytescale did; a uint8 array is saved as it is)', '',
-        'SciPy 1.3', None),
-    Row('scipy.misc.imresize', 'numpy.asarray(PIL.Image.fromarray(a).resize((width, '
-        'height), PIL.Image.BILINEAR)) (imresize took (rows, cols), a percentage or a '
-        'fraction, and returned uint8 scaled to 0-255)', '', 'SciPy 1.3', None),
+    *[Row('scipy.misc.' + name, 'thffi.runtime.scipy_images.' + name, "SciPy 1.0's, over "
+          'Pillow (pip install Pillow); today: ' + today, 'SciPy 1.3', 'rename')
+      for name, today in _SCIPY_IMAGES_BACK],
     *[Row('scipy.misc.' + n, 'PIL.Image', '', 'SciPy 1.3', None) for n in _SCIPY_IMAGES],
     *[Row('scipy.misc.' + n, 'scipy.special.' + n, 'moved', 'SciPy 1.3', 'rename')
       for n in _SCIPY_SPECIAL],

@@ -1,0 +1,2 @@
+def shift(row, by):
+    return row[by:] + row[:by]

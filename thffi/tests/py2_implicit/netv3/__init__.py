@@ -1,0 +1,2 @@
+# netv3: written for Python 3's imports
+from .blocks import width

@@ -1,0 +1,5 @@
+import config
+
+
+def width():
+    return config.WIDTH * 2

@@ -1,0 +1,1 @@
+raise ImportError('the top-level shift.py: layers/ imports its own')
