@@ -1,0 +1,100 @@
+"""The demo's edit-rebuild loop: one line of src/my_lib.c changed, then
+`python build.py`, with and without CUDA, against the whole first build:
+the numbers behind docs/cold_builds.md's "Rebuilds".
+
+    python bench/rebuild.py                  # this tree's thffi, 3 rounds
+    python bench/rebuild.py --against main   # and another revision's, beside it
+
+Each tree's demo is a fresh copy (bench/cold_cuda.py's project()), built
+once untimed in each configuration so that thffi's own objects are in the
+user's cache, as they are after a user's first build.  Each round then
+times, for each tree and configuration, the first build (nothing built in
+the copy: `_ext/` removed) and an edit's rebuild (a comment line appended
+to src/my_lib.c, whose content then differs from the last build's).
+Rounds run in alternating order, so that the slow stretches of a shared
+machine fall on both trees; each figure is the median of the rounds.  The
+after tree's last rebuild line (where its time went) is printed too.
+Prints markdown."""
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import bench  # noqa: E402
+from cold_cuda import ROOT, project, thffi_at  # noqa: E402
+
+CONFIGS = {'with CUDA': '1', 'without CUDA': '0'}
+
+
+def build(path, cuda):
+    """(seconds, stdout) of `python build.py` in path."""
+    return bench.run_timed([sys.executable, 'build.py'], path, {'THFFI_WITH_CUDA': cuda})
+
+
+def first_build(path, cuda):
+    shutil.rmtree(os.path.join(path, '_ext'), ignore_errors=True)
+    return build(path, cuda)
+
+
+def edit_rebuild(path, cuda, n):
+    with open(os.path.join(path, 'src', 'my_lib.c'), 'a') as f:
+        f.write('/* edit %d */\n' % n)
+    return build(path, cuda)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--against', help='a git revision to compare with')
+    parser.add_argument('--rounds', type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as workdir:
+        trees = {'after': project(workdir, 'after', os.path.join(ROOT, 'thffi'))}
+        if args.against:
+            trees['before'] = project(workdir, 'before', thffi_at(args.against, workdir))
+        cases = [(config, tree) for config in CONFIGS for tree in trees]
+        for config, tree in cases:  # thffi's own objects into the cache, untimed
+            first_build(trees[tree], CONFIGS[config])
+        samples = {(kind, case): [] for kind in ('first', 'edit') for case in cases}
+        lines = {}
+        for r in range(args.rounds):
+            for config, tree in cases if r % 2 == 0 else reversed(cases):
+                path, cuda = trees[tree], CONFIGS[config]
+                samples['first', (config, tree)].append(first_build(path, cuda)[0])
+                seconds, out = edit_rebuild(path, cuda, r)
+                samples['edit', (config, tree)].append(seconds)
+                lines[config, tree] = [l for l in out.splitlines() if 'thffi: built' in l]
+                print('round %d, %s, %s: first %.2f s, edit %.2f s'
+                      % (r + 1, config, tree, samples['first', (config, tree)][-1], seconds),
+                      flush=True)
+    median = {case: statistics.median(v) for case, v in samples.items()}
+    before = 'before (%s)' % args.against if args.against else None
+    print('\nThe demo\'s builds, whole `python build.py` process, seconds, median of %d '
+          'rounds\n' % args.rounds)
+    print('| build | %safter | edit / first%s |\n|---|%s---|---|%s'
+          % (before + ' | ' if before else '', ' | after / before' if before else '',
+             '---|' if before else '', '---|' if before else ''))
+    for config in CONFIGS:
+        for kind, row in (('first', 'first build (thffi\'s objects cached)'),
+                          ('edit', 'edit src/my_lib.c, rebuild')):
+            after = median[kind, (config, 'after')]
+            cells = ['%s, %s' % (row, config)]
+            if before:
+                cells.append('%.2f' % median[kind, (config, 'before')])
+            cells += ['%.2f' % after, '%.2f' % (after / median['first', (config, 'after')])]
+            if before:
+                cells.append('%.2f' % (after / median[kind, (config, 'before')]))
+            print('| %s |' % ' | '.join(cells))
+    print('\nWhere the after tree\'s last rebuilds spent their time:\n')
+    for config in CONFIGS:
+        for line in lines[config, 'after']:
+            print('- %s: `%s`' % (config, line.split(' -> ')[0]))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
