@@ -10,10 +10,12 @@ once untimed in each configuration so that thffi's own objects are in the
 user's cache, as they are after a user's first build.  Each round then
 times, for each tree and configuration, the first build (nothing built in
 the copy: `_ext/` removed) and an edit's rebuild (a comment line appended
-to src/my_lib.c, whose content then differs from the last build's).
+to src/my_lib.c, whose content then differs from the last build's), then
+one with nothing changed (the whole process when nothing is compiled).
 Rounds run in alternating order, so that the slow stretches of a shared
 machine fall on both trees; each figure is the median of the rounds.  The
-after tree's last rebuild line (where its time went) is printed too.
+after tree's last lines of a first build and a rebuild (where their time
+went) are printed too.
 Prints markdown."""
 
 import argparse
@@ -60,15 +62,18 @@ def main():
         cases = [(config, tree) for config in CONFIGS for tree in trees]
         for config, tree in cases:  # thffi's own objects into the cache, untimed
             first_build(trees[tree], CONFIGS[config])
-        samples = {(kind, case): [] for kind in ('first', 'edit') for case in cases}
+        samples = {(kind, case): [] for kind in ('first', 'edit', 'none') for case in cases}
         lines = {}
         for r in range(args.rounds):
             for config, tree in cases if r % 2 == 0 else reversed(cases):
                 path, cuda = trees[tree], CONFIGS[config]
-                samples['first', (config, tree)].append(first_build(path, cuda)[0])
-                seconds, out = edit_rebuild(path, cuda, r)
+                seconds, first = first_build(path, cuda)
+                samples['first', (config, tree)].append(seconds)
+                seconds, edit = edit_rebuild(path, cuda, r)
                 samples['edit', (config, tree)].append(seconds)
-                lines[config, tree] = [l for l in out.splitlines() if 'thffi: built' in l]
+                lines[config, tree] = [line.split(' -> ')[0] for out in (first, edit)
+                                       for line in out.splitlines() if 'thffi: built' in line]
+                samples['none', (config, tree)].append(build(path, cuda)[0])
                 print('round %d, %s, %s: first %.2f s, edit %.2f s'
                       % (r + 1, config, tree, samples['first', (config, tree)][-1], seconds),
                       flush=True)
@@ -81,7 +86,8 @@ def main():
              '---|' if before else '', '---|' if before else ''))
     for config in CONFIGS:
         for kind, row in (('first', 'first build (thffi\'s objects cached)'),
-                          ('edit', 'edit src/my_lib.c, rebuild')):
+                          ('edit', 'edit src/my_lib.c, rebuild'),
+                          ('none', 'nothing changed (up to date)')):
             after = median[kind, (config, 'after')]
             cells = ['%s, %s' % (row, config)]
             if before:
@@ -90,10 +96,10 @@ def main():
             if before:
                 cells.append('%.2f' % (after / median[kind, (config, 'before')]))
             print('| %s |' % ' | '.join(cells))
-    print('\nWhere the after tree\'s last rebuilds spent their time:\n')
+    print('\nWhere the after tree\'s last first build and rebuild spent their time:\n')
     for config in CONFIGS:
         for line in lines[config, 'after']:
-            print('- %s: `%s`' % (config, line.split(' -> ')[0]))
+            print('- %s: `%s`' % (config, line))
 
 
 if __name__ == '__main__':

@@ -163,48 +163,51 @@ def keep(plan):
 
 def spent(plan, total, compiling):
     """Where a build's time went, as words for its last line: `nvcc
-    my_lib_kernel.cu 2.80 s, gcc my_lib.c and the module 0.61 s, link
+    my_lib_kernel.cu 2.80 s, gcc my_lib.c 0.20 s, the module 0.60 s, link
     0.30 s, reused my_lib_cuda.c, thffi objects 28 cached`.  total: the
     build's seconds; compiling: those of compile() (thffi's objects and the
-    .cu files, in parallel): the C that cffi compiles follows it, and the
-    rest is the link, its checks and the install."""
+    .cu files, in parallel).  The C that cffi compiles (the user's and the
+    module it generates) follows it; the rest is the link, its checks and
+    the install."""
     entries = list(records(plan.build_dir).values())
-    ours = list(plan.sources) + list(plan.cuda_sources)
-    user = [e for e in entries if 'own' not in e]
+    # The .cu files first (they start first), then the build's order.
+    ours = {source: i for i, source in enumerate(plan.cuda_sources + plan.sources)}
+    user = sorted((e for e in entries if 'own' not in e),
+                  key=lambda e: ours.get(e['source'], len(ours)))
     ran = [e for e in user if not e.get('reused')]
     words = []
-    for compiler in dict.fromkeys(e['compiler'] for e in sorted(
-            ran, key=lambda e: not e['source'].endswith('.cu'))):
-        done = [e for e in ran if e['compiler'] == compiler]
-        words.append('%s %s %.2f s' % (compiler, _names(
-            [e['source'] for e in done if e['source'] in ours],
-            len([e for e in done if e['source'] not in ours])),
-            sum(e['seconds'] for e in done)))
+    mine = [e for e in ran if e['source'] in ours]
+    for compiler in dict.fromkeys(e['compiler'] for e in mine):
+        done = [e for e in mine if e['compiler'] == compiler]
+        words.append('%s %s %.2f s' % (compiler, _names([e['source'] for e in done]),
+                                       sum(e['seconds'] for e in done)))
+    generated = [e for e in ran if e['source'] not in ours]
+    if generated:
+        words.append('%s %.2f s' % ('the module' if len(generated) == 1 else
+                                    'the module and %d more' % (len(generated) - 1),
+                                    sum(e['seconds'] for e in generated)))
     after = sum(e['seconds'] for e in ran if not e['source'].endswith('.cu'))
     words.append('link %.2f s' % max(0.0, total - compiling - after))
     reused = [e['source'] for e in user if e.get('reused')]
     if reused:
-        words.append('reused %s' % _names(reused, 0))
-    origins = [e['own'] for e in entries if 'own' in e]
-    if origins:
-        counts = {'cache': 'cached', 'compiled': 'compiled'}
-        shown = {}
-        for origin in origins:
-            word = counts.get(origin, 'prebuilt')
-            shown[word] = shown.get(word, 0) + 1
+        words.append('reused %s' % _names(reused))
+    counts = {}
+    for entry in entries:
+        if 'own' in entry:
+            word = {'cache': 'cached', 'compiled': 'compiled'}.get(entry['own'], 'prebuilt')
+            counts[word] = counts.get(word, 0) + 1
+    if counts:
         words.append('thffi objects %s' % ', '.join(
-            '%d %s' % (n, word) for word, n in sorted(shown.items(), key=lambda i: -i[1])))
+            '%d %s' % (n, word) for word, n in sorted(counts.items(), key=lambda i: -i[1])))
     return ', '.join(words)
 
 
-def _names(sources, others):
-    """'my_lib.c, my_lib_cuda.c and the module': up to three of the user's
-    files by name (else their number), and the generated module (others:
-    the compiles of files not the user's)."""
-    names = ([os.path.basename(s) for s in sources] if len(sources) <= 3
-             else ['%d files' % len(sources)])
-    names += ['the module' if others == 1 else '%d generated files' % others] if others else []
-    return ', '.join(names[:-1]) + ' and ' + names[-1] if len(names) > 1 else names[0]
+def _names(sources):
+    """'my_lib.c, my_lib_cuda.c and x.cu': up to three files by name, else their number."""
+    names = [os.path.basename(s) for s in sources]
+    if len(names) > 3:
+        return '%d files' % len(names)
+    return ' and '.join([', '.join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
 
 
 def _read(path):
