@@ -108,15 +108,15 @@ def record(obj, source, commands, seconds, own=None):
 
 
 def _dependencies(path):
-    """The files a dependency file names (absolute: relative ones are the
-    compiler's folder's, the build folder), or None without one."""
+    """The files a dependency file names, absolute (a relative one is the
+    current folder's, where the compiler just ran: cffi compiles in the
+    build folder), or None without one."""
     try:
         with open(path) as f:
             text = f.read().replace('\\\n', ' ')
     except OSError:
         return None
-    folder = os.path.dirname(os.path.abspath(path))
-    return [os.path.normpath(os.path.join(folder, p)) for p in text.split(':', 1)[1].split()]
+    return [os.path.abspath(p) for p in text.partition(':')[2].split()]
 
 
 def records(build_dir):
