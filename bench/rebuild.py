@@ -13,13 +13,16 @@ the copy: `_ext/` removed) and an edit's rebuild (a comment line appended
 to src/my_lib.c, whose content then differs from the last build's), then
 one with nothing changed (the whole process when nothing is compiled).
 Rounds run in alternating order, so that the slow stretches of a shared
-machine fall on both trees; each figure is the median of the rounds.  The
+machine fall on both trees; each figure is the median of the rounds, in
+wall seconds and in CPU seconds (of the process and the compilers it runs:
+the steadier figure on a shared machine).  The
 after tree's last lines of a first build and a rebuild (where their time
 went) are printed too.
 Prints markdown."""
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -35,8 +38,14 @@ CONFIGS = {'with CUDA': '1', 'without CUDA': '0'}
 
 
 def build(path, cuda):
-    """(seconds, stdout) of `python build.py` in path."""
-    return bench.run_timed([sys.executable, 'build.py'], path, {'THFFI_WITH_CUDA': cuda})
+    """((wall seconds, CPU seconds), stdout) of `python build.py` in path:
+    the CPU seconds (user and system, of it and the compilers it runs)
+    are the steadier figure on a shared machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds, out = bench.run_timed([sys.executable, 'build.py'], path,
+                                   {'THFFI_WITH_CUDA': cuda})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime), out
 
 
 def first_build(path, cuda):
@@ -74,13 +83,23 @@ def main():
                 lines[config, tree] = [line.split(' -> ')[0] for out in (first, edit)
                                        for line in out.splitlines() if 'thffi: built' in line]
                 samples['none', (config, tree)].append(build(path, cuda)[0])
-                print('round %d, %s, %s: first %.2f s, edit %.2f s'
-                      % (r + 1, config, tree, samples['first', (config, tree)][-1], seconds),
-                      flush=True)
-    median = {case: statistics.median(v) for case, v in samples.items()}
+                print('round %d, %s, %s: first %.2f s, edit %.2f s (wall)'
+                      % (r + 1, config, tree, samples['first', (config, tree)][-1][0],
+                         seconds[0]), flush=True)
+    for unit, which in (('wall', 0), ('CPU', 1)):
+        table(args, {case: statistics.median(pair[which] for pair in v)
+                     for case, v in samples.items()}, unit)
+    print('\nWhere the after tree\'s last first build and rebuild spent their time (wall):\n')
+    for config in CONFIGS:
+        for line in lines[config, 'after']:
+            print('- %s: `%s`' % (config, line))
+
+
+def table(args, median, unit):
+    """The markdown table of the medians, in `unit` seconds."""
     before = 'before (%s)' % args.against if args.against else None
-    print('\nThe demo\'s builds, whole `python build.py` process, seconds, median of %d '
-          'rounds\n' % args.rounds)
+    print('\nThe demo\'s builds, whole `python build.py` process, %s seconds, median of %d '
+          'rounds\n' % (unit, args.rounds))
     print('| build | %safter | edit / first%s |\n|---|%s---|---|%s'
           % (before + ' | ' if before else '', ' | after / before' if before else '',
              '---|' if before else '', '---|' if before else ''))
@@ -96,10 +115,6 @@ def main():
             if before:
                 cells.append('%.2f' % (after / median[kind, (config, 'before')]))
             print('| %s |' % ' | '.join(cells))
-    print('\nWhere the after tree\'s last first build and rebuild spent their time:\n')
-    for config in CONFIGS:
-        for line in lines[config, 'after']:
-            print('- %s: `%s`' % (config, line))
 
 
 if __name__ == '__main__':
