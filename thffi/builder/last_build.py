@@ -68,17 +68,18 @@ def _identity(tool):
 
 
 def reuse(folder, commands, obj):
-    """Whether obj is in place without compiling it: this build compiled it
-    already with the same commands (cffi compiles again for a second link),
-    or the store `folder` holds it, every file it read unchanged (then
+    """Whether obj is in place without compiling it, every file it read
+    unchanged: this build compiled it already with the same commands (cffi
+    compiles again for a second link; the C99 inline rescue, link.py,
+    rewrites its file between two), or the store `folder` holds it (then
     copied, with its dependency file and its record, marked reused)."""
     wanted = key(commands, obj)
     done = _read(obj + '.json')
-    if done and done.get('key') == wanted and os.path.isfile(obj):
+    if done and done.get('key') == wanted and os.path.isfile(obj) and _unchanged(done):
         return True
     entry = os.path.join(folder, wanted)
     kept = _read(entry + '.json')
-    if not kept or any(digest(path) != sha for path, sha in kept['deps'].items()):
+    if not kept or not _unchanged(kept):
         return False
     try:
         shutil.copyfile(entry + '.o', obj)
@@ -88,6 +89,10 @@ def reuse(folder, commands, obj):
     write_atomic(obj + '.json', json.dumps(dict(kept, key=wanted, seconds=0, reused=True,
                                                 compiler=os.path.basename(commands[0][0]))))
     return True
+
+
+def _unchanged(entry):
+    return all(digest(path) == sha for path, sha in entry['deps'].items())
 
 
 def record(obj, source, commands, seconds, own=None):
