@@ -14,7 +14,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import command_log
+from . import command_log, last_build
 from .._cache import cache_root, format_size, stored as cache_stored
 from ..toolchain import cuda_toolkit as cuda
 from .configure import BuildError
@@ -58,25 +58,38 @@ def compile(plan, deferred=False):
               % (plan.arch_spec, plan.arch_source))
 
     stored = []
+    store = last_build.store(plan.target_dir)
 
     def run(job):
-        """The compiler's result (a blank one for an object from the cache)."""
+        """The compiler's result (a blank one for an object from the cache),
+        or None for one of the user's the last build made (last_build.py).
+        Each object made gets its record."""
+        start = time.perf_counter()
         try:
             if job.own and own[job.object].fetch(origins[job.object]):
+                last_build.record(job.object, job.source, [job.command], 0,
+                                  own=origins[job.object])
                 return subprocess.CompletedProcess(job.command, 0, '', '')
+            if not job.own and last_build.reuse(store, [job.command], job.object):
+                return None
             result = subprocess.run(job.command, capture_output=True, text=True)
             if result.returncode != 0 and not job.own:
                 result = _with_headers(job, result)
         except FileNotFoundError:
             raise BuildError(_missing_compiler(job.command[0])) from None
-        if job.own and result.returncode == 0:
-            stored.append(own[job.object].store())
+        if result.returncode == 0:
+            if job.own:
+                stored.append(own[job.object].store())
+            last_build.record(job.object, job.source, [job.command],
+                              time.perf_counter() - start, own=job.own and 'compiled')
         return result
 
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = list(pool.map(run, jobs))
     for job, result in zip(jobs, results):
+        if result is None:
+            continue
         if plan.verbose and not job.own:
             print(command_log.command(plan, job.command))
         # The user's compiler warnings show (one line a kind, but on

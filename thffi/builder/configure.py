@@ -15,8 +15,9 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 
-from . import codegen, jobs, binaries, command_log
+from . import codegen, jobs, binaries, command_log, last_build
 from ..toolchain import cuda_toolkit as cuda
 from .jobs import CSRC, THFFI_DIR, INCLUDE_DIR
 from .headers import read_headers
@@ -112,9 +113,12 @@ class LanguageArgs(list):
     (toolchain/cc.py's for_language; setuptools' compiler class is taught
     to ask, by compile_by_language).  as_cuda: None, or, in a build with
     CUDA, a function of (source, object) giving the nvcc command that
-    compiles a C++ source as CUDA (_by_verdict)."""
+    compiles a C++ source as CUDA (_by_verdict).  store: None, or the
+    folder of the last build's objects, reused where nothing they were
+    compiled from changed (last_build.py)."""
 
     as_cuda = None
+    store = None
 
     def for_compile(self, compiler, source, cc_args):
         """(arguments, language) for `source` compiled by `compiler` (a
@@ -151,11 +155,19 @@ def compile_by_language():
         standards = [] if language == 'c' or cc.names_a_standard(
             self.compiler_so + list(cc_args) + args) else cc.OLD_CXX_DEFAULTS
         as_cuda = extra_postargs.as_cuda if language == 'c++' else None
+        nvcc = as_cuda and as_cuda(src, obj)
+        # What decides the object: the command, and the fallback's.
+        commands = [self.compiler_so + list(cc_args) + [src] + args] + ([nvcc] if nvcc else [])
+        if extra_postargs.store and last_build.reuse(extra_postargs.store, commands, obj):
+            return None
+        start = time.perf_counter()
         if language == 'c':
-            return original(self, obj, src, ext, cc_args, args, pp_opts)
-        return _by_verdict(src, lambda more: original(self, obj, src, ext, cc_args,
-                                                       args + more, pp_opts),
-                           standards, as_cuda and as_cuda(src, obj))
+            original(self, obj, src, ext, cc_args, args, pp_opts)
+        else:
+            _by_verdict(src, lambda more: original(self, obj, src, ext, cc_args, args + more,
+                                                   pp_opts), standards, nvcc)
+        last_build.record(obj, src, commands, time.perf_counter() - start)
+        return None
 
     _compile.thffi_by_language = True
     compiler_class._compile = _compile
@@ -556,6 +568,8 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
         source_extension='.cpp' if kw.get('language') == 'c++' else '.c')
     if with_cuda:
         kw['extra_compile_args'].as_cuda = functools.partial(_cxx_as_cuda, plan)
+    if not package:  # setuptools compiles a package: build() alone keeps objects
+        kw['extra_compile_args'].store = last_build.store(target_dir)
     return dataclasses.replace(plan, jobs=jobs.jobs(
         plan, [(os.path.join(CSRC, f), o) for f, o in own]))
 

@@ -30,7 +30,7 @@ import time
 
 import cffi
 
-from . import codegen, command_log, package_mode, shared_library
+from . import codegen, command_log, last_build, package_mode, shared_library
 from .compile import compile
 from .configure import (INCLUDE_DIR, BuildError, as_list, compile_by_language, configure,
                         include_dirs, include_flags)
@@ -202,7 +202,10 @@ class Extension(cffi.FFI):
                 shutil.rmtree(plan.build_dir, ignore_errors=True)
                 os.makedirs(plan.build_dir)
                 try:
-                    final = install(plan, link(plan, compile(plan)))
+                    objects = compile(plan)
+                    compiling = time.perf_counter() - start
+                    final = install(plan, link(plan, objects))
+                    spent = last_build.spent(plan, time.perf_counter() - start, compiling)
                 finally:
                     shutil.rmtree(plan.build_dir, ignore_errors=True)
         except BaseException:
@@ -215,8 +218,8 @@ class Extension(cffi.FFI):
                 remove_new_packages(created)
             raise
         if plan.verbose:
-            print('thffi: built %s in %.2f s -> %s'
-                  % (plan.name, time.perf_counter() - start, final))
+            print('thffi: built %s in %.2f s: %s -> %s'
+                  % (plan.name, time.perf_counter() - start, spent, plan.display(final)))
         return True
 
 

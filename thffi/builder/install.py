@@ -1,6 +1,7 @@
 """Step 4 of a build: install(plan, library) puts the library, the Python
 package that loads it and the manifest that makes the next build a no-op
-when nothing changed into the package folder.
+when nothing changed into the package folder, and keeps the objects of the
+user's sources for the next build to reuse (last_build.py).
 
 The previous library stays in place until the new one is complete (files
 are written aside, then renamed); builder.py runs the steps under a lock
@@ -18,7 +19,7 @@ import sysconfig
 
 import cffi
 
-from . import codegen
+from . import codegen, last_build
 from .own_objects import digest, write_atomic
 from .jobs import THFFI_DIR
 
@@ -139,6 +140,7 @@ def install(plan, library):
         'library': os.path.basename(final),
         'deps': {p: digest(p) for p in sorted(deps)},
     }, indent=1))
+    last_build.keep(plan)
     # Libraries older than the previous build: no import can still want
     # them (one that started before the last switch loads the previous).
     for old in glob.glob(os.path.join(plan.target_dir, '_%s*.so' % last)):
