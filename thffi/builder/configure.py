@@ -511,6 +511,10 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
                              'without a GPU: `python -m thffi port` makes it depend on the '
                              'CUDA toolkit instead)' % (name, fn.name))
     kw.update(_compile_args(kw, cxx_code, sanitize_link, sanitize_flags))
+    if package:
+        # pip installs the library: its debug information names the
+        # project's files relative to the project, not by this machine's path.
+        kw['extra_compile_args'].append('-fdebug-prefix-map=%s=.' % base)
     plan = Plan(
         name=name, base=base, package=bool(package),
         module_name=('%s._%s' % (full, parts[-1])) if package else '_' + parts[-1],
