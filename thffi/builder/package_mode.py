@@ -78,8 +78,8 @@ def _stage(plan, dist):
     package, and those above it the project lacks (no __init__.py).
     Returns the extension's folder there."""
     parts = plan.name.split('.')
-    # The package build.py's folder is, when create_extension named it
-    # (package='extension_ffi': extension_ffi._ext.my_lib._my_lib).
+    # The package of build.py's folder, when create_extension names it
+    # (package='extension_ffi': the module is extension_ffi._ext.my_lib._my_lib).
     outer = plan.module_name.split('.')[:-1 - len(parts)]
     root = os.path.join(plan.base, 'build', 'thffi', 'package')
     shutil.rmtree(os.path.join(root, *parts), ignore_errors=True)
