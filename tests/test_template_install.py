@@ -62,7 +62,7 @@ def venv(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
     env.update(CPU, PATH=str(tmp / 'env' / 'bin') + os.pathsep + env.get('PATH', ''))
     _run([python, '-m', 'pip', 'install', '-q', '--no-build-isolation', '--no-deps',
-          '--no-index', str(tmp / 'thffi')], tmp, dict(env, THFFI_PREBUILT='0'))
+          '--no-index', '--no-compile', str(tmp / 'thffi')], tmp, dict(env, THFFI_PREBUILT='0'))
     site = _run([python, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
                 tmp, env).strip()
     return python, env, site
@@ -93,7 +93,7 @@ def test_pip_install_leaves_the_folder_s_own_build_working(venv, tmp_path):
     _run([python, 'build.py'], source, env)
     built = _digests(source / '_ext')
     pip = [python, '-m', 'pip', 'install', '-q', '--no-build-isolation', '--no-deps',
-           '--no-index']
+           '--no-index', '--no-compile']
 
     _run(pip + ['.'], source, env)
     assert _digests(source / '_ext') == built  # pip wrote nothing there
@@ -107,7 +107,8 @@ def test_pip_install_leaves_the_folder_s_own_build_working(venv, tmp_path):
     assert _run([python, '-c', HIDE_INSTALLED_THFFI + CHECK.format(package='extension_ffi')],
                 elsewhere, env).split()[-1] == os.path.join(installed, 'thffi', 'ops.py')
     # No path of the machine that built it: not in the generated loader's
-    # docstring (the headers), not in the library's debug information.
+    # docstring (the headers), the library's debug information or the
+    # place its errors name thffi's C files at.
     assert os.path.isfile(os.path.join(installed, '_ext', 'my_lib', '__init__.py'))
     assert _files_naming(installed, str(source)) == []
 
