@@ -1,6 +1,8 @@
 # `pip install .` installs the demo as the package `extension_ffi` (this
 # folder), with thffi as its subpackage; setuptools builds the C library
-# from build.py's `ffi` (cffi_modules), the legacy package/ way.
+# from build.py's `ffi` (cffi_modules), the legacy package/ way.  thffi
+# adds the library's package, extension_ffi._ext.my_lib, staged in
+# build/thffi/package/: this folder's _ext/ stays `python build.py`'s.
 import os
 import sys
 
@@ -27,7 +29,7 @@ class BuildPy(build_py):
 setup(
     # thffi's parts, whatever folders it has (its tests stay out).
     packages=['extension_ffi', 'extension_ffi.functions', 'extension_ffi.modules',
-              'extension_ffi._ext', 'extension_ffi._ext.my_lib', 'extension_ffi.thffi']
+              'extension_ffi.thffi']
     + ['extension_ffi.thffi.' + p for p in find_packages(
         os.path.join(here, 'thffi'), exclude=('tests', 'tests.*'))],
     package_dir={'extension_ffi': '.'},

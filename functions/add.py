@@ -7,12 +7,9 @@ import torch
 from torch import Tensor
 from torch.autograd import Function
 
-if '.' in __package__:  # inside a package: installed, or copied into a project
-    from .._ext import my_lib
-    from ..thffi.ops import adapts_inputs, c_function, register_function
-else:                   # the script layout: python test.py beside _ext/
-    from _ext import my_lib
-    from thffi.ops import adapts_inputs, c_function, register_function
+# The library build.py builds and thffi's helpers, found in any layout
+# (functions/__init__.py).
+from . import adapts_inputs, c_function, my_lib, register_function
 
 # Each runs my_lib_add_forward (or _backward) or its twin _double, _cuda or
 # _cuda_double: the one whose prototype takes its first tensor's type.

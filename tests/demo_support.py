@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'thffi', 'tests'))
@@ -66,6 +67,24 @@ def _demo():
 
 DEMO, DEMO_OUTPUT = _output_kept(_demo)
 os.environ.update(ONE_ARCH)
+
+
+# Python code run first in a process (`python -c HIDE_INSTALLED_THFFI + code`):
+# the process as where thffi is not installed (`import thffi` fails), to
+# check what the demo does then.
+HIDE_INSTALLED_THFFI = textwrap.dedent('''
+    import sys
+
+
+    class NoThffi:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name == 'thffi':
+                raise ModuleNotFoundError("No module named 'thffi'", name='thffi')
+
+
+    sys.meta_path.insert(0, NoThffi)
+    ''')
 
 
 def copy_demo(destination):

@@ -80,7 +80,8 @@ def _code_lines(path):
 def test_the_python_of_an_op_is_about_30_lines():
     scale = [os.path.join(OWN_OP, 'functions', 'scale.py'),
              os.path.join(OWN_OP, 'modules', 'scale.py')]
-    assert sum(len(_code_lines(path)) for path in scale) <= 30
+    # (4 of them the Module's import, which works in both layouts)
+    assert sum(len(_code_lines(path)) for path in scale) <= 32
     with open(os.path.join(ROOT, 'functions', 'add.py')) as f:
         assert len(f.read().splitlines()) <= 60  # the demo's, docstrings included
 

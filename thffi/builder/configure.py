@@ -539,6 +539,10 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
                              'without a GPU: `python -m thffi port` makes it depend on the '
                              'CUDA toolkit instead)' % (name, fn.name))
     kw.update(_compile_args(kw, cxx_code, sanitize_link, sanitize_flags))
+    if package:
+        # pip installs the library: its debug information names the
+        # project's files relative to the project, not by this machine's path.
+        kw['extra_compile_args'].append('-fdebug-prefix-map=%s=.' % base)
     plan = Plan(
         name=name, base=base, package=bool(package),
         module_name=('%s._%s' % (full, parts[-1])) if package else '_' + parts[-1],
@@ -563,8 +567,11 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
         kwargs=kw, nvcc_args=nvcc_args, cuda_toolkit=toolkit,
         cuda_home=toolkit and toolkit.home, **nvcc,
         cdef_text=codegen.cdef(with_cuda, declarations),
+        # Errors in thffi's C name its files under THFFI_DIR; in a package
+        # pip installs, under `thffi` (no path of the machine that built it).
         source_text=_module_source(headers, functions, constants, with_cuda, cxx_code,
-                                   shared_library, cc_is_cxx),
+                                   shared_library, cc_is_cxx,
+                                   'thffi' if package else THFFI_DIR),
         source_extension='.cpp' if kw.get('language') == 'c++' else '.c')
     if with_cuda:
         kw['extra_compile_args'].as_cuda = functools.partial(_cxx_as_cuda, plan)
@@ -680,9 +687,10 @@ def _compile_args(kw, cxx_code, sanitize_link, sanitize_flags):
 
 
 def _module_source(headers, functions, constants, with_cuda, cxx_code, shared_library,
-                   cc_is_cxx):
+                   cc_is_cxx, home):
     """The C source of the cffi module: the user's headers, then the
-    generated entry points."""
+    generated entry points (home: the folder its errors name thffi's
+    files under)."""
     # The user's headers name TH types; the legacy tool included TH first.
     # They declare C functions, also when the module is compiled as C++
     # (language='c++'), but for CC=g++: it compiled the user's C sources
@@ -692,7 +700,7 @@ def _module_source(headers, functions, constants, with_cuda, cxx_code, shared_li
         includes = ('#ifdef __cplusplus\nextern "C" {\n#endif\n' + includes
                     + '#ifdef __cplusplus\n}\n#endif\n')
     return ('#include <TH/TH.h>\n' + ('#include <THC/THC.h>\n' if with_cuda else '')
-            + includes + codegen.module_source(functions, THFFI_DIR, cxx_code,
+            + includes + codegen.module_source(functions, home, cxx_code,
                                                 bool(shared_library), constants))
 
 

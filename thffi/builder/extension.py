@@ -120,15 +120,20 @@ class Extension(cffi.FFI):
         it links (the runtimes the compiled objects need too)."""
         plan = self.plan
         compile_by_language()
-        make_package_dirs(plan.base, plan.name)
         shutil.rmtree(plan.build_dir, ignore_errors=True)
         os.makedirs(plan.build_dir)
         self.kwargs = link_kwargs(plan, compile(plan))
+        if plan.package:
+            folder = package_mode.adopt(plan, self.kwargs)
+        else:
+            make_package_dirs(plan.base, plan.name)
+            folder = plan.target_dir
         # Out of package mode the module is top-level (`_fill`, where
         # setuptools puts it): the package imports it by that name.
         write_python_files(plan, plan.module_name.split('.')[-1],
-                           absolute=not plan.package)
-        package_mode.adopt(plan, self.kwargs)
+                           absolute=not plan.package, folder=folder)
+        if not plan.package:
+            package_mode.adopt_wrappers(plan)
         wrappers = None if plan.package else package_mode.wrappers_name(plan)
         self._for_setuptools = True
         # setuptools wants sources relative to setup.py's folder (an absolute

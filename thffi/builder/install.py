@@ -65,8 +65,14 @@ def is_up_to_date(plan):
     manifest = _manifest(plan)
     if manifest.get('config') != config_key(plan) or not library_path(plan):
         return False
-    if not all(os.path.isfile(os.path.join(plan.target_dir, f))
-               for f in ('__init__.py', legacy_library(plan))):
+    if not os.path.isfile(os.path.join(plan.target_dir, legacy_library(plan))):
+        return False
+    # What `import` loads, as this build wrote it: the loader, its runtime
+    # and the library the loader names (a `setup.py build_ext --inplace`,
+    # an older thffi's `pip install .` or a hand edit may have replaced them).
+    written = manifest.get('written')
+    if not written or not all(digest(os.path.join(plan.target_dir, f)) == h
+                              for f, h in written.items()):
         return False
     return all(digest(p) == h for p, h in manifest['deps'].items())
 
@@ -98,15 +104,24 @@ def legacy_library(plan):
     return '_%s.so' % plan.name.split('.')[-1]
 
 
-def write_python_files(plan, module, library=None, absolute=False):
-    """Writes __init__.py, which loads the cffi module `module` (from the
-    file `library` beside it, or _<name>.so; by its name when None, beside
-    it, or top-level where absolute) and the installed thffi's runtime
-    (thffi.runtime.extension_runtime): the write is the switch to a new
-    build."""
-    write_atomic(os.path.join(plan.target_dir, '__init__.py'),
+def write_python_files(plan, module, library=None, absolute=False, folder=None):
+    """Writes the runtime, then __init__.py, which loads the cffi module
+    `module` (from the file `library` beside it, or _<name>.so; by its
+    name when None, beside it, or top-level where absolute), into `folder`
+    (the package folder, plan.target_dir, by default): the last write is
+    the switch to a new build.  The runtime beside it serves a package
+    copied where no thffi is installed; a package installed without it
+    (package_data naming only the two files 0.4 wrote) takes the installed
+    thffi's (codegen.python_module)."""
+    folder = folder or plan.target_dir
+    with open(os.path.join(THFFI_DIR, 'runtime', 'extension_runtime.py')) as f:
+        write_atomic(os.path.join(folder, '_thffi_runtime.py'), f.read())
+    # The headers relative to the project: no path of this machine goes
+    # into the package (pip installs it elsewhere, wheels carry it away).
+    headers = sorted({os.path.relpath(fn.header, plan.base) for fn in plan.functions})
+    write_atomic(os.path.join(folder, '__init__.py'),
                  codegen.python_module(plan.name.split('.')[-1], module,
-                                        plan.functions, plan.with_cuda, plan.sanitize,
+                                        plan.functions, headers, plan.with_cuda, plan.sanitize,
                                         plan.constants,
                                         None if plan.functions else empty_reason(plan),
                                         library, absolute))
@@ -138,6 +153,8 @@ def install(plan, library):
     write_atomic(os.path.join(plan.target_dir, _MANIFEST), json.dumps({
         'config': config_key(plan),
         'library': os.path.basename(final),
+        'written': {f: digest(os.path.join(plan.target_dir, f))
+                    for f in ('__init__.py', '_thffi_runtime.py', os.path.basename(final))},
         'deps': {p: digest(p) for p in sorted(deps)},
     }, indent=1))
     last_build.keep(plan)

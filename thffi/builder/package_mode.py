@@ -4,22 +4,30 @@ and out of package mode's when setup() runs build.py (cffi_modules).
 In package mode setuptools compiles and links the cffi module, from
 build.py's ffi (`cffi_modules=['build.py:ffi']`, or
 `ext_modules=[ffi.distutils_extension()]`); thffi has written the
-package's Python files (its __init__.py files) into the source
-tree by then.  Two things setuptools would not do by itself:
+package's Python files (__init__.py, _thffi_runtime.py) by then.  Three
+things setuptools would not do by itself:
 
 - install those files.  A 2018 setup.py computes `packages=find_packages()`
   before setup() runs build.py (cffi_modules), so in a fresh checkout the
   packages build.py writes (pkg._ext, pkg._ext.my_lib) are not listed and
   only the library is installed: the package then imports as an empty
   namespace package, without its functions.
+- leave the source tree alone.  Its _ext/my_lib is `python build.py`'s,
+  which loads a library of another name: a package build written there
+  breaks it.  So the package is staged in the project's build folder
+  (build/thffi/package/), which setup() installs it from (package_dir);
+  `pip install -e` puts the library there too.  `setup.py build_ext
+  --inplace` alone still writes the source tree, as torch.utils.ffi did.
 - check the library it links for names nothing defines (link.py).
 
 When build.py runs inside setup() (cffi's cffi_modules handler runs it,
 handing it no reference to the setup), `adopt` finds that setup's
-Distribution on the call stack, adds the packages and has its build_ext
-check the library.  With `ffi.distutils_extension()` build.py runs before
-setup(), which then finds the written packages itself (find_packages()
-after create_extension) and links unchecked."""
+Distribution on the call stack, adds and stages the packages and has its
+build_ext check the library.  With `ffi.distutils_extension()` build.py
+runs before setup(), which then finds the packages written in the source
+tree itself (find_packages() after create_extension) and links unchecked;
+so does a setup() that lists no packages, which discovers them when a
+command runs."""
 
 import inspect
 import os
@@ -27,6 +35,7 @@ import shutil
 import sys
 
 from .configure import BuildError
+from .install import make_package_dirs
 from .link import check_symbols, with_inline_definitions
 
 
@@ -47,15 +56,59 @@ def running_distribution():
 
 def adopt(plan, kwargs):
     """Makes the setup() running build.py, if any, install the package
-    the plan wrote and, in package mode, check its library, linked with
-    kwargs.  Out of package mode (setuptools links the cffi module
-    top-level, `_fill`) the package is the wrappers' folder (_ext/fill, or
+    the plan (in package mode) writes and check its library, linked with
+    kwargs.  Returns the folder the package's Python files go to: the
+    staged package, or the source tree's (plan.target_dir)."""
+    dist = running_distribution()
+    # Without packages or py_modules setuptools discovers the packages when
+    # a command runs, in the source tree: listing some would stop that.
+    if dist is None or (dist.packages is None and dist.py_modules is None):
+        staged = None
+        make_package_dirs(plan.base, plan.name)
+    else:
+        staged = _stage(plan, dist)
+    if dist is not None:
+        dist.cmdclass['build_ext'] = _checking_build_ext(
+            dist.cmdclass.get('build_ext') or _setuptools_build_ext(), plan, kwargs, staged)
+    return staged or plan.target_dir
+
+
+def _stage(plan, dist):
+    """Creates the package's folders in the build folder, adds its packages
+    to dist's and has dist install them from there: the extension's own
+    package, and those above it the project lacks (no __init__.py).
+    Returns the extension's folder there."""
+    parts = plan.name.split('.')
+    # The package of build.py's folder, when create_extension names it
+    # (package='extension_ffi': the module is extension_ffi._ext.my_lib._my_lib).
+    outer = plan.module_name.split('.')[:-1 - len(parts)]
+    root = os.path.join(plan.base, 'build', 'thffi', 'package')
+    shutil.rmtree(os.path.join(root, *parts), ignore_errors=True)
+    make_package_dirs(root, plan.name)
+    dist.packages = list(dist.packages or [])
+    dist.package_dir = dict(dist.package_dir or {})
+    for i in range(len(parts)):
+        package = '.'.join(outer + parts[:i + 1])
+        if package not in dist.packages:
+            dist.packages.append(package)
+        if i < len(parts) - 1 and os.path.isfile(
+                os.path.join(plan.base, *parts[:i + 1], '__init__.py')):
+            continue
+        # Relative: setuptools takes package_dir from setup.py's folder.
+        dist.package_dir[package] = os.path.relpath(os.path.join(root, *parts[:i + 1]))
+    return os.path.join(root, *parts)
+
+
+def adopt_wrappers(plan):
+    """Out of package mode (setuptools links the cffi module top-level,
+    `_fill`), makes the setup() running build.py, if any, install the
+    wrappers' package: the folder the plan wrote (_ext/fill, or
     pkg/_ext/fill: its path under setup.py's folder), as 0.4's
     create_extension wrote it before setup() ran the build."""
     dist = running_distribution()
     if dist is None:
         return
-    name = plan.module_name.rpartition('.')[0] if plan.package else wrappers_name(plan, dist)
+    name = wrappers_name(plan, dist)
     parts = name.split('.') if name else []
     # Without packages or py_modules setuptools discovers the packages when
     # a command runs, after build.py wrote them: listing some would stop that.
@@ -63,9 +116,6 @@ def adopt(plan, kwargs):
         dist.packages = list(dist.packages or [])
         dist.packages += [p for p in ('.'.join(parts[:i + 1]) for i in range(len(parts)))
                           if p not in dist.packages]
-    if plan.package:
-        dist.cmdclass['build_ext'] = _checking_build_ext(
-            dist.cmdclass.get('build_ext') or _setuptools_build_ext(), plan, kwargs)
 
 
 def wrappers_name(plan, dist=None):
@@ -83,12 +133,13 @@ def _setuptools_build_ext():
     return build_ext
 
 
-def _checking_build_ext(base, plan, kwargs):
+def _checking_build_ext(base, plan, kwargs, staged):
     """A build_ext command class (subclassing `base`) that checks the
     library it links for the plan as thffi's own builds are checked.
     When the check fails the new library is removed, or the previous one
     put back, before setuptools installs it or copies it in place
-    (build_ext --inplace keeps the previous one in the source tree)."""
+    (build_ext --inplace keeps the previous one in the source tree).
+    staged: the folder of the package staged by _stage, or None."""
     # Imported here: distutils is there once setuptools is (Python 3.12).
     from distutils.errors import DistutilsError
 
@@ -97,6 +148,25 @@ def _checking_build_ext(base, plan, kwargs):
         line, `error: ...`), not as a traceback."""
 
     class build_ext(base):
+        def finalize_options(self):
+            super().finalize_options()
+            # ext_package='' (2018's setup.py files) is no package: the
+            # module is pkg._ext.my_lib._my_lib, not .pkg._ext..., whose
+            # in-place copy would miss the staged package's folder.
+            if self.package == '':
+                self.package = None
+
+        def run(self):
+            super().run()
+            # `setup.py build_ext --inplace` (not pip's editable install,
+            # which keeps the library where it stages the package) builds
+            # the package in the source tree, as torch.utils.ffi did.
+            if staged and self.inplace and not getattr(self, 'editable_mode', False):
+                make_package_dirs(plan.base, plan.name)
+                for name in os.listdir(staged):
+                    if os.path.isfile(os.path.join(staged, name)):
+                        shutil.copy2(os.path.join(staged, name), plan.target_dir)
+
         def _compiled(self, ext):
             """{object: source} of ext's compiles (absolute sources)."""
             objects = self.compiler.object_filenames(ext.sources, output_dir=self.build_temp)

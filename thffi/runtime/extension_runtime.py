@@ -1,11 +1,13 @@
 """Run-time support of a built thffi extension.
 
-Every extension package the builder writes imports it from the installed
-thffi (thffi.runtime.extension_runtime): beside the package's __init__.py
-there is only the library, as 0.4 wrote it (a setup.py's package_data
-listing those two installs a package that imports).  It holds what the generated package shares: the slow path of every function
-(validation with messages naming the function and the argument, conversion
-of what the C entry point does not take as is) and the CUDA callbacks."""
+The builder copies this file into every extension package it writes (as
+_thffi_runtime.py), so that a built extension needs torch and cffi's backend
+only; a package installed without the copy (a setup.py's package_data
+listing only the __init__.py and the library, as 0.4 wrote them) imports it
+from the installed thffi instead.  It holds what the generated package
+shares: the slow path of every function (validation with messages naming
+the function and the argument, conversion of what the C entry point does
+not take as is) and the CUDA callbacks."""
 
 import ctypes
 import faulthandler
@@ -75,8 +77,14 @@ _MISSING = object()
 
 
 def _accept_legacy_functions():
-    """thffi.legacy.accept_legacy_functions()."""
-    from thffi.legacy import accept_legacy_functions
+    """thffi.legacy.accept_legacy_functions(), where thffi is installed (a
+    built extension may have been copied where it is not)."""
+    try:
+        from thffi.legacy import accept_legacy_functions
+    except ModuleNotFoundError as exc:
+        if exc.name != 'thffi':
+            raise
+        return
     accept_legacy_functions()
 
 

@@ -5,8 +5,7 @@ import torch
 from torch import Tensor
 from torch.autograd import Function
 
-from _ext import my_lib
-from thffi.ops import adapts_inputs, c_function, register_function
+from . import adapts_inputs, c_function, my_lib, register_function
 
 scale_forward = c_function(my_lib, 'my_lib_scale_forward', 'MyScaleFunction')
 scale_backward = c_function(my_lib, 'my_lib_scale_backward', 'MyScaleFunction')

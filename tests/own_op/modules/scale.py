@@ -1,6 +1,9 @@
 from torch.nn import Module
 
-from functions.scale import my_scale
+if '.' in __package__:  # inside a package: installed, or copied into a project
+    from ..functions.scale import my_scale
+else:
+    from functions.scale import my_scale
 
 
 class MyScaleModule(Module):
