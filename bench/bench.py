@@ -161,7 +161,11 @@ def load_stable(build_dir, cuda):
     it is imported."""
     from torch.utils.cpp_extension import get_default_build_root
     if build_dir is None:
-        build_dir = os.path.join(get_default_build_root(), 'bench_stable_peer')
+        # One folder per Python and torch release: releases lock a build
+        # folder differently (2.13 waits while a file named lock exists,
+        # 2.15 leaves that file behind), and each links its own libtorch.
+        build_dir = os.path.join(get_default_build_root(), 'bench_stable_peer',
+                                 'py%d%d-torch%s' % (sys.version_info[:2] + (torch.__version__,)))
         os.makedirs(build_dir, exist_ok=True)
     stable_build(build_dir, cuda, stable_cuda_env() if cuda else None)
     # cpp_extension names the library after the extension, in its build folder.
