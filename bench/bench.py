@@ -120,11 +120,22 @@ def peer_function(peer):
 
 
 def stable_with_cuda():
-    """Whether the stable-ABI op gets its CUDA kernel: it needs a CUDA build of
-    torch (whose CUDA libraries it links, as every cpp_extension does) and a
-    CUDA toolkit."""
-    from torch.utils.cpp_extension import CUDA_HOME
-    return torch.version.cuda is not None and CUDA_HOME is not None
+    """Whether the stable-ABI op can get its CUDA kernel: it needs a CUDA build
+    of torch (whose CUDA libraries it links, as every cpp_extension does) and
+    the CUDA toolkit thffi builds ours with."""
+    return torch.version.cuda is not None and thffi_cuda.find_cuda_home() is not None
+
+
+def stable_cuda_env(archs=None):
+    """The environment cpp_extension builds the stable-ABI op's CUDA kernel
+    in: the toolkit and the architectures thffi builds ours with (`python -m
+    thffi --cuda-home`, `--arch-flags`), or the architecture list `archs`.
+    Left to itself, cpp_extension takes the parent of the first nvcc on PATH
+    for CUDA_HOME (/usr/local for a wrapper script in /usr/local/bin: no
+    lib64/libcudart there, the link fails), and with no GPU visible and no
+    TORCH_CUDA_ARCH_LIST it stops with an IndexError."""
+    return {'CUDA_HOME': thffi_cuda.find_cuda_home(),
+            'TORCH_CUDA_ARCH_LIST': archs or thffi_cuda.arch_list()[0]}
 
 
 def stable_load_args(build_dir, cuda):
@@ -143,10 +154,22 @@ def stable_load_args(build_dir, cuda):
 
 
 def load_stable(build_dir, cuda):
-    """Builds (or finds built) and loads the stable-ABI op; its namespace,
-    torch.ops.stable_peer."""
-    from torch.utils.cpp_extension import load
-    load(**stable_load_args(build_dir, cuda))
+    """Builds (or finds built) the stable-ABI op in `build_dir` (None: a
+    folder of torch's extension cache) and loads it here; its namespace,
+    torch.ops.stable_peer.  The build runs in a process of its own, in
+    stable_cuda_env() when `cuda`: cpp_extension reads CUDA_HOME once, when
+    it is imported."""
+    from torch.utils.cpp_extension import get_default_build_root
+    if build_dir is None:
+        # One folder per Python and torch release: releases lock a build
+        # folder differently (2.13 waits while a file named lock exists,
+        # 2.15 leaves that file behind), and each links its own libtorch.
+        build_dir = os.path.join(get_default_build_root(), 'bench_stable_peer',
+                                 'py%d%d-torch%s' % (sys.version_info[:2] + (torch.__version__,)))
+        os.makedirs(build_dir, exist_ok=True)
+    stable_build(build_dir, cuda, stable_cuda_env() if cuda else None)
+    # cpp_extension names the library after the extension, in its build folder.
+    torch.ops.load_library(os.path.join(build_dir, 'stable_peer.so'))
     return torch.ops.stable_peer
 
 
@@ -356,14 +379,12 @@ def cold_cuda_builds(ours_cold, workdir):
     ours for the architectures thffi picks on this machine; ours for
     thffi's DEFAULT_ARCH_LIST (what it builds for a CUDA PyTorch with no GPU
     visible); and, with a CUDA PyTorch, the stable-ABI op for the same list
-    (named to it: with no GPU visible and no TORCH_CUDA_ARCH_LIST, PyTorch
-    2.13's cpp_extension stops with an IndexError)."""
+    (stable_cuda_env: with the toolkit ours uses)."""
     five = {'TORCH_CUDA_ARCH_LIST': thffi_cuda.DEFAULT_ARCH_LIST}
     cases = {'ours: cold, with CUDA, 5 architectures': lambda: (ours_cold('1', five), None)}
-    if stable_with_cuda():  # with the toolkit ours uses
+    if stable_with_cuda():
         cases['stable-ABI: cold, with CUDA, 5 architectures'] = lambda: stable_build(
-            tempfile.mkdtemp(dir=workdir), True,
-            dict(five, CUDA_HOME=thffi_cuda.find_cuda_home()))
+            tempfile.mkdtemp(dir=workdir), True, stable_cuda_env(thffi_cuda.DEFAULT_ARCH_LIST))
     # Last in the last round: the configuration the no-op rebuild then finds.
     cases['ours: cold, with CUDA'] = lambda: (ours_cold('1'), None)
     samples = {name: [] for name in cases}
@@ -409,7 +430,7 @@ def build_times(workdir):
                 stable.append(stable_build(stable_dir, False))
     results = {'ours: cold, C only': statistics.median(ours)}
     last_cuda = '0'
-    if shutil.which('nvcc') or os.environ.get('CUDA_HOME'):
+    if thffi_cuda.find_cuda_home():
         results.update(cold_cuda_builds(ours_cold, workdir))
         last_cuda = '1'
     results['ours: no-op rebuild'] = statistics.median(
@@ -685,7 +706,9 @@ def main():
     print('machine: %s, %d cores, torch %s, %d threads' % (
         platform.processor() or platform.machine(), os.cpu_count(), torch.__version__,
         torch.get_num_threads()), flush=True)
-    stable_cuda = stable_with_cuda()
+    # The op's CUDA kernel serves the GPU rows alone: without a GPU the CPU
+    # rows time its CPU kernel, and its cold CUDA build is timed apart.
+    stable_cuda = stable_with_cuda() and torch.cuda.is_available()
     with tempfile.TemporaryDirectory() as workdir:
         builds = None if args.quick else build_times(workdir)
         print('building the peers (pybind11 load_inline, stable-ABI load)...', flush=True)

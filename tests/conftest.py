@@ -5,10 +5,21 @@ import demo_support  # makes the project importable, builds the demo
 from support import legacy_data, th_test, thc_test  # noqa: F401 (fixtures)
 
 
+# Markers whose tests run only when -m names them: a profile that takes
+# minutes, and checks of PyTorch's own surface that a new release fails by
+# design until a maintainer gives its change a verdict (a user's suite must
+# not fail because PyTorch added a parameter).
+OPT_IN = ('python_matrix', 'surface')
+
+
 def pytest_configure(config):
     config.addinivalue_line('markers', 'python_matrix: the suite\'s core under Python 3.12 and '
                             '3.13 (tools/python_matrix.py: a venv per Python, torch from the '
                             'package index); not run unless asked for with -m python_matrix')
+    config.addinivalue_line('markers', 'surface: the installed PyTorch against 0.4.1\'s surface '
+                            '(each removed name has a row, each changed default a verdict: '
+                            'tools/py_coverage.py, tools/py_defaults.py), a maintainer\'s check '
+                            'on each new PyTorch release; not run unless asked for with -m surface')
 
 
 def pytest_report_header(config):
@@ -18,10 +29,10 @@ def pytest_report_header(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The python_matrix profile runs only when -m names it."""
-    if 'python_matrix' in (config.getoption('markexpr') or ''):
-        return
-    profile = [item for item in items if item.get_closest_marker('python_matrix')]
-    if profile:
-        config.hook.pytest_deselected(items=profile)
-        items[:] = [item for item in items if item not in profile]
+    """The OPT_IN markers' tests run only when -m names their marker."""
+    named = config.getoption('markexpr') or ''
+    left = [item for item in items if any(item.get_closest_marker(marker)
+                                          for marker in OPT_IN if marker not in named)]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if item not in left]

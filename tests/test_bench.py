@@ -68,6 +68,30 @@ def test_results_give_the_cold_cuda_builds_and_their_architectures(monkeypatch):
         [row(1)], builds, None, None)
 
 
+def test_the_stable_abi_op_builds_with_thffis_toolkit_and_architectures(monkeypatch, tmp_path):
+    """With no GPU and no TORCH_CUDA_ARCH_LIST, the stable-ABI op's CUDA
+    build (no build here) is given the toolkit and the architectures thffi
+    found: left to itself, cpp_extension takes CUDA_HOME from the nvcc on
+    PATH and stops with an IndexError for the architectures."""
+    monkeypatch.delenv('TORCH_CUDA_ARCH_LIST', raising=False)
+    monkeypatch.setattr(bench.thffi_cuda, '_visible_gpu_archs', lambda: [])
+    home = bench.thffi_cuda.find_cuda_home()
+    if home is None:
+        pytest.skip('no CUDA toolkit: the stable-ABI op is built without CUDA')
+    calls = []
+    monkeypatch.setattr(bench, 'stable_build', lambda build_dir, cuda, env=None:
+                        calls.append((build_dir, cuda, env)))
+    monkeypatch.setattr(bench.torch.ops, 'load_library', calls.append)
+    bench.load_stable(str(tmp_path), True)
+    (build_dir, cuda, env), library = calls
+    assert (build_dir, cuda, library) == (str(tmp_path), True, str(tmp_path / 'stable_peer.so'))
+    assert env['CUDA_HOME'] == home and os.path.isfile(os.path.join(home, 'bin', 'nvcc'))
+    assert bench.thffi_cuda.find_library('cudart', home)
+    assert bench.thffi_cuda.arch_flags(env['TORCH_CUDA_ARCH_LIST'])
+    # The cold build's five architectures, named.
+    assert bench.stable_cuda_env('8.0;9.0')['TORCH_CUDA_ARCH_LIST'] == '8.0;9.0'
+
+
 def gpu_row(n, times):
     """A GPU row of N=n: kernel times in µs, host latencies at N=1."""
     return {'n': n, **times}

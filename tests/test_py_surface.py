@@ -3,12 +3,21 @@ Python API, read with Python's ast) on a small sample of our own laid out
 as the releases were (tests/py_surface_sample), and tools/py_coverage.py:
 every name of the stored surface that today's PyTorch lacks has a row of
 thffi/toolchain/pyremoved.py, and what `thffi run` gives back is what the
-rows say."""
+rows say.
+
+The two tests of the installed PyTorch's whole surface (each lacking name
+has a row, each changed default a verdict) fail by design on a PyTorch
+release that removes a name or adds a parameter, until a maintainer gives
+it one: they carry the `surface` marker, which the suite deselects unless
+asked for (`python -m pytest -m surface tests/test_py_surface.py`, on each
+new release: docs/versions.md).  The others check the tools on fixed input."""
 
 import os
 import re
 import subprocess
 import sys
+
+import pytest
 
 from demo_support import ROOT
 
@@ -67,6 +76,7 @@ def test_the_stored_surface_holds_both_releases():
         assert name in names, name
 
 
+@pytest.mark.surface
 def test_every_lacking_name_has_a_row_and_what_thffi_run_gives_is_the_rows():
     out = subprocess.run([sys.executable, COVERAGE], capture_output=True, text=True,
                          cwd=ROOT, timeout=900)
@@ -96,6 +106,7 @@ def test_a_lacking_name_without_a_row_fails_by_name(tmp_path):
 DEFAULTS = os.path.join(ROOT, 'tools', 'py_defaults.py')
 
 
+@pytest.mark.surface
 def test_every_changed_default_has_a_verdict_and_the_rows_are_tensor_behaviours():
     out = subprocess.run([sys.executable, DEFAULTS, '--list'], capture_output=True, text=True,
                          cwd=ROOT, timeout=900)

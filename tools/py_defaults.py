@@ -99,6 +99,8 @@ VERDICTS = {
                                              'says so'),
     'torch.Tensor.stft(align_to_window=)': ('same', "None: the window where 0.4.1 put it"),
     'torch.stft(align_to_window=)': ('same', "None: the window where 0.4.1 put it"),
+    'torch.qr(some=)': ('same', "True: the reduced QR, 0.4.1's only one (some is deprecated "
+                                "for torch.linalg.qr's mode='reduced')"),
     'torch.Tensor.unique(sorted=)': ('same', "True: 0.4.1's CPU order (sorted=False, a hash "
                                              "set's) was unspecified, its CUDA one sorted"),
     'torch.Tensor.unique(return_counts=)': ('same', 'False: no counts, as 0.4.1'),
