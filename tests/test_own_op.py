@@ -100,3 +100,29 @@ def test_own_op_on_the_cpu(project, op):
 @pytest.mark.parametrize('op', ['scale', 'square'])
 def test_own_op_on_the_gpu(project, op):
     assert 'my_lib_%s_forward_cuda' % op in _check(project, op, 'cuda')
+
+
+def _readme_listings():
+    """The fenced code blocks of README's "Add your own op", in order."""
+    with open(os.path.join(ROOT, 'README.md'), encoding='utf-8') as f:
+        text = f.read()
+    section = text.split('## Add your own op', 1)[1].split('\n## ', 1)[0]
+    return [block.splitlines()[1:] for block in section.split('```')[1::2]]
+
+
+def test_readmes_listings_are_the_own_ops_files():
+    """Each listing of README's steps is the file it stands for, its lines
+    in the file's order (a listing may leave lines out): the header, the C,
+    the lines build.py gets (BUILD_PY_EDITS, which the build above uses) and
+    the Function."""
+    header, c, build_lines, function = _readme_listings()
+    files = [os.path.join(OWN_OP, 'src', 'square.h'), os.path.join(OWN_OP, 'src', 'square.c'),
+             None, os.path.join(OWN_OP, 'functions', 'square.py')]
+    edited = [listed for _, listed in BUILD_PY_EDITS[:2]]
+    assert build_lines == edited
+    for listing, path in zip((header, c, function), (files[0], files[1], files[3])):
+        with open(path) as f:
+            lines = iter(f.read().splitlines())
+        missing = [line for line in listing if line.strip() and line not in lines]
+        assert not missing, '%s: README lists lines it lacks (or out of order): %s' % (
+            os.path.relpath(path, ROOT), missing)

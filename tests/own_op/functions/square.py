@@ -6,12 +6,9 @@ import torch
 from torch import Tensor
 from torch.autograd import Function
 
-if '.' in __package__:  # inside a package: installed, or copied into a project
-    from .._ext import my_lib
-    from ..thffi.ops import adapts_inputs, c_function, register_function
-else:                   # the script layout: python test.py beside _ext/
-    from _ext import my_lib
-    from thffi.ops import adapts_inputs, c_function, register_function
+# The library build.py builds and thffi's helpers, found in any layout
+# (functions/__init__.py).
+from . import adapts_inputs, c_function, my_lib, register_function
 
 square_forward = c_function(my_lib, 'my_lib_square_forward', 'MySquareFunction')
 square_backward = c_function(my_lib, 'my_lib_square_backward', 'MySquareFunction')
