@@ -52,6 +52,9 @@ class BuildPy(build_py):
         this_thffi()
         from thffi.builder import own_objects, prebuilt
         if own_objects.prebuilt_enabled():
+            # pip shows this with -v only; README says it for the others.
+            sys.stderr.write('thffi: compiling thffi\'s own C (and CUDA, where nvcc is found) '
+                             'once, about a minute on 2 cores; THFFI_PREBUILT=0 skips it\n')
             prebuilt.build(self._prebuilt_dir())
 
     def _prebuilt_dir(self):
