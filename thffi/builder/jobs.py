@@ -9,6 +9,7 @@ flags of the build files' command that was to compile it."""
 import os
 import re
 import shlex
+import shutil
 import sysconfig
 
 from .plan import Job
@@ -36,6 +37,29 @@ CUSPARSE_LEGACY_SOURCE = 'THCSparseLegacy.c'
 THC_SOURCES = [('THCTensor.cu', None), ('THC.c', '-O2'), ('THCBlas.c', '-O2'),
                ('THCTensorCopy.c', '-O2'), ('THCMathGen.c', '-O1'), ('THCSparse.c', '-O2'),
                ('THCThreadLocal.c', '-O1')]
+
+
+# A C++ compiler driver's name, and that of the C driver of its family.
+# clang++ first: it holds g++.
+CXX_DRIVERS = [('clang++', 'clang'), ('g++', 'gcc'), ('c++', 'cc')]
+
+
+def c_driver(cc):
+    """The command that compiles thffi's C, for CC's command cc: cc when it
+    names a C compiler.  When CC names a C++ driver (`CC=g++ python
+    build.py`, which compiled the user's C sources as C++, as distutils did
+    for torch.utils.ffi), thffi's C stays C (C linkage, which the generated
+    module and the user's code declare): the C driver beside it (gcc for
+    g++, clang-15 for clang++-15), with CC's other words, so the object and
+    its key are those of a build without CC, and the prebuilt objects serve
+    it (GCC's `g++ -x c` runs the same cc1 as gcc: byte-identical
+    objects); where there is none, the C++ driver told the source is C."""
+    name = os.path.basename(cc[0])
+    for cxx, c in CXX_DRIVERS:
+        if cxx in name:
+            sibling = os.path.join(os.path.dirname(cc[0]), name.replace(cxx, c))
+            return [sibling] + cc[1:] if shutil.which(sibling) else cc + ['-x', 'c']
+    return cc
 
 
 def python_includes():
@@ -101,16 +125,14 @@ def meant_flags(plan, source):
 
 
 def cc_command(plan, source, obj, flags, hidden=True):
-    """gcc (g++ for .cpp) command for one of thffi's own files.  Its C
-    stays C (C linkage, which the generated module and the user's code
-    declare) when CC names a C++ compiler, as in `CC=g++ python
-    build.py`, which compiled the user's C sources as C++."""
+    """gcc (g++ for .cpp) command for one of thffi's own files; CC (CXX)
+    decides, or Python's compiler; its C with a C compiler (c_driver)."""
     cxx = source.endswith('.cpp')
     cc = shlex.split(os.environ.get('CXX' if cxx else 'CC')
                      or sysconfig.get_config_var('CXX' if cxx else 'CC')
                      or ('c++' if cxx else 'cc'))
-    if not cxx and os.path.basename(cc[0]).endswith('++'):
-        cc = cc + ['-x', 'c']
+    if not cxx:
+        cc = c_driver(cc)
     includes = [INCLUDE_DIR, CSRC] + python_includes()
     if plan.with_cuda and os.path.basename(source) == CUSPARSE_LEGACY_SOURCE:
         # cusparse.h, which may be in pip's wheels alone (the other files do

@@ -4,7 +4,8 @@ installed (prebuilt.py), else its compiler, whose object the cache then keeps.
 
 Every store has one layout, `<folder>/objects/<key>/object.o` and `.d`, and
 one key: the compiler command less its output paths (and less where thffi
-lies), the compiler binary, and the digest of every file of thffi's C code.
+lies; its include folders by their real paths), the compiler binary, and
+the digest of every file of thffi's C code.
 So any copy of thffi with the same C, built with the same compiler and
 flags, shares an entry; a copy whose C differs (an edited csrc/) never does.
 
@@ -50,12 +51,21 @@ def key(command, obj, files=None):
     compiler = os.path.realpath(shutil.which(command[0]) or command[0])
     stat = os.stat(compiler)
     text = json.dumps({
-        'command': [a.replace(THFFI_DIR, '<thffi>') for a in command[1:]
-                    if a not in (obj, obj[:-2] + '.d')],
+        'command': [_key_arg(a) for a in command[1:] if a not in (obj, obj[:-2] + '.d')],
         'compiler': [compiler, stat.st_size, stat.st_mtime_ns],
         'thffi': thffi_files() if files is None else files,
     }, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _key_arg(arg):
+    """An argument as the key reads it: thffi's folder as <thffi>, another
+    include folder by its real path (the toolkit that /usr/local/cuda
+    names, found as /usr/local/cuda-13.0 through the nvcc on PATH or
+    CUDA_HOME, compiles the same objects: the prebuilt ones serve it)."""
+    if arg.startswith('-I') and not arg.startswith('-I' + THFFI_DIR):
+        arg = '-I' + os.path.realpath(arg[2:])
+    return arg.replace(THFFI_DIR, '<thffi>')
 
 
 def cache_entry(command, obj, files=None):

@@ -6,6 +6,7 @@ import dataclasses
 import glob
 import json
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 
 from support import ROOT, write_files
 from thffi import create_extension
+from thffi.builder import compile as compile_step
 from thffi.builder import configure, jobs, own_objects, prebuilt
 from thffi.toolchain import cuda_toolkit as cuda
 
@@ -46,22 +48,40 @@ def test_the_architectures_prebuilt_join_the_lists_keeping_ptx_where_one_has_it(
     assert set(cuda.arch_flags(spec)) == wanted
 
 
-def test_a_cold_build_takes_the_prebuilt_objects_and_compiles_none_of_them(
-        tmp_path, monkeypatch, capsys):
-    folder = tmp_path / 'prebuilt'
-    monkeypatch.setenv('THFFI_CACHE_DIR', str(tmp_path / 'install-cache'))
-    made = prebuilt.build(str(folder), with_cuda=False)
+@pytest.fixture(scope='module')
+def th_prebuilt(tmp_path_factory):
+    """A prebuilt folder of TH's objects, as installing thffi without CUDA
+    makes it (compiled once for this module's builds)."""
+    folder = tmp_path_factory.mktemp('install') / 'prebuilt'
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv('THFFI_CACHE_DIR', str(folder.parent / 'install-cache'))
+        patch.delenv('CC', raising=False)
+        made = prebuilt.build(str(folder), with_cuda=False)
     assert made == len(configure.TH_SOURCES) + len(configure.CXX_GUARD)
     assert len(glob.glob(str(folder / 'objects' / '*' / 'object.o'))) == made
+    return folder
+
+
+@pytest.mark.parametrize('cc', [None, 'g++'])
+def test_a_cold_build_takes_the_prebuilt_objects_and_compiles_none_of_them(
+        tmp_path, monkeypatch, capsys, th_prebuilt, cc):
+    """Also with `CC=g++ python build.py` (the user's C compiled as C++):
+    thffi's C compiles with gcc then (jobs.c_driver), the objects and keys
+    of a build without CC."""
     # The user's first build, its cache empty, finds them in thffi's folder.
-    monkeypatch.setattr(own_objects, 'PREBUILT_DIR', str(folder))
+    monkeypatch.setattr(own_objects, 'PREBUILT_DIR', str(th_prebuilt))
     monkeypatch.setenv('THFFI_CACHE_DIR', str(tmp_path / 'user-cache'))
+    if cc:
+        monkeypatch.setenv('CC', cc)
     capsys.readouterr()
     ffi = legacy_extension(tmp_path / 'demo', verbose=True)
     ffi.build()
-    line = [x for x in capsys.readouterr().out.splitlines() if x.startswith('thffi: its own')]
+    out = capsys.readouterr().out
+    line = [x for x in out.splitlines() if x.startswith('thffi: its own')]
+    # With CC=g++ the user's code is C++: the C++ guard (THCxx.cpp) too.
+    own = len(configure.TH_SOURCES) + (len(configure.CXX_GUARD) if cc else 0)
     assert line == ['thffi: its own TH code: %d prebuilt (%s), 0 objects from the cache (%s)'
-                    % (len(configure.TH_SOURCES), folder, tmp_path / 'user-cache')], line
+                    % (own, th_prebuilt, tmp_path / 'user-cache')], line
     # They are not copied into the cache (it keeps what was compiled).
     assert not os.path.isdir(tmp_path / 'user-cache' / 'objects')
     ran = subprocess.run([sys.executable, '-c', 'import torch\nfrom _ext import twice\n'
@@ -69,6 +89,21 @@ def test_a_cold_build_takes_the_prebuilt_objects_and_compiles_none_of_them(
                          cwd=str(tmp_path / 'demo'), capture_output=True, text=True,
                          env=dict(os.environ, PYTHONPATH=ROOT), timeout=300)
     assert ran.stdout == '1 [0.0, 2.0, 4.0, 6.0]\n', ran.stderr
+
+
+@pytest.mark.parametrize('cc, driver', [
+    ('g++', ['gcc']), ('g++-12 -m64', ['gcc-12', '-m64']),
+    ('/usr/bin/clang++-15', ['/usr/bin/clang-15'])])
+def test_thffis_c_compiles_with_the_c_driver_beside_a_cxx_cc(tmp_path, monkeypatch, cc, driver):
+    """The C driver of CC's family where it is installed, else CC told
+    the source is C."""
+    monkeypatch.setenv('CC', cc)
+    plan = legacy_extension(tmp_path).plan
+    command = next(j.command for j in plan.jobs if j.source.endswith('THGeneral.c'))
+    if shutil.which(driver[0]):
+        assert command[:len(driver) + 1] == driver + ['-c'], command
+    else:
+        assert command[:len(cc.split()) + 3] == cc.split() + ['-x', 'c', '-c'], command
 
 
 def test_thffi_prebuilt_0_turns_the_prebuilt_objects_off(tmp_path, monkeypatch):
@@ -155,6 +190,56 @@ def test_kernels_prebuilt_for_more_architectures_serve_a_build_asking_for_some(
     # prebuilt ones hide theirs (a library built apart calling
     # THCudaTensor_checkGPU would find it undefined).
     assert origin('8.0', hidden=False) is None
+
+
+def _stand_in_compile(plan):
+    """In place of prebuilt.py's compile: an object and a .d file for each
+    job (nvcc's five architectures take minutes on CI's cores), so the
+    folder holds what installing thffi stores, under the keys it stores."""
+    for job in plan.jobs:
+        write_files(pathlib.Path(job.object).parent, {
+            os.path.basename(job.object): 'compiled by %s\n' % job.command[0],
+            os.path.basename(job.object)[:-2] + '.d': '%s: %s\n' % (job.object, job.source)})
+
+
+@pytest.mark.skipif(HOME is None, reason=NO_TOOLKIT)
+@pytest.mark.parametrize('archs, home', [('7.5', 'found'), ('8.0;9.0', 'found'),
+                                         ('7.5', 'by another path')])
+def test_a_cold_build_with_cuda_for_architectures_prebuilt_compiles_none_of_thffis_objects(
+        tmp_path, monkeypatch, capsys, archs, home):
+    """TORCH_CUDA_ARCH_LIST naming some of the architectures prebuilt; the
+    toolkit found by another path than at install (the nvcc on PATH is
+    /usr/local/cuda-13.0/bin/nvcc where /usr/local/cuda was found): its
+    include folders are keyed by their real paths."""
+    folder = tmp_path / 'prebuilt'
+    monkeypatch.setenv('THFFI_CACHE_DIR', str(tmp_path / 'install-cache'))
+    monkeypatch.delenv('TORCH_CUDA_ARCH_LIST', raising=False)
+    monkeypatch.setattr(prebuilt, 'compile', _stand_in_compile)
+    prebuilt.build(str(folder), with_cuda=True)
+    assert set(cuda.arch_flags(archs)) <= set(own_objects.read_archs(str(folder)))
+    monkeypatch.setattr(own_objects, 'PREBUILT_DIR', str(folder))
+    monkeypatch.setenv('THFFI_CACHE_DIR', str(tmp_path / 'user-cache'))
+    monkeypatch.setenv('TORCH_CUDA_ARCH_LIST', archs)
+    if home != 'found':
+        link = tmp_path / 'cuda'
+        link.symlink_to(HOME)
+        monkeypatch.setenv('CUDA_HOME', str(link))
+    ffi = legacy_extension(tmp_path / 'demo', True, verbose=True)
+    assert ffi.plan.cuda_home == (HOME if home == 'found' else str(link))
+
+    def no_compiler(command, **kwargs):
+        raise AssertionError('thffi compiled one of its objects: %s' % command)
+    monkeypatch.setattr(compile_step.subprocess, 'run', no_compiler)
+    os.makedirs(ffi.plan.build_dir, exist_ok=True)
+    capsys.readouterr()
+    made = compile_step.compile(ffi.plan)
+    own = [j for j in ffi.plan.jobs if j.own]
+    assert {j.object for j in own} == set(made) and any(j.source.endswith('.cu') for j in own)
+    assert all(open(obj).read().startswith('compiled by ') for obj in made)
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        'thffi: its own TH/THC code: %d prebuilt (%s), 0 objects from the cache (%s), '
+        'CUDA architectures %s from TORCH_CUDA_ARCH_LIST'
+        % (len(own), folder, tmp_path / 'user-cache', archs))
 
 
 def test_a_wheel_of_thffi_carries_its_objects_and_a_platform_tag(tmp_path):
