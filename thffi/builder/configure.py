@@ -773,7 +773,7 @@ def _named_libraries(user_objects, kw):
     those `libraries`, or -l in extra_link_args, name in library_dirs or
     the -L folders of extra_link_args (`foo`: libfoo.so; `:libfoo.so.1`:
     that file), as the linker finds them: `python -m thffi --libs`'
-    flags are such -L and -l:."""
+    flags are such -L and -l:.  Not CUDA's libraries."""
     args = as_list(kw.get('extra_link_args'))
     linked = [o for o in user_objects + args
               if re.search(r'\.so(\.|$)', o) and os.path.isfile(o)]
@@ -785,6 +785,8 @@ def _named_libraries(user_objects, kw):
             flags[flag].append(value)
     folders = as_list(kw.get('library_dirs')) + flags['-L']
     for name in as_list(kw.get('libraries')) + flags['-l']:
+        if re.sub(r'^:lib|\.so[\d.]*$', '', name) in cuda.LIBRARIES:
+            continue  # CUDA's (':libcusparse.so.12'), not built apart
         filename = name[1:] if name.startswith(':') else 'lib%s.so' % name
         found = [os.path.join(d, filename) for d in folders
                  if os.path.isfile(os.path.join(d, filename))]
