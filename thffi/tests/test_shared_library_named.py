@@ -16,7 +16,8 @@ import sys
 import pytest
 
 from support import hooked_env, write_files
-from thffi.builder import configure, shared_library
+from thffi import create_extension
+from thffi.builder import BuildError, configure, shared_library
 from thffi.toolchain import cuda_toolkit
 
 needs_toolkit = pytest.mark.skipif(cuda_toolkit.find_cuda_home() is None,
@@ -157,3 +158,37 @@ def test_the_th_thc_library_named_links_and_loads(tmp_path, named, route):
 def test_the_th_library_named_is_the_one_copy_of_th(tmp_path):
     symbols = _build(tmp_path, 'by path in extra_link_args', 'distutils_extension', False)
     assert ' U THFloatTensor_data\n' in symbols
+
+
+def _write_scale(folder):
+    write_files(folder, {name: SCALER_FILES[name] for name in ('lib/scaler.c', 'src/scale.h',
+                                                               'src/scale.c')})
+
+
+def test_a_library_linked_by_its_path_without_runpath_finds_the_one_the_build_names(tmp_path):
+    """CMake links a library by the path of thffi's and drops the RUNPATH at
+    install: the extension naming that path too serves its NEEDED entry."""
+    _write_scale(tmp_path)
+    path = shared_library.library(False)
+    subprocess.run(['gcc', '-shared', '-fPIC', '-o', 'libscaler.so', 'scaler.c', path]
+                   + configure.include_flags(), cwd=tmp_path / 'lib', check=True)
+    assert '[%s]' % os.path.basename(path) in subprocess.run(
+        ['readelf', '-d', str(tmp_path / 'lib/libscaler.so')], capture_output=True,
+        text=True).stdout
+    ffi = create_extension('_ext.scale', headers=['src/scale.h'], sources=['src/scale.c'],
+                           extra_objects=['lib/libscaler.so', path],
+                           relative_to=str(tmp_path / 'build.py'))
+    assert ffi.plan.shared_library == path
+    assert not [job for job in ffi.plan.jobs if job.own]  # no copy of thffi's code
+
+
+@needs_toolkit
+def test_the_th_only_library_named_in_a_cuda_build_is_refused(tmp_path):
+    _write_scale(tmp_path)
+    path = shared_library.library(False)
+    with pytest.raises(BuildError, match=r"create_extension\('_ext.scale', with_cuda=True\): "
+                       r"\S+libthffi-[^ ]+\.so names thffi's TH-only library, without THC; "
+                       r"link the TH/THC one"):
+        create_extension('_ext.scale', headers=['src/scale.h'], sources=['src/scale.c'],
+                         extra_link_args=[path], with_cuda=True,
+                         relative_to=str(tmp_path / 'build.py'))
