@@ -837,16 +837,18 @@ def _shared_library(name, base, with_cuda, user_objects, kw, serving):
     named = _named_libraries(user_objects, kw)
     own = [p for p in named if _shared_library_version(os.path.basename(p))]
     linked = [p for p in named if p not in own]
-    shared = own and _checked_shared_library(name, base, with_cuda, own[0], own[0])
+    checked = [_checked_shared_library(name, base, with_cuda, path, path) for path in own]
+    shared = checked[0] if checked else None
     for path in linked:
         needed, runpath = binaries.dynamic_section(path)
         for needs in needed:
             if _shared_library_version(needs) is None:
                 continue
-            # Where the link names thffi's library itself, the loader finds
-            # it there (the extension's NEEDED, loaded first); else in the
+            # Where the link names that library itself, the loader finds it
+            # there (the extension's NEEDED, loaded first); else in the
             # library's RUNPATH.
-            search = [os.path.dirname(shared)] if shared else runpath
+            named_too = shared and os.path.basename(shared) == needs
+            search = [os.path.dirname(shared)] if named_too else runpath
             found = [d for d in search if os.path.isfile(os.path.join(d, needs))]
             if not found:
                 raise BuildError('create_extension(%r): %s needs %s but names no folder '
