@@ -505,16 +505,19 @@ def configure(name, headers, sources, base, verbose, with_cuda, package, kwargs,
                   'functions\n' % (display(base, obj), rescue_reasons[source], name), base)
         rescued, rescue_reasons, meant = {}, {}, {}
     cuda_sources += list(rescued)
-    # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
-    # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
-    # make.sh, as legacy build.py files did).
-    needs = binaries.runtime_needs([o for o in user_objects if os.path.isfile(o)])
-    cxx_code = cxx or bool(cuda_sources) or binaries.CXX_RUNTIME in needs
-    # thffi's own C, (path, gcc optimisation or None for nvcc), and the
-    # user's .cu files: compiled before cffi links (compile.py).
     shared_library, linked_libraries, linking = _shared_library(name, base, with_cuda,
                                                                 user_objects, kw, serving)
     kw.update(linking)
+    # Code that can throw C++ exceptions: C++ sources, nvcc's host code,
+    # C++ objects (make.sh's .cu.o, g++'s .o: read when this runs, after
+    # make.sh, as legacy build.py files did).  What they and the shared
+    # libraries the link names call (cuSPARSE, below) is read alike,
+    # however the link names them (extra_objects, libraries).
+    needs = binaries.runtime_needs([o for o in user_objects if os.path.isfile(o)] + [
+        p for p in linked_libraries if p not in user_objects])
+    cxx_code = cxx or bool(cuda_sources) or binaries.CXX_RUNTIME in needs
+    # thffi's own C, (path, gcc optimisation or None for nvcc), and the
+    # user's .cu files: compiled before cffi links (compile.py).
     own = [] if shared_library else TH_SOURCES + (CXX_GUARD if cxx_code else [])
     toolkit, nvcc = (_toolkit(name) if with_cuda or rescued else
                      (None, {'nvcc': None, 'arch_spec': None, 'arch_source': None,
@@ -785,52 +788,100 @@ def _cuda_libraries(name, kw):
     return linking
 
 
+def _named_libraries(user_objects, kw):
+    """The shared libraries a link names: by path in extra_objects or
+    among the linker's arguments (build.py files passed libfoo.so in
+    extra_link_args, as FindPyTorch-style builds passed libATen.so), and
+    those `libraries`, or -l in extra_link_args, name in library_dirs or
+    the -L folders of extra_link_args (`foo`: libfoo.so; `:libfoo.so.1`:
+    that file), as the linker finds them: `python -m thffi --libs`'
+    flags are such -L and -l:.  Not CUDA's libraries."""
+    args = as_list(kw.get('extra_link_args'))
+    linked = [o for o in user_objects + args
+              if re.search(r'\.so(\.|$)', o) and os.path.isfile(o)]
+    # -Lfolder and -l name, joined or as two words.
+    flags = {'-L': [], '-l': []}
+    for i, arg in enumerate(args):
+        flag, value = arg[:2], arg[2:] or (args[i + 1] if i + 1 < len(args) else '')
+        if flag in flags and value:
+            flags[flag].append(value)
+    folders = as_list(kw.get('library_dirs')) + flags['-L']
+    for name in as_list(kw.get('libraries')) + flags['-l']:
+        if re.sub(r'^:lib|\.so[\d.]*$', '', name) in cuda.LIBRARIES:
+            continue  # CUDA's (':libcusparse.so.12'), not built apart
+        filename = name[1:] if name.startswith(':') else 'lib%s.so' % name
+        found = [os.path.join(d, filename) for d in folders
+                 if os.path.isfile(os.path.join(d, filename))]
+        if found and found[0] not in linked:
+            linked.append(found[0])
+    return linked
+
+
+def _checked_shared_library(name, base, with_cuda, path, shared):
+    """thffi's shared library `shared`, which the link's library at `path`
+    is (or links): BuildError for another thffi's, or for one with THC
+    where the extension is built without CUDA, or without THC where it is
+    built with it."""
+    ours = shared_library_name()
+    found = os.path.basename(shared)
+    how = ('names' if os.path.samefile(path, shared) else 'was linked against')
+    if found != ours:
+        raise BuildError('create_extension(%r): %s %s %s, thffi %s\'s TH library; this is %s: '
+                         '%s with the flags of `python -m thffi --libs`'
+                         % (name, display(base, path), how, found,
+                            _shared_library_version(found), ours,
+                            'link it' if how == 'names' else 'relink it'))
+    has_thc = any('libcudart' in n for n in binaries.dynamic_section(shared)[0])
+    if has_thc and not with_cuda:
+        raise BuildError('create_extension(%r): %s %s thffi\'s TH/THC library; build the '
+                         'extension with with_cuda=True (or link that library against the '
+                         'TH-only one: THFFI_WITH_CUDA=0 python -m thffi --libs)'
+                         % (name, display(base, path), how))
+    if with_cuda and not has_thc:
+        raise BuildError('create_extension(%r, with_cuda=True): %s %s thffi\'s TH-only '
+                         'library, without THC; link the TH/THC one (the flags of `python -m '
+                         'thffi --libs` where a CUDA toolkit is found)'
+                         % (name, display(base, path), how))
+    return shared
+
+
 def _shared_library(name, base, with_cuda, user_objects, kw, serving):
     """(shared library, linked libraries, {kwargs it changes}): thffi's
-    shared library (libthffi-<version>.so) when a library the extension
-    links was linked against it (python -m thffi --libs), or when one calls
-    thffi's names unlinked (serving: shared_library.serving), or None.  The
-    extension then links it too, instead of holding thffi's code: one copy
-    of its state serves both.  The linked libraries: the shared libraries
-    the link names by path or finds in library_dirs."""
-    # Shared libraries in extra_objects, or named by path among the
-    # linker's arguments (build.py files passed libfoo.so in
-    # extra_link_args), and those `libraries` finds in library_dirs.
-    linked = [o for o in user_objects + as_list(kw.get('extra_link_args'))
-              if re.search(r'\.so(\.|$)', o) and os.path.isfile(o)]
-    for library in as_list(kw.get('libraries')):
-        for folder in as_list(kw.get('library_dirs')):
-            if os.path.isfile(os.path.join(folder, 'lib%s.so' % library)):
-                linked.append(os.path.join(folder, 'lib%s.so' % library))
-                break
+    shared library (libthffi-<version>.so) when the link names it
+    (_named_libraries: by path, in `libraries`, by --libs' flags), when
+    a library the extension links was linked against it (python -m thffi
+    --libs), or when one calls thffi's names unlinked (serving:
+    shared_library.serving), or None.  The extension then links it too,
+    instead of holding thffi's code: one copy of its state serves both,
+    and the callbacks it calls (_thffi_stream_cb, _thffi_cuda_memory_cb:
+    the module's) are the module's exported names.  The linked libraries:
+    the shared libraries the link names, thffi's not counted."""
+    named = _named_libraries(user_objects, kw)
+    own = [p for p in named if _shared_library_version(os.path.basename(p))]
+    linked = [p for p in named if p not in own]
+    checked = [_checked_shared_library(name, base, with_cuda, path, path) for path in own]
+    shared = checked[0] if checked else None
     for path in linked:
-        needed, search = binaries.dynamic_section(path)
+        needed, runpath = binaries.dynamic_section(path)
         for needs in needed:
-            version = _shared_library_version(needs)
-            if version is None:
+            if _shared_library_version(needs) is None:
                 continue
-            ours = os.path.basename(shared_library_name())
-            if needs != ours:
-                raise BuildError('create_extension(%r): %s was linked against %s, thffi %s\'s '
-                                 'TH library; this is %s: relink it with the flags of '
-                                 '`python -m thffi --libs`' % (name, display(base, path),
-                                                              needs, version, ours))
+            # Where the link names that library itself, the loader finds it
+            # there (the extension's NEEDED, loaded first); else in the
+            # library's RUNPATH.
+            named_too = shared and os.path.basename(shared) == needs
+            search = [os.path.dirname(shared)] if named_too else runpath
             found = [d for d in search if os.path.isfile(os.path.join(d, needs))]
             if not found:
                 raise BuildError('create_extension(%r): %s needs %s but names no folder '
                                  'holding it (its RUNPATH): link it with all the flags of '
                                  '`python -m thffi --libs`' % (name, display(base, path), needs))
-            shared = os.path.join(found[0], needs)
-            if any('libcudart' in n for n in binaries.dynamic_section(shared)[0]) and not with_cuda:
-                raise BuildError('create_extension(%r): %s was linked against thffi\'s TH/THC '
-                                 'library; build the extension with with_cuda=True (or link '
-                                 'that library against the TH-only one: THFFI_WITH_CUDA=0 '
-                                 'python -m thffi --libs)' % (name, display(base, path)))
-            return shared, linked, _linking_shared(kw, shared)
+            shared = _checked_shared_library(name, base, with_cuda, path,
+                                             os.path.join(found[0], needs))
     # Built apart as against PyTorch 0.4's libraries, which the process had
     # loaded: their names are left for the loader, which finds them in the
     # shared library the extension links (shared_library.serving decides).
-    shared = serving(linked, with_cuda) if linked and serving else None
+    shared = shared or (serving(linked, with_cuda) if linked and serving else None)
     if shared:
         return shared, linked, _linking_shared(kw, shared)
     return None, linked, {}

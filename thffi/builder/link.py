@@ -369,11 +369,15 @@ def link(plan, objects):
 
 
 def _user_objects(plan, objects, left_out=()):
-    """The user's objects among a link's: extra_objects (but left_out), and
-    those compile() made of the user's .cu sources."""
+    """The user's objects among a link's: extra_objects (but left_out),
+    those compile() made of the user's .cu sources, and the shared
+    libraries the link names in `libraries` (plan.linked_libraries), whose
+    calls (cusparseScsrmv) it serves as it serves those of a library in
+    extra_objects."""
     own = {job.object for job in plan.jobs if job.own}
-    return ([obj for obj in plan.user_objects if obj not in left_out]
-            + [obj for obj in objects if obj not in own])
+    user = [obj for obj in plan.user_objects if obj not in left_out]
+    return (user + [obj for obj in objects if obj not in own]
+            + [path for path in plan.linked_libraries if path not in user])
 
 
 def _with_cusparse_legacy(plan, objects, needs):

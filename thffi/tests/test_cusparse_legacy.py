@@ -27,7 +27,7 @@ from thffi import create_extension
 from thffi.toolchain import cuda_toolkit as cuda
 from thffi.builder.compile import cache_root
 from thffi.builder.configure import CUSPARSE_LEGACY
-from thffi.builder import include_dirs
+from thffi.builder import include_dirs, shared_library
 from thffi.toolchain import cuda_api
 
 HOME = cuda.find_cuda_home()
@@ -317,3 +317,79 @@ def test_only_an_extension_linking_cusparse_compiles_the_legacy_routines(
     ffi = create_extension('_ext.ops', headers=['cpu.h'], sources=['cpu.c'],
                            libraries=libraries, relative_to=str(tmp_path / 'build.py'))
     assert CUSPARSE_LEGACY[0] not in _own_sources(ffi)
+
+
+# 2018: a library built apart by make (gcc -shared), calling THC and
+# cuSPARSE's legacy csrmv through THC's handle, linked against thffi's
+# shared library (`python -m thffi --libs`); build.py names it in
+# `libraries`, as such builds named libwarpctc or libTHC.
+SPMV_LIB_C = '''\
+    #include <THC/THC.h>
+
+    /* y = A x, A in CSR (values, rows, cols), on the current stream's handle */
+    int spmv_apply(THCState *state, THCudaTensor *values, THCudaIntTensor *rows,
+                   THCudaIntTensor *cols, THCudaTensor *x, THCudaTensor *y)
+    {
+        cusparseMatDescr_t descr;
+        float one = 1, zero = 0;
+        cusparseStatus_t status;
+        cusparseCreateMatDescr(&descr);
+        status = cusparseScsrmv(THCState_getCurrentSparseHandle(state),
+                                CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                THCudaIntTensor_nElement(state, rows) - 1,
+                                THCudaTensor_nElement(state, x),
+                                THCudaTensor_nElement(state, values), &one, descr,
+                                THCudaTensor_data(state, values),
+                                THCudaIntTensor_data(state, rows),
+                                THCudaIntTensor_data(state, cols), THCudaTensor_data(state, x),
+                                &zero, THCudaTensor_data(state, y));
+        cusparseDestroyMatDescr(descr);
+        return status == CUSPARSE_STATUS_SUCCESS;
+    }
+    '''
+SPMV_EXT_C = '''\
+    #include <THC/THC.h>
+    #include "spmv.h"
+
+    extern THCState *state;
+    int spmv_apply(THCState *state, THCudaTensor *values, THCudaIntTensor *rows,
+                   THCudaIntTensor *cols, THCudaTensor *x, THCudaTensor *y);
+
+    int spmv_forward_cuda(THCudaTensor *values, THCudaIntTensor *rows, THCudaIntTensor *cols,
+                          THCudaTensor *x, THCudaTensor *y)
+    {
+        return spmv_apply(state, values, rows, cols, x, y);
+    }
+    '''
+
+
+def test_a_library_built_apart_named_in_libraries_gets_the_legacy_routines(cusparse_site,
+                                                                           tmp_path):
+    """Read like one in extra_objects: its cusparseScsrmv links cuSPARSE
+    and compiles thffi's legacy routines into the extension, which exports
+    them; the library finds them there, and its THC calls in thffi's
+    shared library, which the extension shares."""
+    (tmp_path / 'lib').mkdir()
+    (tmp_path / 'src').mkdir()
+    (tmp_path / 'lib/spmv.c').write_text(textwrap.dedent(SPMV_LIB_C))
+    (tmp_path / 'src/spmv.c').write_text(textwrap.dedent(SPMV_EXT_C))
+    (tmp_path / 'src/spmv.h').write_text(CSRMV_H.replace('csrmv', 'spmv'))
+    flags = shared_library.link_flags(shared_library.library(True))
+    includes = ['-I' + d for d in include_dirs() + cuda.header_dirs(HOME)]
+    subprocess.run(['gcc', '-shared', '-fPIC', '-O2', '-o', 'libspmv.so', 'spmv.c'] + includes
+                   + flags, cwd=tmp_path / 'lib', check=True)
+    ffi = create_extension('_ext.spmv', headers=['src/spmv.h'], sources=['src/spmv.c'],
+                           libraries=['spmv'], library_dirs=['lib'], with_cuda=True,
+                           runtime_library_dirs=[str(tmp_path / 'lib')],
+                           relative_to=str(tmp_path / 'build.py'), verbose=False)
+    assert CUSPARSE_LEGACY[0] in _own_sources(ffi)
+    ffi.build()
+    symbols = _symbols(ffi.library_path())
+    assert (symbols.get('cusparseScsrmv'), symbols.get('cusparseSpMV')) == ('T', 'U')
+    assert symbols.get('state') == 'U'  # thffi's shared library's
+    (tmp_path / 'python').mkdir()
+    loaded = subprocess.run([sys.executable, '-c', 'import torch\nfrom _ext import spmv\n'
+                             'print(spmv.spmv_forward_cuda)'], cwd=tmp_path,
+                            env=_env(cusparse_site, tmp_path / 'python'), capture_output=True,
+                            text=True, timeout=300)
+    assert loaded.returncode == 0 and 'spmv_forward_cuda' in loaded.stdout, loaded.stderr
