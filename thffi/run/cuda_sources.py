@@ -3,7 +3,12 @@ port's rules for their text applied in flight: the maskless warp intrinsics
 and old inline PTX (toolchain/warp.py: `__shfl_down(v, d)` is compiled as
 `__shfl_down_sync(0xffffffff, v, d)`) and the renamed fields of the
 runtime's structs (toolchain/cuda_fields.py: `attributes.memoryType` as
-`attributes.type`), which port writes into the files.
+`attributes.type`), and the includes of a copy of CUB or thrust the
+repository carries, by whatever path (`#include
+"../third_party/cub-1.4/cub/cub.cuh"`), as the toolkit's (`<cub/cub.cuh>`)
+where it serves the code (port/vendored.py's rule, nvcc asked of the names
+the code uses: the copy's CUB 1.x stops today's thrust), which port writes
+into the files.
 The repository's files stay byte for byte.
 
 What the compile reads of the repository is known from the sources, as
@@ -110,17 +115,42 @@ def sources(args, cwd, root, toolkit=None):
     return found
 
 
-def rewritten(texts):
-    """({path: new text} of the files toolchain/warp.py and
-    toolchain/cuda_fields.py change, [(path, Change)] of warp's, [(path,
-    line, Field)] of cuda_fields'): the warp names a file of them defines
-    itself left to it."""
+def _vendored(texts, scope, toolkit):
+    """({path: new text}, [clause]) of port/vendored.py's rule over texts
+    (absolute paths under scope): the code's includes of a CUB or thrust
+    copy among them by its path become the toolkit's where it serves the
+    code.  toolkit: the folder of the nvcc that compiles, where it is a
+    toolkit's (else the one thffi finds: nvcc may be a script starting
+    another's)."""
+    from ..port import vendored
+    from ..toolchain import cuda_toolkit
+    if toolkit and not (os.path.isfile(os.path.join(toolkit, 'bin', 'nvcc')) and
+                        cuda_toolkit.runtime_include(toolkit)):
+        toolkit = None
+    relative = {os.path.relpath(path, scope): text for path, text in texts.items()}
+    found = vendored.find(relative)
+    if not any(copy.library.toolkit for copy in found):
+        return {}, []
+    new, findings = vendored.rewrite_includes(relative, None, found, toolkit)
+    return ({os.path.join(scope, path): text for path, text in new.items()},
+            ['%s:%d: %s, as port writes it' % (f.path, f.line, f.message.replace(
+                ': now ', ': compiled as ', 1)) for f in findings if f.fixed])
+
+
+def rewritten(texts, scope=None, toolkit=None):
+    """({path: new text} of the files toolchain/warp.py,
+    toolchain/cuda_fields.py and port/vendored.py change, [(path, Change)]
+    of warp's, [(path, line, Field)] of cuda_fields', [clause] of
+    vendored's): the warp names a file of them defines itself left to it;
+    the vendored rule where scope (the folder holding texts) is given."""
+    new, said = _vendored(texts, scope, toolkit) if scope else ({}, [])
+    texts = dict(texts, **new)
     if not any(warp.mentions(text) or cuda_fields.mentions(text) for text in texts.values()):
-        return {}, [], []
+        return new, [], [], said
     own = set()
     for text in texts.values():
         own |= set(warp.own(text))
-    new, changes, fields = {}, [], []
+    changes, fields = [], []
     for path, text in sorted(texts.items()):
         changed = text
         if warp.mentions(text):
@@ -130,7 +160,7 @@ def rewritten(texts):
         fields += [(path, line, field) for line, field in found]
         if changed != text:
             new[path] = changed
-    return new, changes, fields
+    return new, changes, fields, said
 
 
 def _copies(texts, new, cache):
@@ -187,7 +217,9 @@ def modernize(args, cwd, root, cache, toolkit=None):
     toolkit: the folder of the nvcc that compiles."""
     args = list(args)
     texts = sources(args, cwd, root, toolkit)
-    new, changes, fields = rewritten(texts)
+    if not texts:
+        return args, []
+    new, changes, fields, said = rewritten(texts, os.path.commonpath(list(texts)), toolkit)
     if not new:
         return args, []
     folder = _copies(texts, new, cache)
@@ -205,4 +237,4 @@ def modernize(args, cwd, root, cache, toolkit=None):
         last = index + width
     scope = os.path.commonpath([os.path.realpath(p) for p in [root] + list(texts)])
     return out + args[last:], ([_describe(changes, scope)] if changes else []) + \
-        _describe_fields(fields, scope)
+        _describe_fields(fields, scope) + said

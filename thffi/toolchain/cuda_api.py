@@ -37,7 +37,7 @@ import os
 import re
 
 from . import cuda_toolkit
-from .libraries import HEADER_ONLY, HEADERS, LIBRARIES, wheel as _wheel
+from .libraries import HEADER_ONLY, HEADERS, LIBRARIES, install as _install, wheel as _wheel
 
 # compiled: nvcc wrote the calls, not the code's author (an object calling
 # them was built by an old toolkit, and compiling its .cu again mends it).
@@ -267,9 +267,9 @@ def library_hint(library, home, toolkit):
 
 def _wheel_hint(library, home, toolkit):
     what = LIBRARIES[library][0]
-    return '%s: pip install %s brings it (CUDA %d\'s %s)' % (
+    return '%s: %s brings it (CUDA %d\'s %s)' % (
         'the CUDA toolkit in %s has no %s' % (home, what) if home else 'no CUDA toolkit was found',
-        wheel(library, toolkit), toolkit[0] if toolkit else 13, what)
+        _install(library, toolkit and toolkit[0]), toolkit[0] if toolkit else 13, what)
 
 
 # Lines of gcc, g++ and nvcc output that name an identifier the compiler
