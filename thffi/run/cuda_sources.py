@@ -81,10 +81,11 @@ def _foreign(toolkit):
     return foreign
 
 
-def sources(args, cwd, root, toolkit=None):
+def sources(args, cwd, root, toolkit=None, read=_read):
     """{absolute path: text} of the repository's files the command compiles
     and includes (the module's docstring); root: the step's folder;
-    toolkit: the folder of the nvcc that compiles."""
+    toolkit: the folder of the nvcc that compiles; read(path): a file's
+    text, or None."""
     folders = [os.path.normpath(os.path.join(cwd, folder))
                for _, _, _, folder in includes.include_folders(args)]
     todo = [os.path.normpath(os.path.join(cwd, args[i])) for i in _cuda_inputs(args)]
@@ -98,7 +99,7 @@ def sources(args, cwd, root, toolkit=None):
         real = os.path.realpath(path)
         if path in found or not _under(real, scope) or foreign(real):
             continue
-        text = _read(path)
+        text = read(path)
         if text is None:
             continue
         found[path] = text
@@ -137,20 +138,17 @@ def _vendored(texts, scope, toolkit):
                 ': now ', ': compiled as ', 1)) for f in findings if f.fixed])
 
 
-def rewritten(texts, scope=None, toolkit=None):
-    """({path: new text} of the files toolchain/warp.py,
-    toolchain/cuda_fields.py and port/vendored.py change, [(path, Change)]
-    of warp's, [(path, line, Field)] of cuda_fields', [clause] of
-    vendored's): the warp names a file of them defines itself left to it;
-    the vendored rule where scope (the folder holding texts) is given."""
-    new, said = _vendored(texts, scope, toolkit) if scope else ({}, [])
-    texts = dict(texts, **new)
+def rewritten(texts):
+    """({path: new text} of the files toolchain/warp.py and
+    toolchain/cuda_fields.py change, [(path, Change)] of warp's, [(path,
+    line, Field)] of cuda_fields'): the warp names a file of them defines
+    itself left to it."""
     if not any(warp.mentions(text) or cuda_fields.mentions(text) for text in texts.values()):
-        return new, [], [], said
+        return {}, [], []
     own = set()
     for text in texts.values():
         own |= set(warp.own(text))
-    changes, fields = [], []
+    new, changes, fields = {}, [], []
     for path, text in sorted(texts.items()):
         changed = text
         if warp.mentions(text):
@@ -160,7 +158,7 @@ def rewritten(texts, scope=None, toolkit=None):
         fields += [(path, line, field) for line, field in found]
         if changed != text:
             new[path] = changed
-    return new, changes, fields, said
+    return new, changes, fields
 
 
 def _copies(texts, new, cache):
@@ -217,9 +215,12 @@ def modernize(args, cwd, root, cache, toolkit=None):
     toolkit: the folder of the nvcc that compiles."""
     args = list(args)
     texts = sources(args, cwd, root, toolkit)
-    if not texts:
-        return args, []
-    new, changes, fields, said = rewritten(texts, os.path.commonpath(list(texts)), toolkit)
+    new, said = _vendored(texts, os.path.commonpath(list(texts)), toolkit) if texts else ({}, [])
+    if new:  # what the compile reads now: a copy set aside is not
+        texts = sources(args, cwd, root, toolkit, lambda path: new.get(path) or _read(path))
+    warped, changes, fields = rewritten(texts)
+    new = {path: warped.get(path, text) for path, text in new.items() if path in texts}
+    new.update(warped)
     if not new:
         return args, []
     folder = _copies(texts, new, cache)
