@@ -84,7 +84,8 @@ def test_a_library_header_is_named_with_the_wheel_that_brings_it():
     assert libraries.header_message('cublas_v2.h', None) == (
         'cublas_v2.h comes with pip install nvidia-cublas (or thffi[cuda])')
     # thffi[cuda] is CUDA 13's: a CUDA 12 toolkit's wheel alone.
-    assert libraries.header_message('cufft.h', 12) == 'cufft.h comes with pip install nvidia-cufft-cu12'
+    assert libraries.header_message('cufft.h', 12) == (
+        'cufft.h comes with pip install nvidia-cufft-cu12')
     assert libraries.header_message('stdio.h', 13) is None
 
 
@@ -235,7 +236,8 @@ def test_a_cub_copy_included_by_a_relative_path_compiles_as_the_toolkits(tmp_pat
             '#error "CUB 1.4: CUB requires a definition of CUB_NS_QUALIFIER"\n',
         'third_party/cub-1.4/cub/version.cuh': '#define CUB_VERSION 100400\n',
         'src/sum_kernel.cu': kernel,
-        'Makefile': 'all:\n\tcd src && nvcc -c sum_kernel.cu -o sum_kernel.cu.o -Xcompiler -fPIC\n'})
+        'Makefile': 'all:\n\tcd src && nvcc -c sum_kernel.cu -o sum_kernel.cu.o '
+                    '-Xcompiler -fPIC\n'})
     out = _run(['run', 'make'], tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     assert said(out.stderr) == [
