@@ -3,7 +3,7 @@ run` starts (thffi/run/shims.py, run/cuda_sources.py) and in the makefiles
 `python -m thffi port --write` rewrites (port/make.py):
 
 - a 2018 Makefile compiling `#include <curand.h>` with `nvcc
-  -I/usr/local/cuda/include` and linking `-lcurand`: pip's cuRAND wheel
+  -I/usr/local/cuda/include` and gcc, and linking `-lcurand`: pip's cuRAND wheel
   (CUDA 13.0's, installed once into thffi's cache: 60 MB, about 7 s from
   this machine's package index) serves the header and the library, under
   run and after port, in an environment that has the wheel (a venv whose
@@ -51,6 +51,12 @@ RNG_KERNEL = '''\
       return status == CURAND_STATUS_SUCCESS;
     }
     '''
+RNG_HOST = '''\
+    /* rng.c: the status check the C side shares with the kernel's file */
+    #include <curand.h>
+
+    int rng_ok(curandStatus_t status) { return status == CURAND_STATUS_SUCCESS; }
+    '''
 RNG_MAKEFILE = '''\
     CUDA_PATH ?= /usr/local/cuda
     NVCC = $(CUDA_PATH)/bin/nvcc
@@ -60,8 +66,11 @@ RNG_MAKEFILE = '''\
     rng_kernel.o: rng_kernel.cu
     \t$(NVCC) -I$(CUDA_PATH)/include -Xcompiler -fPIC -c rng_kernel.cu -o rng_kernel.o
 
-    librng.so: rng_kernel.o
-    \t$(NVCC) -shared rng_kernel.o -o librng.so -L$(CUDA_PATH)/lib64 -lcurand
+    rng.o: rng.c
+    \tgcc -I$(CUDA_PATH)/include -fPIC -c rng.c -o rng.o
+
+    librng.so: rng_kernel.o rng.o
+    \t$(NVCC) -shared rng_kernel.o rng.o -o librng.so -L$(CUDA_PATH)/lib64 -lcurand
     '''
 
 
@@ -160,7 +169,8 @@ def _links_the_wheels_curand(library):
 
 def test_curand_from_pips_wheel_under_run_and_after_port(venv_with_curand, tmp_path):
     python, env = venv_with_curand
-    write_files(tmp_path / 'rng', {'rng_kernel.cu': RNG_KERNEL, 'Makefile': RNG_MAKEFILE})
+    write_files(tmp_path / 'rng', {'rng_kernel.cu': RNG_KERNEL, 'rng.c': RNG_HOST,
+                                   'Makefile': RNG_MAKEFILE})
     folder = tmp_path / 'rng'
     before = subprocess.run(['make'], cwd=str(folder), env=env, capture_output=True, text=True)
     assert before.returncode != 0 and 'curand.h: No such file' in before.stderr
@@ -168,21 +178,24 @@ def test_curand_from_pips_wheel_under_run_and_after_port(venv_with_curand, tmp_p
     out = _run(['run', 'make'], folder, env, python)
     assert out.returncode == 0, out.stdout + out.stderr
     lines = said(out.stderr)
-    assert lines[0].startswith("thffi run: nvcc: curand.h from pip's CUDA wheels (")
-    assert lines[0].endswith("), searched after the toolkit's")
-    assert lines[1].startswith("thffi run: nvcc: -lcurand: libcurand.so.10 from pip's CUDA "
+    assert len(lines) == 3, lines
+    for line, compiler in zip(lines[:2], ('nvcc', 'gcc')):
+        assert line.startswith("thffi run: %s: curand.h from pip's CUDA wheels (" % compiler)
+        assert line.endswith("), searched after the toolkit's")
+    assert lines[2].startswith("thffi run: nvcc: -lcurand: libcurand.so.10 from pip's CUDA "
                                'wheels (')
-    assert lines[1].endswith('with its rpath, as python -m thffi --cuda-libs curand links it')
+    assert lines[2].endswith('with its rpath, as python -m thffi --cuda-libs curand links it')
     _links_the_wheels_curand(folder / 'librng.so')
 
     # port writes the same into the Makefile: plain make builds it.
-    for name in ('rng_kernel.o', 'librng.so'):
+    for name in ('rng_kernel.o', 'rng.o', 'librng.so'):
         os.remove(str(folder / name))
     ported = _run(['port', '--write', '.'], folder, env, python)
     assert ported.returncode == 0, ported.stdout + ported.stderr
     makefile = (folder / 'Makefile').read_text()
     assert ('-c rng_kernel.cu -o rng_kernel.o $(shell python -m thffi --cuda-includes)\n'
             in makefile)
+    assert '-c rng.c -o rng.o $(shell python -m thffi --cuda-includes)\n' in makefile
     assert '-L$(CUDA_PATH)/lib64 $(shell python -m thffi --cuda-libs curand)\n' in makefile
     after = subprocess.run(['make'], cwd=str(folder), env=env, capture_output=True, text=True)
     assert after.returncode == 0, after.stdout + after.stderr
