@@ -26,6 +26,13 @@ word by word as make.sh is (shell.py):
   becomes today's: $(shell python -m thffi --cuda-home)/bin/nvcc, gcc, g++.
 - a g++ or c++ recipe compiling C++ with no -std gets the standard of
   2018's g++ where the compiler's verdict asks for one (dialect.py).
+- `-lcurand`, `-lcublas`... (toolchain/libraries.py's LIBRARIES) become
+  `$(shell python -m thffi --cuda-libs curand ...)`, which links them
+  where pip's wheels hold them too (lib<name>.so.<N> alone), with the
+  rpath; in a makefile linking them, each nvcc or C/C++ compile (-c) gets
+  `$(shell python -m thffi --cuda-includes)` after its flags: their headers
+  (curand.h, cublas_v2.h) may lie in pip's wheels, as make.sh gets them
+  (shell.py).
 
 `python` in these is the interpreter the makefile itself runs (its torch
 lookups', else its recipes': `python3 build.py`, `$(PYTHON) setup.py`)."""
@@ -35,6 +42,7 @@ import re
 from ..toolchain.nvcc import ARCH_NUMBER, ARCH_OPTIONS, OLDEST_WITHOUT_NVCC, describe, \
     flag_edits, rejected
 from ..toolchain import compilers
+from ..toolchain import libraries as _libraries
 from ..toolchain.includes import PATH_SUFFIX
 from . import dialect
 from .edits import apply_edits, replace_flags
@@ -47,6 +55,8 @@ INCLUDES = '$(shell %s -m thffi --includes)'
 INCLUDE_DIRS = '$(patsubst -I%%,%%,$(shell %s -m thffi --includes))'
 LIBS = '$(shell %s -m thffi --libs)'
 CUDA_HOME = '$(shell %s -m thffi --cuda-home)'
+CUDA_LIBS = '$(shell %s -m thffi --cuda-libs %s)'
+CUDA_INCLUDES = '$(shell %s -m thffi --cuda-includes)'
 
 _TORCH_PATH = r'(?:\$[({][\w.-]+[)}]|[^\s"\'$]*/torch)' + PATH_SUFFIX
 _TORCH_INCLUDE = re.compile(r'-I(?:%s)' % _TORCH_PATH)
@@ -127,6 +137,7 @@ def rewrite_make(text, path, accepted, makefiles=None, folder=None):
     variables = _read.assigned(together, together_lines)
     python = _python(text)
     findings, edits, arch_done = [], [], set()
+    links_cuda = bool(_libraries.link_flags_in(together))
 
     def line_of(offset):
         return text.count('\n', 0, offset) + 1
@@ -197,6 +208,8 @@ def rewrite_make(text, path, accepted, makefiles=None, folder=None):
                 edits += replace_flags(spans, replacement % python)
                 findings.append(Finding(path, line_of(spans[0][0][0]), '%s; now %s'
                                         % (what, replacement % python), True))
+        edits += _cuda_library_edits(text, line, words, python, links_cuda, line_of(start),
+                                     nvcc_names, variables, path, findings)
         nvcc_start = _read.nvcc_start(text, line, nvcc_names, variables)
         if nvcc_start is not None or line.kind == 'assign' and line.name in nvcc_variables:
             flags = flag_edits(text, start if nvcc_start is None else nvcc_start, line.end)
@@ -208,3 +221,32 @@ def rewrite_make(text, path, accepted, makefiles=None, folder=None):
     return apply_edits(text, edits), sorted(findings, key=lambda f: f.line)
 
 
+
+
+def _cuda_library_edits(text, line, words, python, links_cuda, number, nvcc_names, variables,
+                        path, findings):
+    """The edits of one line for CUDA's libraries (the module's docstring):
+    its -l flags of them become --cuda-libs; a compile recipe of a makefile
+    linking them gets --cuda-includes."""
+    values = [_read.unquoted(text[s:e]) for s, e in words]
+    flags = [[w] for w, v in zip(words, values) if _libraries.link_flag(v)]
+    edits = []
+    if flags:
+        names = ' '.join(dict.fromkeys(_libraries.link_flag(v) for v in values
+                                       if _libraries.link_flag(v)))
+        edits += replace_flags(flags, CUDA_LIBS % (python, names))
+        findings.append(Finding(path, number, '%s: CUDA\'s libraries, which pip\'s wheels ship '
+                                'as lib<name>.so.<N> in their own folder; now %s (the toolkit\'s '
+                                'or the wheels\', with the rpath)' % (
+                                    ' '.join('-l' + n for n in names.split()),
+                                    CUDA_LIBS % (python, names)), True))
+    compiles = line.kind == 'recipe' and '-c' in values and (
+        _read.nvcc_start(text, line, nvcc_names, variables) is not None
+        or _libraries.compiles([values[0].lstrip('@-+')] + values[1:]))
+    if links_cuda and compiles and 'thffi --cuda-includes' not in text[line.start:line.end]:
+        edits.append((words[-1][1], words[-1][1], ' ' + CUDA_INCLUDES % python))
+        findings.append(Finding(path, number, 'a compile in a makefile that links CUDA\'s '
+                                'libraries: their headers (curand.h, cublas_v2.h...) may lie in '
+                                'pip\'s wheels, not in the toolkit; now with %s'
+                                % (CUDA_INCLUDES % python), True))
+    return edits

@@ -3,7 +3,12 @@ port's rules for their text applied in flight: the maskless warp intrinsics
 and old inline PTX (toolchain/warp.py: `__shfl_down(v, d)` is compiled as
 `__shfl_down_sync(0xffffffff, v, d)`) and the renamed fields of the
 runtime's structs (toolchain/cuda_fields.py: `attributes.memoryType` as
-`attributes.type`), which port writes into the files.
+`attributes.type`), and the includes of a copy of CUB or thrust the
+repository carries, by whatever path (`#include
+"../third_party/cub-1.4/cub/cub.cuh"`), as the toolkit's (`<cub/cub.cuh>`)
+where it serves the code (port/vendored.py's rule, nvcc asked of the names
+the code uses: the copy's CUB 1.x stops today's thrust), which port writes
+into the files.
 The repository's files stay byte for byte.
 
 What the compile reads of the repository is known from the sources, as
@@ -76,10 +81,11 @@ def _foreign(toolkit):
     return foreign
 
 
-def sources(args, cwd, root, toolkit=None):
+def sources(args, cwd, root, toolkit=None, read=_read):
     """{absolute path: text} of the repository's files the command compiles
     and includes (the module's docstring); root: the step's folder;
-    toolkit: the folder of the nvcc that compiles."""
+    toolkit: the folder of the nvcc that compiles; read(path): a file's
+    text, or None."""
     folders = [os.path.normpath(os.path.join(cwd, folder))
                for _, _, _, folder in includes.include_folders(args)]
     todo = [os.path.normpath(os.path.join(cwd, args[i])) for i in _cuda_inputs(args)]
@@ -93,7 +99,7 @@ def sources(args, cwd, root, toolkit=None):
         real = os.path.realpath(path)
         if path in found or not _under(real, scope) or foreign(real):
             continue
-        text = _read(path)
+        text = read(path)
         if text is None:
             continue
         found[path] = text
@@ -108,6 +114,28 @@ def sources(args, cwd, root, toolkit=None):
                     todo.append(candidate)
                     break
     return found
+
+
+def _vendored(texts, scope, toolkit):
+    """({path: new text}, [clause]) of port/vendored.py's rule over texts
+    (absolute paths under scope): the code's includes of a CUB or thrust
+    copy among them by its path become the toolkit's where it serves the
+    code.  toolkit: the folder of the nvcc that compiles, where it is a
+    toolkit's (else the one thffi finds: nvcc may be a script starting
+    another's)."""
+    from ..port import vendored
+    from ..toolchain import cuda_toolkit
+    if toolkit and not (os.path.isfile(os.path.join(toolkit, 'bin', 'nvcc')) and
+                        cuda_toolkit.runtime_include(toolkit)):
+        toolkit = None
+    relative = {os.path.relpath(path, scope): text for path, text in texts.items()}
+    found = vendored.find(relative)
+    if not any(copy.library.toolkit for copy in found):
+        return {}, []
+    new, findings = vendored.rewrite_includes(relative, None, found, toolkit)
+    return ({os.path.join(scope, path): text for path, text in new.items()},
+            ['%s:%d: %s, as port writes it' % (f.path, f.line, f.message.replace(
+                ': now ', ': compiled as ', 1)) for f in findings if f.fixed])
 
 
 def rewritten(texts):
@@ -187,7 +215,12 @@ def modernize(args, cwd, root, cache, toolkit=None):
     toolkit: the folder of the nvcc that compiles."""
     args = list(args)
     texts = sources(args, cwd, root, toolkit)
-    new, changes, fields = rewritten(texts)
+    new, said = _vendored(texts, os.path.commonpath(list(texts)), toolkit) if texts else ({}, [])
+    if new:  # what the compile reads now: a copy set aside is not
+        texts = sources(args, cwd, root, toolkit, lambda path: new.get(path) or _read(path))
+    warped, changes, fields = rewritten(texts)
+    new = {path: warped.get(path, text) for path, text in new.items() if path in texts}
+    new.update(warped)
     if not new:
         return args, []
     folder = _copies(texts, new, cache)
@@ -205,4 +238,4 @@ def modernize(args, cwd, root, cache, toolkit=None):
         last = index + width
     scope = os.path.commonpath([os.path.realpath(p) for p in [root] + list(texts)])
     return out + args[last:], ([_describe(changes, scope)] if changes else []) + \
-        _describe_fields(fields, scope)
+        _describe_fields(fields, scope) + said

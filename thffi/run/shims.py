@@ -33,6 +33,16 @@ already changed) and the probes here run as they are: no loop.
   2018's standard headers included for it: where the compiler says so,
   compiled again with that header included first (toolchain/
   std_headers.py).
+- every compile and link (nvcc, cc, c++), where pip's CUDA wheels hold
+  headers or libraries the toolkit lacks: their include folders after the
+  toolkit's (`python -m thffi --cuda-includes`; nvcc -I after the
+  command's own, cc and c++ -idirafter, after the system's), and each -l of
+  a CUDA library (toolchain/libraries.py) that only a wheel holds (its
+  libcurand.so.10, no libcurand.so) linked as `--cuda-libs` links it, with
+  its rpath; a CUDA library's header or library that nothing installed
+  holds is named with the wheel that brings it (`curand.h comes with pip
+  install nvidia-curand (or thffi[cuda])`), for a compile where the
+  compiler says so.
 - nvcc compiling a .cu: include/cccl_legacy.h included first (what CUDA
   13's CCCL removed that 2018 code used), as the builder includes it.
 - a shared library linked (-shared, nvcc --shared) from objects or sources
@@ -184,6 +194,9 @@ def _as_2018(name, program, argv0, args, sources, standards, clauses):
                                                                        standard, why)]
             break
     sys.stderr.buffer.write(shown if status == 0 else first[1])
+    if status != 0 and b'No such file or directory' in first[1]:
+        clauses = clauses + _missing_headers(first[1], _cached('cuda wheels',
+                                                                 _cuda_wheels)['major'])
     _say(name, clauses)
     return status
 
@@ -333,6 +346,95 @@ def _include_rules(kind, args):
     return new, [describe(changes)]
 
 
+def _cuda_wheels():
+    """Where pip's CUDA wheels serve a build with the toolkit thffi finds:
+    {'toolkit': the toolkit's include folders, 'wheels': the folders
+    --cuda-includes adds after them, 'major': the toolkit's CUDA major}."""
+    _site()
+    from thffi.toolchain import cuda_toolkit as cuda
+    home = cuda.find_cuda_home()
+    own, version = cuda.toolkit_include_dirs(home), home and cuda.toolkit_version(home)
+    return {'toolkit': own, 'wheels': cuda.header_dirs(home)[len(own):],
+            'major': version[0] if version else None}
+
+
+_SOURCE = ('.c', '.cc', '.cpp', '.cxx', '.C', '.cu')
+
+
+def _library_headers(args):
+    """The CUDA library headers (toolchain/libraries.py's HEADERS) the
+    command's sources include themselves."""
+    import re
+    from thffi.toolchain import libraries
+    from thffi.toolchain import nvcc as nvcc_rules
+    found = set()
+    for source in nvcc_rules.inputs(['cc'] + list(args)):
+        if source.endswith(_SOURCE):
+            found |= set(re.findall(r'^[ \t]*#[ \t]*include[ \t]*[<"]([\w.]+)[>"]',
+                                    _read(source), re.M))
+    return sorted(found & set(libraries.HEADERS))
+
+
+def _cuda_library_rules(kind, args):
+    """(args, [clause]) of pip's CUDA wheels for a command (the module's
+    docstring): a compile gets their include folders after the toolkit's,
+    where a wheel holds headers the toolkit lacks (the headers the sources
+    include themselves from there are named); each -l of a CUDA library
+    that only a wheel holds is replaced by `--cuda-libs`' flags, one that
+    nothing holds is named with its wheel."""
+    from thffi.toolchain import includes, libraries
+    from thffi.toolchain import nvcc as nvcc_rules
+    wanted = [(i, libraries.link_flag(a) or (a == '-l' and i + 1 < len(args) and
+                                               libraries.link_flag('-l' + args[i + 1])))
+              for i, a in enumerate(args)]
+    wanted = [(i, name) for i, name in wanted if name]
+    compiles = any(s.endswith(_SOURCE) for s in nvcc_rules.inputs(['cc'] + list(args)))
+    if not wanted and not compiles:
+        return args, []
+    found = _cached('cuda wheels', _cuda_wheels)
+    clauses, out = [], list(args)
+    if compiles and found['wheels']:
+        flag = '-I' if kind == 'nvcc' else '-idirafter'
+        out += [f for d in found['toolkit'] + found['wheels'] for f in (flag, d)]
+        served = [h for h in _library_headers(args) if not any(
+            os.path.isfile(os.path.join(d, h)) for d in found['toolkit'] + includes.folders(args))
+                  and any(os.path.isfile(os.path.join(d, h)) for d in found['wheels'])]
+        if served:
+            clauses.append('%s from pip\'s CUDA wheels (%s), searched after the toolkit\'s'
+                           % (', '.join(served), ', '.join(found['wheels'])))
+    if not wanted:
+        return out, clauses
+    given = [value for option, value in zip(args, args[1:]) if option == '-L'] + \
+        [a[2:] for a in args if a.startswith('-L') and len(a) > 2]
+    _site()
+    from thffi.toolchain import cuda_toolkit as cuda
+    home = cuda.find_cuda_home()
+    for i, name in reversed(wanted):
+        if any(os.path.isfile(os.path.join(folder, 'lib%s%s' % (name, suffix)))
+               for folder in given for suffix in ('.so', '.a')):
+            continue  # the command's own -L folder holds it, as the linker finds it
+        library = cuda.find_library(name, home)
+        if library is None:
+            clauses.append('-l%s: %s' % (name, cuda.missing_library_message(name, home)))
+        elif library.link != name:
+            out[i:i + (2 if args[i] == '-l' else 1)] = cuda.link_flags([library])
+            clauses.append('-l%s: %s from pip\'s CUDA wheels (%s), with its rpath, as python -m '
+                           'thffi --cuda-libs %s links it' % (name, os.path.basename(
+                               library.file), library.folder, name))
+    return out, clauses
+
+
+def _missing_headers(output, major):
+    """The lines naming the wheel of each CUDA library header a compiler's
+    output says it did not find."""
+    import re
+    from thffi.toolchain import libraries
+    text = output.decode('utf-8', 'replace') if isinstance(output, bytes) else output
+    names = dict.fromkeys(re.findall(r'fatal error: ([\w./+-]+): No such file or directory',
+                                     text))
+    return [line for line in (libraries.header_message(h, major) for h in names) if line]
+
+
 def _legacy_cuda_headers(args):
     """args, with thffi's cccl_legacy.h included first where the command
     compiles a .cu file (the names CUDA 13's CCCL removed that 2018 code
@@ -456,12 +558,17 @@ def main(kind, args, program=None, argv0=None):
         args, sources = _source_rules(program, args)
         args = _legacy_cuda_headers(args)
         more += sources
+    args, wheels = _cuda_library_rules(kind, args)
+    more += wheels
     args, wrapped = _wrap_rules(kind, args)
     more += wrapped
-    cxx_sources = _cxx_sources(kind, args)
+    # A C compile including a CUDA library's header runs as a C++ one does,
+    # so that the header a compiler misses is named with its wheel.
+    cxx_sources = _cxx_sources(kind, args) or (kind == 'cc' and _library_headers(args) and [
+        s for s in _cxx_sources('c++', args) if s.endswith('.c')])
     if cxx_sources:
         from thffi.toolchain import cc as cc_rules
-        standards = [] if kind == 'nvcc' or cc_rules.names_a_standard(args) else \
+        standards = [] if kind in ('nvcc', 'cc') or cc_rules.names_a_standard(args) else \
             cc_rules.OLD_CXX_DEFAULTS
         return _as_2018(name, program, argv0 or program, args, cxx_sources, standards,
                         clauses + more)

@@ -143,12 +143,13 @@ def test_compiler_output_on_a_missing_library_header_names_its_wheel(tmp_path, m
         "x.c:6:3: error: unknown type name 'cusparseHandle_t'\n"
         '/usr/bin/ld: cannot find -lcufft: No such file or directory\n', str(tmp_path), (13, 0))
     assert lines == [
-        "curand.h: cuRAND's header; the CUDA toolkit in %s has no cuRAND: pip install "
-        "nvidia-curand brings it (CUDA 13's cuRAND)" % tmp_path,
-        "cusparseHandle_t is declared in cusparse.h: cuSPARSE's header; the CUDA toolkit in %s "
-        "has no cuSPARSE: pip install nvidia-cusparse brings it (CUDA 13's cuSPARSE)" % tmp_path,
-        "-lcufft: cuFFT; the CUDA toolkit in %s has no cuFFT: pip install nvidia-cufft brings "
-        "it (CUDA 13's cuFFT)" % tmp_path]
+        "curand.h comes with pip install nvidia-curand (or thffi[cuda]): cuRAND's header, "
+        "which the CUDA toolkit in %s lacks" % tmp_path,
+        "cusparseHandle_t is declared in cusparse.h; cusparse.h comes with pip install "
+        "nvidia-cusparse (or thffi[cuda]): cuSPARSE's header, which the CUDA toolkit in %s lacks"
+        % tmp_path,
+        "-lcufft: cuFFT; the CUDA toolkit in %s has no cuFFT: pip install nvidia-cufft (or "
+        "thffi[cuda]) brings it (CUDA 13's cuFFT)" % tmp_path]
     # The header is in the toolkit, but the compile did not search it.
     (tmp_path / 'include' / 'curand.h').write_text('')
     assert cuda_api.explain('x.c:1:10: fatal error: curand.h: No such file or directory',
@@ -385,14 +386,14 @@ def test_cusparse_legacy_calls_in_an_extra_object_are_named_before_linking(tmp_p
             cusparseHandle_t handle = THCState_getCurrentSparseHandle(state);
             return handle != NULL;
         }
-        ''', 'cusparseHandle_t is declared in cusparse.h: cuSPARSE\'s header; the CUDA toolkit '
-             'in %s has no cuSPARSE: pip install %s brings it'),
+        ''', 'cusparseHandle_t is declared in cusparse.h; cusparse.h comes with pip install '
+             '%s (or thffi[cuda]): cuSPARSE\'s header, which the CUDA toolkit in %s lacks'),
     ('''\
         #include <THC/THC.h>
         #include <curand.h>
         int ops_handle(void) { return 0; }
-        ''', 'curand.h: cuRAND\'s header; the CUDA toolkit in %s has no cuRAND: pip install %s '
-             'brings it'),
+        ''', 'curand.h comes with pip install %s (or thffi[cuda]): cuRAND\'s header, which '
+             'the CUDA toolkit in %s lacks'),
 ])
 def test_a_cuda_library_header_the_toolkit_lacks_is_named_with_its_wheel(tmp_path, monkeypatch,
                                                                           source, expected):
@@ -407,7 +408,7 @@ def test_a_cuda_library_header_the_toolkit_lacks_is_named_with_its_wheel(tmp_pat
     message = _build(tmp_path, with_cuda=True)
     assert re.match(r'building _ext\.ops failed: \S+ exited 1 on src/ops\.c\n  ', message), \
         message
-    assert expected % (HOME, cuda_api.wheel(library, TOOLKIT)) in message, message
+    assert expected % (cuda_api.wheel(library, TOOLKIT), HOME) in message, message
 
 
 # The part of CUDA 13's cublas_v2.h a v1 call meets: each BLAS name is

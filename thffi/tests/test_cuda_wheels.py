@@ -169,7 +169,7 @@ def test_libraries_come_from_the_toolkit_first_then_the_wheels(site, tmp_path, m
     assert cuda.find_library('cublas', str(system)) is None
     assert cuda.missing_library_message('cublas', str(system)) == (
         "neither the CUDA toolkit in %s (%s) nor pip's CUDA wheels (site-packages/nvidia) hold "
-        "libcublas.so (cuBLAS): pip install nvidia-cublas" % (system, lib64))
+        "libcublas.so (cuBLAS): pip install nvidia-cublas (or thffi[cuda])" % (system, lib64))
     assert cuda.link_flags([cuda.find_library(n, str(system)) for n in ('curand', 'cusparse')]) \
         == ['-L' + lib64, '-L' + lib, '-lcurand', '-l:libcusparse.so.12',
             '-Xlinker', '-rpath=' + lib64, '-Xlinker', '-rpath=' + lib]
@@ -330,7 +330,7 @@ def test_python_m_thffi_cuda_libs_and_cuda_home(site, tmp_path):
     assert out.returncode == 1 and out.stdout == ''
     assert out.stderr.startswith('python -m thffi --cuda-libs cusparse: neither the CUDA ')
     assert out.stderr.strip().endswith('hold libcusparse.so (cuSPARSE): pip install '
-                                       'nvidia-cusparse')
+                                       'nvidia-cusparse (or thffi[cuda])')
     assert thffi('--cuda-libs').returncode == 2
 
 

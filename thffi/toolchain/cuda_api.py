@@ -37,7 +37,8 @@ import os
 import re
 
 from . import cuda_toolkit
-from .libraries import HEADER_ONLY, HEADERS, LIBRARIES, wheel as _wheel
+from .libraries import HEADER_ONLY, HEADERS, LIBRARIES, header_message, install as _install, \
+    wheel as _wheel
 
 # compiled: nvcc wrote the calls, not the code's author (an object calling
 # them was built by an old toolkit, and compiling its .cu again mends it).
@@ -256,8 +257,9 @@ def header_hint(header, home, toolkit):
         return ('%s: %s\'s header, in %s, which this compile did not search: build with '
                 'with_cuda=True (or add that folder to include_dirs)'
                 % (header, LIBRARIES[library][0], folder))
-    return library and '%s: %s\'s header; %s' % (header, LIBRARIES[library][0],
-                                                  _wheel_hint(library, home, toolkit))
+    return library and '%s: %s\'s header, which %s' % (
+        header_message(header, toolkit and toolkit[0]), LIBRARIES[library][0],
+        'the CUDA toolkit in %s lacks' % home if home else 'no CUDA toolkit was found to hold')
 
 
 def library_hint(library, home, toolkit):
@@ -267,9 +269,9 @@ def library_hint(library, home, toolkit):
 
 def _wheel_hint(library, home, toolkit):
     what = LIBRARIES[library][0]
-    return '%s: pip install %s brings it (CUDA %d\'s %s)' % (
+    return '%s: %s brings it (CUDA %d\'s %s)' % (
         'the CUDA toolkit in %s has no %s' % (home, what) if home else 'no CUDA toolkit was found',
-        wheel(library, toolkit), toolkit[0] if toolkit else 13, what)
+        _install(library, toolkit and toolkit[0]), toolkit[0] if toolkit else 13, what)
 
 
 # Lines of gcc, g++ and nvcc output that name an identifier the compiler
@@ -333,8 +335,8 @@ def explain(output, home=None, toolkit=None):
             header = TYPE_HEADERS[unknown.group(3) or unknown.group(5)]
             if header not in seen and not _header_folder(home, header):
                 seen.add(header)
-                lines.append('%s is declared in %s' % (type_name,
-                                                       header_hint(header, home, toolkit)))
+                lines.append('%s is declared in %s; %s' % (type_name, header,
+                                                           header_hint(header, home, toolkit)))
     return describe_all(removed, toolkit, kept=True) + lines
 
 

@@ -42,7 +42,7 @@ import site
 import subprocess
 import sys
 
-from .libraries import LIBRARIES, wheel
+from .libraries import LIBRARIES, install, wheel
 
 # Built when neither TORCH_CUDA_ARCH_LIST nor a visible GPU says otherwise,
 # for a CUDA build of PyTorch (or none installed): machine code for one GPU
@@ -521,7 +521,7 @@ def missing_library_message(name, home):
     where = ('the CUDA toolkit in %s (%s)' % (home, library_dir(home)) if home
              else 'a CUDA toolkit (none found)')
     return ("neither %s nor pip's CUDA wheels (site-packages/nvidia) hold lib%s.so (%s): "
-            "pip install %s" % (where, name, what, wheel_for(name, home)))
+            "%s" % (where, name, what, install(name, _major(home))))
 
 
 def cuda_enabled():

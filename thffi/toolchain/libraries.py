@@ -60,6 +60,24 @@ def wheel(name, major):
     return found if major is None or major >= 13 else '%s-cu%d' % (found, major)
 
 
+def install(name, major):
+    """What to type for CUDA library `name` (its -l name) for CUDA major
+    release `major` (None: 13): 'pip install nvidia-curand (or
+    thffi[cuda])', thffi[cuda] naming CUDA 13's (pyproject.toml's extra,
+    which names each of LIBRARIES' wheels)."""
+    return 'pip install %s%s' % (wheel(name, major),
+                                 ' (or thffi[cuda])' if major is None or major >= 13 else '')
+
+
+def header_message(header, major):
+    """The line for a CUDA library's header that no folder a compile
+    searched holds (`fatal error: curand.h: No such file or directory`):
+    'curand.h comes with pip install nvidia-curand (or thffi[cuda])';
+    None for a header of no library of HEADERS."""
+    name = HEADERS.get(header.rsplit('/', 1)[-1])
+    return name and '%s comes with %s' % (header, install(name, major))
+
+
 Rule = collections.namedtuple('Rule', 'old new why')
 
 _NAMES = '|'.join(sorted(LIBRARIES, key=len, reverse=True))

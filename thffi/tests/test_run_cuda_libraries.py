@@ -1,0 +1,261 @@
+"""CUDA's libraries and library copies for the compilers `python -m thffi
+run` starts (thffi/run/shims.py, run/cuda_sources.py) and in the makefiles
+`python -m thffi port --write` rewrites (port/make.py):
+
+- a 2018 Makefile compiling `#include <curand.h>` with `nvcc
+  -I/usr/local/cuda/include` and gcc, and linking `-lcurand`: pip's cuRAND wheel
+  (CUDA 13.0's, installed once into thffi's cache: 60 MB, about 7 s from
+  this machine's package index) serves the header and the library, under
+  run and after port, in an environment that has the wheel (a venv whose
+  .pth names the folder, as a user's pip install puts it on sys.path);
+- the header that nothing installed holds is named with its wheel;
+- a CUB 1.x copy included by a relative path compiles as the toolkit's CUB.
+
+The Makefiles and sources are ours, in the 2018 idiom; the CUB copy is a
+stand-in whose cub.cuh stops any compile, as a 1.x copy's does beside
+today's thrust."""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from support import ROOT, write_files
+from thffi._cache import cache_root
+from thffi.toolchain import cuda_toolkit as cuda
+from thffi.toolchain import libraries
+
+HOME = cuda.find_cuda_home()
+NVCC = HOME and os.path.join(HOME, 'bin', 'nvcc')
+ENV = dict(os.environ, PYTHONPATH=ROOT, TORCH_CUDA_ARCH_LIST='7.5')
+# CUDA 13.0.3's cuRAND (cuda-toolkit==13.0.3 pins it), for the toolkit here.
+CURAND_WHEEL = 'nvidia-curand==10.4.0.35'
+
+RNG_KERNEL = '''\
+    /* rng_kernel.cu: uniform noise for a tensor's storage, on cuRAND's host API */
+    #include <cuda_runtime.h>
+    #include <curand.h>
+
+    extern "C" int rng_uniform_cuda(float *data, long n, unsigned long long seed)
+    {
+      curandGenerator_t gen;
+      if (curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_DEFAULT) != CURAND_STATUS_SUCCESS)
+        return 0;
+      curandSetPseudoRandomGeneratorSeed(gen, seed);
+      curandStatus_t status = curandGenerateUniform(gen, data, n);
+      curandDestroyGenerator(gen);
+      return status == CURAND_STATUS_SUCCESS;
+    }
+    '''
+RNG_HOST = '''\
+    /* rng.c: the status check the C side shares with the kernel's file */
+    #include <curand.h>
+
+    int rng_ok(curandStatus_t status) { return status == CURAND_STATUS_SUCCESS; }
+    '''
+RNG_MAKEFILE = '''\
+    CUDA_PATH ?= /usr/local/cuda
+    NVCC = $(CUDA_PATH)/bin/nvcc
+
+    all: librng.so
+
+    rng_kernel.o: rng_kernel.cu
+    \t$(NVCC) -I$(CUDA_PATH)/include -Xcompiler -fPIC -c rng_kernel.cu -o rng_kernel.o
+
+    rng.o: rng.c
+    \tgcc -I$(CUDA_PATH)/include -fPIC -c rng.c -o rng.o
+
+    librng.so: rng_kernel.o rng.o
+    \t$(NVCC) -shared rng_kernel.o rng.o -o librng.so -L$(CUDA_PATH)/lib64 -lcurand
+    '''
+
+
+def _run(args, cwd, env=ENV, python=sys.executable):
+    return subprocess.run([python, '-m', 'thffi'] + args, cwd=str(cwd), env=env,
+                          capture_output=True, text=True, timeout=900)
+
+
+def said(stderr):
+    return [line for line in stderr.splitlines() if line.startswith('thffi run:')]
+
+
+def _toolkit_has(header):
+    return any(os.path.isfile(os.path.join(d, header)) for d in cuda.toolkit_include_dirs(HOME))
+
+
+def test_a_library_header_is_named_with_the_wheel_that_brings_it():
+    assert libraries.header_message('curand.h', 13) == (
+        'curand.h comes with pip install nvidia-curand (or thffi[cuda])')
+    assert libraries.header_message('cublas_v2.h', None) == (
+        'cublas_v2.h comes with pip install nvidia-cublas (or thffi[cuda])')
+    # thffi[cuda] is CUDA 13's: a CUDA 12 toolkit's wheel alone.
+    assert libraries.header_message('cufft.h', 12) == (
+        'cufft.h comes with pip install nvidia-cufft-cu12')
+    assert libraries.header_message('stdio.h', 13) is None
+
+
+def test_thffi_cuda_brings_every_library_whose_header_is_named():
+    """thffi[cuda]'s cuda-toolkit extras name the wheel of each library
+    whose missing header the messages send to thffi[cuda]."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        tomllib = pytest.importorskip('tomli')
+    with open(os.path.join(ROOT, 'thffi', 'pyproject.toml'), 'rb') as f:
+        extra, = tomllib.load(f)['project']['optional-dependencies']['cuda']
+    named = set(extra.partition('[')[2].partition(']')[0].split(','))
+    wheels = {libraries.LIBRARIES[name].wheel for name in set(libraries.HEADERS.values())}
+    assert {'nvidia-' + n for n in named} >= wheels - {'nvidia-cuda-nvrtc'}, (extra, wheels)
+    assert {'cublas', 'curand', 'cufft', 'cusparse', 'cusolver'} <= named
+
+
+@pytest.fixture(scope='module')
+def curand_site():
+    """A folder holding pip's cuRAND wheel (nvidia/cu13/...), installed into
+    thffi's cache once."""
+    if HOME is None:
+        pytest.skip('no CUDA toolkit (nvcc) installed')
+    if _toolkit_has('curand.h'):
+        pytest.skip('the toolkit in %s has cuRAND: no wheel serves it' % HOME)
+    folder = os.path.join(cache_root(), 'test-wheels',
+                          hashlib.sha256(CURAND_WHEEL.encode()).hexdigest()[:16])
+    if not os.path.isdir(folder):
+        partial = '%s.tmp%d' % (folder, os.getpid())
+        out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-deps',
+                              '--target', partial, CURAND_WHEEL], capture_output=True, text=True,
+                             timeout=900)
+        if out.returncode != 0:
+            shutil.rmtree(partial, ignore_errors=True)
+            if 'No matching distribution' in out.stderr or 'Connection' in out.stderr:
+                pytest.skip('pip cannot get %s: %s' % (CURAND_WHEEL, out.stderr[-300:]))
+            pytest.fail('pip install %s: %s' % (CURAND_WHEEL, out.stderr))
+        try:
+            os.rename(partial, folder)
+        except OSError:  # another process put it there first
+            shutil.rmtree(partial, ignore_errors=True)
+    return folder
+
+
+@pytest.fixture
+def venv_with_curand(curand_site, tmp_path):
+    """A venv over this interpreter whose sys.path holds the cuRAND wheel's
+    folder (a .pth), as pip installing it there would: (its python, its
+    environment, PATH first its bin)."""
+    venv = tmp_path / 'venv'
+    subprocess.run([sys.executable, '-m', 'venv', '--without-pip', '--system-site-packages',
+                    str(venv)], check=True, timeout=300)
+    site = subprocess.run([str(venv / 'bin' / 'python'), '-c',
+                           'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    with open(os.path.join(site, 'test-wheels.pth'), 'w') as f:
+        f.write(curand_site + '\n')
+    env = dict(ENV, PATH=str(venv / 'bin') + os.pathsep + ENV['PATH'])
+    return str(venv / 'bin' / 'python'), env
+
+
+def _links_the_wheels_curand(library):
+    dynamic = subprocess.run(['readelf', '-d', str(library)], capture_output=True, text=True,
+                             check=True).stdout
+    runpath = [line.split('[')[1].rstrip(']') for line in dynamic.splitlines()
+               if 'RUNPATH' in line or 'RPATH' in line]
+    assert '[libcurand.so.10]' in dynamic, dynamic
+    assert runpath and any(os.path.isfile(os.path.join(folder, 'libcurand.so.10'))
+                           for path in runpath for folder in path.split(':')), dynamic
+
+
+def test_curand_from_pips_wheel_under_run_and_after_port(venv_with_curand, tmp_path):
+    python, env = venv_with_curand
+    write_files(tmp_path / 'rng', {'rng_kernel.cu': RNG_KERNEL, 'rng.c': RNG_HOST,
+                                   'Makefile': RNG_MAKEFILE})
+    folder = tmp_path / 'rng'
+    before = subprocess.run(['make'], cwd=str(folder), env=env, capture_output=True, text=True)
+    assert before.returncode != 0 and 'curand.h: No such file' in before.stderr
+
+    out = _run(['run', 'make'], folder, env, python)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = said(out.stderr)
+    assert len(lines) == 3, lines
+    for line, compiler in zip(lines[:2], ('nvcc', 'gcc')):
+        assert line.startswith("thffi run: %s: curand.h from pip's CUDA wheels (" % compiler)
+        assert line.endswith("), searched after the toolkit's")
+    assert lines[2].startswith("thffi run: nvcc: -lcurand: libcurand.so.10 from pip's CUDA "
+                               'wheels (')
+    assert lines[2].endswith('with its rpath, as python -m thffi --cuda-libs curand links it')
+    _links_the_wheels_curand(folder / 'librng.so')
+
+    # port writes the same into the Makefile: plain make builds it.
+    for name in ('rng_kernel.o', 'rng.o', 'librng.so'):
+        os.remove(str(folder / name))
+    ported = _run(['port', '--write', '.'], folder, env, python)
+    assert ported.returncode == 0, ported.stdout + ported.stderr
+    makefile = (folder / 'Makefile').read_text()
+    assert ('-c rng_kernel.cu -o rng_kernel.o $(shell python -m thffi --cuda-includes)\n'
+            in makefile)
+    assert '-c rng.c -o rng.o $(shell python -m thffi --cuda-includes)\n' in makefile
+    assert '-L$(CUDA_PATH)/lib64 $(shell python -m thffi --cuda-libs curand)\n' in makefile
+    after = subprocess.run(['make'], cwd=str(folder), env=env, capture_output=True, text=True)
+    assert after.returncode == 0, after.stdout + after.stderr
+    _links_the_wheels_curand(folder / 'librng.so')
+    again = _run(['port', '--write', '.'], folder, env, python)
+    assert (folder / 'Makefile').read_text() == makefile, again.stdout
+
+
+@pytest.mark.skipif(not NVCC, reason='no CUDA toolkit (nvcc) installed')
+def test_a_curand_header_nothing_installed_holds_is_named_with_its_wheel(tmp_path):
+    if any(os.path.isfile(os.path.join(d, 'curand.h')) for d in cuda.header_dirs(HOME)):
+        pytest.skip('this machine has curand.h (%s, or pip\'s wheels)' % HOME)
+    write_files(tmp_path, {
+        'rng_kernel.cu': RNG_KERNEL,
+        'rng.c': '''\
+            #include <stdio.h>
+            #include <curand.h>
+            int rng_ok(curandStatus_t status) { return status == CURAND_STATUS_SUCCESS; }
+            ''',
+        'Makefile': '''\
+            all:
+            \tnvcc -I/usr/local/cuda/include -Xcompiler -fPIC -c rng_kernel.cu -o rng_kernel.o
+            ''',
+        'build.sh': 'gcc -I/usr/local/cuda/include -fPIC -c rng.c -o rng.o\n'})
+    for step, compiler in (['make'], 'nvcc'), (['bash', 'build.sh'], 'gcc'):
+        out = _run(['run'] + step, tmp_path)
+        assert out.returncode != 0
+        assert 'fatal error: curand.h: No such file or directory' in out.stderr
+        assert said(out.stderr) == ['thffi run: %s: curand.h comes with pip install '
+                                    'nvidia-curand (or thffi[cuda])' % compiler]
+
+
+@pytest.mark.skipif(not NVCC, reason='no CUDA toolkit (nvcc) installed')
+def test_a_cub_copy_included_by_a_relative_path_compiles_as_the_toolkits(tmp_path):
+    """`#include "../third_party/cub-1.4/cub/cub.cuh"`, no -I: the toolkit's
+    CUB serves the kernel's names, so the include is compiled as
+    <cub/cub.cuh>, as port writes it; the file stays as it was."""
+    kernel = '''\
+        #include "../third_party/cub-1.4/cub/cub.cuh"
+
+        __global__ void block_sum(const float *in, float *out)
+        {
+          typedef cub::BlockReduce<float, 128> BlockReduce;
+          __shared__ typename BlockReduce::TempStorage temp;
+          float sum = BlockReduce(temp).Sum(in[threadIdx.x]);
+          if (threadIdx.x == 0) *out = sum;
+        }
+        '''
+    write_files(tmp_path, {
+        'third_party/cub-1.4/cub/cub.cuh':
+            '#error "CUB 1.4: CUB requires a definition of CUB_NS_QUALIFIER"\n',
+        'third_party/cub-1.4/cub/version.cuh': '#define CUB_VERSION 100400\n',
+        'src/sum_kernel.cu': kernel,
+        'Makefile': 'all:\n\tcd src && nvcc -c sum_kernel.cu -o sum_kernel.cu.o '
+                    '-Xcompiler -fPIC\n'})
+    out = _run(['run', 'make'], tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert said(out.stderr) == [
+        'thffi run: nvcc: src/sum_kernel.cu:1: #include "../third_party/cub-1.4/cub/cub.cuh": '
+        "compiled as <cub/cub.cuh>, the toolkit's (CUDA ships CUB; the CUB 1.4 copy is no longer "
+        'compiled), as port writes it']
+    assert (tmp_path / 'src' / 'sum_kernel.cu.o').stat().st_size > 0
+    assert (tmp_path / 'src' / 'sum_kernel.cu').read_text() == textwrap.dedent(kernel)
