@@ -40,7 +40,10 @@ later `make`) comes first on PATH and on PYTHONPATH; it holds:
   torch.cuda.is_available() asking whether CUDA code can be built here
   (cuda_gate.py).
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
-which the `nvcc` here would hide.  What the compilers probe once a run
+which the `nvcc` here would hide, and FindCUDA's CUDA_BIN_PATH to the
+toolkit's bin (environment()).  CMake's find_path and find_library of
+PyTorch 0.4's headers and libraries (TH/TH.h, libATen.so) find thffi's in
+a folder shaped as 0.4's torch folder (torch_folder.py).  What the compilers probe once a run
 (nvcc's architectures, the C compiler's rules) is kept in a folder made
 for the run, removed after it (THFFI_RUN_STATE).  Nothing changes outside
 the command."""
@@ -55,7 +58,7 @@ import tempfile
 
 from .._cache import cache_root
 from ..toolchain import cuda_toolkit as cuda
-from . import intercept
+from . import intercept, torch_folder
 from .python2 import ROOT
 from .shims import MARKER, STATE
 
@@ -183,20 +186,33 @@ def _quote(word):
     return "'%s'" % word.replace("'", "'\\''")
 
 
-def environment(folder, base=None, state=None, library=None):
+def environment(folder, base=None, state=None, library=None, torch=None):
     """The command's environment: `base` (os.environ) with folder first on
     PATH and PYTHONPATH, CUDA_HOME where the toolkit was found through the
-    nvcc on PATH, THFFI_RUN_STATE naming state (the run's own folder), and
-    intercept.c's library preloaded (library: its path)."""
+    nvcc on PATH, CUDA_BIN_PATH (below), THFFI_RUN_STATE naming state (the
+    run's own folder), intercept.c's library preloaded (library: its path),
+    and the folder shaped as PyTorch 0.4's (torch: its path) first in
+    CMake's search (torch_folder.py)."""
     env = dict(os.environ if base is None else base)
     if library is not None:
         intercept.environment(env, library, folder)
     if state is not None:
         env[STATE] = state
-    if not env.get('CUDA_HOME') and not env.get('CUDA_PATH'):
+    if not env.get('CUDA_PATH') and not env.get('CUDA_BIN_PATH'):
         toolkit = cuda.find_toolkit()
-        if toolkit is not None and toolkit.origin == 'the nvcc on PATH':
+        if toolkit is not None and toolkit.origin == 'the nvcc on PATH' and not env.get(
+                'CUDA_HOME'):
             env['CUDA_HOME'] = toolkit.home
+        # CMake 3.0-3.9's FindCUDA took the toolkit for the folder of the
+        # first nvcc on PATH, less `bin`: this folder's.  Every FindCUDA
+        # (CMake 2.8 to today's) looks in $CUDA_PATH and then $CUDA_BIN_PATH
+        # first; CUDA_BIN_PATH is FindCUDA's alone (CUDA_PATH would be
+        # thffi's and PyTorch's choice of toolkit too).  The nvcc the
+        # Makefiles it writes run, by that toolkit's path, is intercepted.
+        if toolkit is not None:
+            env['CUDA_BIN_PATH'] = os.path.join(toolkit.home, 'bin')
+    if torch is not None:
+        torch_folder.environment(env, torch)
     for var in ('PATH', 'PYTHONPATH'):
         env[var] = os.pathsep.join([folder] + ([env[var]] if env.get(var) else []))
     return env
@@ -259,7 +275,14 @@ def main(args):
         sys.stderr.write('thffi run: %s: the compilers the step starts run as they are, but '
                          'nvcc by name\n' % why)
     try:
-        env = dict(environment(folder, state=state, library=library), **{ROOT: os.getcwd()})
+        torch = torch_folder.make(folder)
+    except Exception as exc:  # the library cannot be linked here (BuildError, OSError)
+        torch = None
+        sys.stderr.write("thffi run: no folder shaped as PyTorch 0.4's for CMake's find_path "
+                         "and find_library (TH/TH.h, libATen.so): %s\n" % exc)
+    try:
+        env = dict(environment(folder, state=state, library=library, torch=torch),
+                   **{ROOT: os.getcwd()})
         if len(args) > 1 and not shutil.which(args[0], path=env['PATH']):
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), args[0])
         process = subprocess.Popen(command_line(args, library), env=env)

@@ -1,0 +1,124 @@
+"""CMake files of 2018 that looked for PyTorch 0.4's TH in torch's folder
+(the FindPyTorch idiom repositories copied: find_path(TH/TH.h HINTS
+${TORCH_DIR}/lib/include), find_library(NAMES ATen TH HINTS
+${TORCH_DIR}/lib)) and for the CUDA toolkit through FindCUDA: built
+through `python -m thffi run`, and plainly after `python -m thffi port
+--write`.  The projects are ours, in the 2018 idiom."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from support import ROOT, hooked_env, import_built, write_files
+from thffi.port import port
+from thffi.toolchain import cuda_toolkit as cuda
+
+pytestmark = pytest.mark.skipif(shutil.which('cmake') is None, reason='no cmake')
+
+# A library of TH code built apart by CMake, then linked into the ffi
+# extension by build.py, as 2018's README said: mkdir build; cd build;
+# cmake ..; make; cd ..; python build.py.
+FIND_PYTORCH = {
+    'CMakeLists.txt': '''\
+        cmake_minimum_required(VERSION 2.8)
+        project(scale_cpu C)
+
+        # FindPyTorch: TH's headers and library in the installed torch's folder.
+        execute_process(COMMAND python -c "import torch, os; print(os.path.dirname(torch.__file__))"
+                        OUTPUT_VARIABLE TORCH_DIR OUTPUT_STRIP_TRAILING_WHITESPACE)
+        find_path(TH_INCLUDE_DIR TH/TH.h HINTS ${TORCH_DIR}/lib/include)
+        find_library(TH_LIBRARY NAMES ATen TH libTH.so.1 HINTS ${TORCH_DIR}/lib)
+        if(NOT TH_INCLUDE_DIR OR NOT TH_LIBRARY)
+          message(FATAL_ERROR "TH not found in ${TORCH_DIR}/lib")
+        endif()
+
+        include_directories(${TH_INCLUDE_DIR} ${TH_INCLUDE_DIR}/TH)
+        add_library(scale_cpu SHARED src/scale_cpu.c)
+        target_link_libraries(scale_cpu ${TH_LIBRARY})
+        ''',
+    'src/scale_cpu.c': '''\
+        #include <TH.h>
+
+        int scale_cpu_forward(THFloatTensor *input, THFloatTensor *output, float factor)
+        {
+          THFloatTensor_resizeAs(output, input);
+          THFloatTensor_mul(output, input, factor);
+          return 1;
+        }
+        ''',
+    'src/scale.h': 'int scale_forward(THFloatTensor *input, THFloatTensor *output, float factor);\n',
+    'src/scale.c': '''\
+        #include <TH/TH.h>
+
+        int scale_cpu_forward(THFloatTensor *input, THFloatTensor *output, float factor);
+
+        int scale_forward(THFloatTensor *input, THFloatTensor *output, float factor)
+        {
+          return scale_cpu_forward(input, output, factor);
+        }
+        ''',
+    'build.py': '''\
+        import os
+        import torch
+        from torch.utils.ffi import create_extension
+
+        this_file = os.path.dirname(os.path.realpath(__file__))
+        ffi = create_extension(
+            '_ext.scale',
+            headers=['src/scale.h'],
+            sources=['src/scale.c'],
+            relative_to=__file__,
+            with_cuda=torch.cuda.is_available(),
+            extra_objects=[os.path.join(this_file, 'build', 'libscale_cpu.so')],
+            runtime_library_dirs=[os.path.join(this_file, 'build')]
+        )
+
+        if __name__ == '__main__':
+            ffi.build()
+        ''',
+}
+STEPS = 'mkdir -p build && cd build && cmake .. && make && cd .. && python build.py'
+
+
+def _env(tmp_path):
+    env = hooked_env(tmp_path / 'site')
+    env.pop('CMAKE_INCLUDE_PATH', None)
+    env.pop('CMAKE_LIBRARY_PATH', None)
+    return env
+
+
+def _check_built(project):
+    """The extension built from the project calls the library CMake built,
+    which calls thffi's TH."""
+    needed = subprocess.run(['readelf', '-d', str(project / 'build' / 'libscale_cpu.so')],
+                            capture_output=True, text=True, check=True).stdout
+    assert 'libthffi-' in needed and 'libATen' not in needed
+    scale = import_built(project, '_ext.scale')
+    x = torch.arange(4, dtype=torch.float32)
+    out = torch.FloatTensor()
+    assert scale.scale_forward(x, out, 2.5) == 1
+    assert torch.equal(out, x * 2.5)
+
+
+def test_find_pytorch_through_thffi_run(tmp_path):
+    (tmp_path / 'site').mkdir()
+    project = tmp_path / 'project'
+    write_files(project, FIND_PYTORCH)
+    env = _env(tmp_path)
+    before = subprocess.run(['bash', '-c', 'mkdir -p b && cd b && cmake ..'], cwd=project,
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert before.returncode != 0 and 'TH not found' in before.stderr
+    out = subprocess.run([sys.executable, '-m', 'thffi', 'run', STEPS], cwd=project, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    found = dict(line.split(':', 1) for line in
+                 (project / 'build' / 'CMakeCache.txt').read_text().splitlines()
+                 if line.startswith(('TH_INCLUDE_DIR:', 'TH_LIBRARY:')))
+    assert found['TH_INCLUDE_DIR'].endswith('/lib/include'), found
+    assert found['TH_LIBRARY'].endswith('/lib/libATen.so'), found
+    assert '/torch-0.4' in found['TH_LIBRARY'], found
+    _check_built(project)
