@@ -40,8 +40,15 @@ python) on PATH when cmake configures, a cache variable (`cmake
 -DTHFFI_PYTHON=...` for another).  Nothing of the machine that ran port is
 written (a block an earlier port wrote with that Python's path gets the
 lookup instead); a configure whose thffi fails stops there, saying so.
-Lookups of PyTorch 0.x's libraries and headers (find_library/find_path
-naming TH, THC, ATen) are reported with what to write, and so is a minimum
+- find_path and find_library of PyTorch 0.x's headers and libraries
+  (find_path(TH_INCLUDE_DIR TH/TH.h HINTS ${TORCH_DIR}/lib/include),
+  find_library(TH_LIBRARY NAMES ATen TH libTH.so.1 ...), which found
+  nothing since PyTorch 1.0) set their variable to thffi's:
+  "${THFFI_INCLUDE_DIR}" (thffi's include folder, or its TH/THC folder
+  for a bare TH.h: toolchain/torch_folder.py), ${THFFI_LIBRARIES}; `thffi
+  run` has them find the same (run/torch_folder.py).
+Other lookups of them (find_file, names mixed with others') are reported
+with what to write, and so is a minimum
 CMake version before 3.5 (CMake 4 refuses it) in a file with any of the
 above.  A file lexed once more after port changes nothing."""
 
@@ -50,6 +57,7 @@ import re
 from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
+from ..toolchain import torch_folder as _torch_folder
 from ..toolchain.includes import PATH_SUFFIX
 from .readers.cmake import commands as _commands
 from .report import Finding
@@ -84,6 +92,38 @@ _SETS = ('set', 'list', 'string')
 _NVCC_VARIABLE = re.compile(r'(?:CUDA_NVCC_FLAGS|CMAKE_CUDA_FLAGS|\w*NVCC\w*)(?:_\w+)?$')
 _CUDA_COMMANDS = re.compile(r'cuda_(?:add_library|add_executable|compile\w*|wrap_srcs)$')
 _CUDA_LANGUAGE = re.compile(r'COMPILE_LANGUAGE:CUDA')
+
+
+_TORCH_WHY = "gone from PyTorch, thffi's in their place"
+_TORCH_LIBRARY_NAME = re.compile(r'^"?(?:lib)?(?:ATen|THC?|THC?NN|THC?S)(?:\.so)?(?:\.\d+)*"?$')
+# find_path's and find_library's keywords: what follows the names.
+_FIND_KEYWORDS = ('HINTS', 'PATHS', 'PATH_SUFFIXES', 'DOC', 'NO_DEFAULT_PATH', 'REQUIRED',
+                  'NO_CACHE', 'NAMES_PER_DIR', 'ENV')
+
+
+def _found_from_thffi(name, values):
+    """The command setting the variable of a find_path or find_library of
+    PyTorch 0.x's headers or libraries to thffi's (find_library: the flags
+    of `python -m thffi --libs`, which target_link_libraries takes;
+    find_path: the folder of thffi's include folder that holds the header it
+    names, toolchain/torch_folder.py's header_folder()), or None where the
+    names mix TH's with others' or with headers of different folders; with
+    the names."""
+    names = []
+    for value in values[1:]:
+        if value in _FIND_KEYWORDS:
+            break
+        if value != 'NAMES':
+            names.append(value)
+    if name == 'find_library':
+        if names and all(_TORCH_LIBRARY_NAME.match(n) for n in names):
+            return 'set(%s ${THFFI_LIBRARIES})' % values[0], names
+        return None
+    folders = {_torch_folder.header_folder(n) for n in names}
+    if name != 'find_path' or len(folders) != 1 or None in folders:
+        return None
+    folder = folders.pop()
+    return 'set(%s "${THFFI_INCLUDE_DIR}%s")' % (values[0], '/' + folder if folder else ''), names
 
 
 def _nvcc_flag_args(name, values, args):
@@ -186,11 +226,12 @@ FIND_PYTHON = [
 _PORTING_PYTHON = re.compile(r'^set\(THFFI_PYTHON "[^"\n]*" CACHE FILEPATH "[^"\n]*"\)\n', re.M)
 
 
-def _block(options, cuda_libraries=()):
+def _block(options, cuda_libraries=(), include_dir=False):
     """The lines defining THFFI_<variable> and THFFI_<variable>_STRING for
     each option of python -m thffi (and THFFI_INCLUDE_DIRS: the folders of
-    the -I flags), and THFFI_CUDA_<name>_LIBRARY(_STRING) for each CUDA
-    library of cuda_libraries."""
+    the -I flags; with include_dir, THFFI_INCLUDE_DIR: thffi's include
+    folder, the first of them), and THFFI_CUDA_<name>_LIBRARY(_STRING) for
+    each CUDA library of cuda_libraries."""
     lines = [MARKER + ' (python -m thffi)'] + FIND_PYTHON + [
              'macro(thffi_flags name option)',
              '  execute_process(COMMAND "${THFFI_PYTHON}" -m thffi ${option}',
@@ -208,6 +249,8 @@ def _block(options, cuda_libraries=()):
     if '--includes' in options:
         lines.append('string(REGEX REPLACE "(^|;)-I" "\\\\1" THFFI_INCLUDE_DIRS '
                      '"${THFFI_INCLUDE_FLAGS}")')
+        if include_dir:
+            lines.append('list(GET THFFI_INCLUDE_DIRS 0 THFFI_INCLUDE_DIR)')
     if cuda_libraries:
         lines += ['macro(thffi_cuda_library name)',
                   '  execute_process(COMMAND "${THFFI_PYTHON}" -m thffi --cuda-libs ${name}',
@@ -237,6 +280,7 @@ def rewrite_cmake(text, path, accepted):
     capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or
     None."""
     findings, edits, options, cuda_libraries = [], [], set(), {}
+    include_dir = False  # whether a find_path gets THFFI_INCLUDE_DIR
     versions = []  # reported for a file of the torch build only (not vendored code)
     commands = _commands(text)
     arch_done = set()  # variables given thffi's architectures at top level
@@ -248,6 +292,15 @@ def rewrite_cmake(text, path, accepted):
     for name, start, end, depth, args in commands:
         values = [text[s:e] for s, e in args]
         if _FINDS_TORCH.match(name) and any(_TORCH_NAME.match(v) for v in values[1:]):
+            found = _found_from_thffi(name, values)
+            if found is not None:
+                edits.append((start, end, found[0]))
+                options.add('--libs' if name == 'find_library' else '--includes')
+                include_dir = include_dir or name == 'find_path'
+                findings.append(Finding(path, line_of(start), '%s(%s) of PyTorch 0.x\'s %s: %s; '
+                                        'now %s' % (name, values[0], ' '.join(found[1]),
+                                                    _TORCH_WHY, found[0]), True))
+                continue
             findings.append(Finding(path, line_of(start), '%s of PyTorch 0.x\'s TH/THC/ATen '
                                     '(gone from PyTorch): use ${THFFI_INCLUDE_DIRS} and '
                                     '${THFFI_LIBRARIES} (python -m thffi --includes, --libs) '
@@ -341,7 +394,7 @@ def rewrite_cmake(text, path, accepted):
     if MARKER not in text and (options or cuda_libraries):
         # After the head commands before the first edit (a blank line
         # between), else before the first command.
-        block = _block(options, list(cuda_libraries))
+        block = _block(options, list(cuda_libraries), include_dir)
         head = [end for name, _, end, depth, _ in commands
                 if name in _HEAD and depth == 0 and end <= min(edits)[0]]
         if head:

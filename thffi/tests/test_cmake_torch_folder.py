@@ -122,3 +122,20 @@ def test_find_pytorch_through_thffi_run(tmp_path):
     assert found['TH_LIBRARY'].endswith('/lib/libATen.so'), found
     assert '/torch-0.4' in found['TH_LIBRARY'], found
     _check_built(project)
+
+
+def test_find_pytorch_after_port(tmp_path):
+    (tmp_path / 'site').mkdir()
+    project = tmp_path / 'project'
+    write_files(project, FIND_PYTORCH)
+    _, findings, _, changed = port(str(project), write=True)
+    assert 'CMakeLists.txt' in changed
+    text = (project / 'CMakeLists.txt').read_text()
+    assert 'set(TH_INCLUDE_DIR "${THFFI_INCLUDE_DIR}")' in text
+    assert 'set(TH_LIBRARY ${THFFI_LIBRARIES})' in text
+    assert not any('find_' in f.message and not f.fixed for f in findings), findings
+    out = subprocess.run(['bash', '-c', STEPS], cwd=project, env=_env(tmp_path),
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    _check_built(project)
+    assert port(str(project), write=True)[3] == []  # ported once
