@@ -222,10 +222,10 @@ def test_the_block_finds_cuda_libraries_in_pips_wheels_or_says_what_to_install(t
 
 def test_what_it_leaves():
     # Architectures the installed nvcc takes, other folders, a lookup it
-    # cannot rewrite (reported with its line).
+    # does not rewrite (a file's path: reported with its line).
     source = ('set(CUDA_NVCC_FLAGS "-gencode arch=compute_75,code=sm_75")\n'
               'include_directories(${PROJECT_SOURCE_DIR}/include /usr/include/TH)\n'
-              'find_library(THC_LIBRARIES NAMES THC THC.1 PATHS ${TORCH_DIR}/lib)\n')
+              'find_file(THC_HEADER THC.h PATHS ${TORCH_DIR}/lib/include/THC)\n')
     new, findings = cmake(source)
     assert new == source
     assert [(f.line, f.fixed) for f in findings] == [(3, False)]
@@ -268,3 +268,30 @@ def test_ported_library_configures_and_builds(tmp_path):
     assert ' '.join(cuda.arch_flags(os.environ['TORCH_CUDA_ARCH_LIST'])).split()[0] in nvcc[0]
     # Port again: nothing to change.
     assert port(str(tmp_path), write=True)[3] == []
+
+
+@pytest.mark.parametrize('source, expected', [
+    ('find_path(TH_INCLUDE_DIR TH/TH.h HINTS ${TORCH_DIR}/lib/include)',
+     'set(TH_INCLUDE_DIR "${THFFI_INCLUDE_DIR}")'),
+    ('find_path(THC_INCLUDE_DIR NAMES THC.h PATHS "${TORCH_DIR}/lib/include/THC")',
+     'set(THC_INCLUDE_DIR "${THFFI_INCLUDE_DIR}/THC")'),
+    ('find_library(TH_LIBRARY NAMES ATen TH libTH.so.1 HINTS ${TORCH_DIR}/lib)',
+     'set(TH_LIBRARY ${THFFI_LIBRARIES})'),
+    ('find_library(THC_LIBRARIES NAMES THC THC.1 PATHS ${TORCH_DIR}/lib)',
+     'set(THC_LIBRARIES ${THFFI_LIBRARIES})'),
+])
+def test_lookups_of_torch_folder_get_thffis(source, expected):
+    # What PyTorch 0.4's folder held, thffi's (toolchain/torch_folder.py);
+    # the block defines THFFI_INCLUDE_DIR for a find_path alone.
+    new, findings = cmake(source + '\n')
+    assert new.endswith('\n' + expected + '\n')
+    assert ('list(GET THFFI_INCLUDE_DIRS 0 THFFI_INCLUDE_DIR)' in new) == (
+        source.startswith('find_path'))
+    assert [f.fixed for f in findings] == [True]
+
+
+def test_lookups_mixing_other_names_are_reported():
+    source = 'find_path(TH_INCLUDE_DIR NAMES TH/TH.h THC.h)\nfind_library(L NAMES TH m)\n'
+    new, findings = cmake(source)
+    assert new == source
+    assert [(f.line, f.fixed) for f in findings] == [(1, False), (2, False)]
