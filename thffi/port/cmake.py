@@ -10,6 +10,11 @@ files, read by pygments' CMake lexer into commands and their arguments
   (TORCH_CUDA_ARCH_LIST when cmake runs).  A command setting the same
   variable after one at the file's top level that got them has its flags
   deleted instead, so that they are not given twice.
+- FindCUDA's CUDA_SELECT_NVCC_ARCH_FLAGS(VAR 3.0 5.2) naming an
+  architecture the installed nvcc rejects (toolchain/nvcc.py's
+  cmake_architectures(): capabilities and generation names) becomes
+  set(VAR ${THFFI_ARCH_FLAGS}), as `thffi run`'s nvcc replaces the flags
+  it makes; Auto, Common and All (CMake's lists) are reported.
 - TH/THC include folders taken from torch (`${TORCH_DIR}/lib/include`,
   `.../include/TH`, `.../include/THC`, alone or as -I flags) become
   ${THFFI_INCLUDE_DIRS} (${THFFI_INCLUDE_FLAGS} for -I flags): those
@@ -56,7 +61,7 @@ import re
 
 from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
-    OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
+    OLDEST_WITHOUT_NVCC, cmake_architectures, describe, flag_edits, rejected as _rejected
 from ..toolchain import torch_folder as _torch_folder
 from ..toolchain.includes import PATH_SUFFIX
 from .readers.cmake import commands as _commands
@@ -312,6 +317,20 @@ def rewrite_cmake(text, path, accepted):
                                     'versions before 3.5; write VERSION %s...3.5, or configure '
                                     'with -DCMAKE_POLICY_VERSION_MINIMUM=3.5'
                                     % (name, values[1], values[1]), False))
+        if name == 'cuda_select_nvcc_arch_flags' and values:
+            rejected = _rejected(cmake_architectures(values[1:]) or [], accepted)
+            if rejected:
+                edits.append((start, end, 'set(%s ${THFFI_ARCH_FLAGS})' % values[0]))
+                options.add('--arch-flags')
+                arch_lines.append(line_of(start))
+                arch_rejected |= set(rejected)
+            elif cmake_architectures(values[1:]) is None:
+                findings.append(Finding(path, line_of(start), '%s(%s): CMake picks the '
+                                        'architectures when it runs, which today\'s nvcc may '
+                                        'reject; set(%s ${THFFI_ARCH_FLAGS}) gives thffi\'s '
+                                        '(python -m thffi --arch-flags)' % (
+                                            name, ' '.join(values), values[0]), False))
+            continue
         flags = [edit for s, e in _nvcc_flag_args(name, values, args)
                  for edit in flag_edits(text, s, e)]
         if flags:

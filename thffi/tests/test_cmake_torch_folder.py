@@ -139,3 +139,92 @@ def test_find_pytorch_after_port(tmp_path):
     assert out.returncode == 0, out.stdout + out.stderr
     _check_built(project)
     assert port(str(project), write=True)[3] == []  # ported once
+
+
+# -- FindCUDA ----------------------------------------------------------------------
+
+# CMake 3.0-3.9's FindCUDA took the toolkit for the folder of the first
+# nvcc it found ($CUDA_PATH, $CUDA_BIN_PATH, then PATH), less `bin`; the
+# CMake here asks nvcc instead (its `-v` TOP=), so the project does that
+# search itself before find_package(CUDA), as one vendoring 3.5's module
+# would.  A toolkit not found builds nothing, and make succeeds.
+FIND_CUDA = {
+    'CMakeLists.txt': '''\
+        cmake_minimum_required(VERSION 2.8)
+        project(scale_gpu)
+
+        find_path(CUDA_TOOLKIT_ROOT_DIR NAMES nvcc PATHS ENV CUDA_PATH ENV CUDA_BIN_PATH
+                  PATH_SUFFIXES bin NO_DEFAULT_PATH)
+        find_path(CUDA_TOOLKIT_ROOT_DIR NAMES nvcc)
+        string(REGEX REPLACE "/bin/?$" "" CUDA_TOOLKIT_ROOT_DIR "${CUDA_TOOLKIT_ROOT_DIR}")
+        set(CUDA_TOOLKIT_ROOT_DIR "${CUDA_TOOLKIT_ROOT_DIR}" CACHE PATH "Toolkit location." FORCE)
+        find_package(CUDA)
+
+        if(CUDA_FOUND)
+          CUDA_SELECT_NVCC_ARCH_FLAGS(ARCH_FLAGS 3.0 5.2)
+          list(APPEND CUDA_NVCC_FLAGS ${ARCH_FLAGS} -Xcompiler -fPIC)
+          cuda_add_library(scale_gpu SHARED src/scale_gpu.cu)
+        endif()
+        ''',
+    'src/scale_gpu.cu': '''\
+        __global__ void scale_kernel(float *x, float factor, int n)
+        {
+          int i = blockIdx.x * blockDim.x + threadIdx.x;
+          if (i < n) x[i] *= factor;
+        }
+
+        extern "C" void scale_gpu(float *x, float factor, int n)
+        {
+          scale_kernel<<<(n + 255) / 256, 256>>>(x, factor, n);
+        }
+        ''',
+}
+HOME = cuda.find_cuda_home()
+
+
+def _cuda_env(tmp_path):
+    env = _env(tmp_path)
+    for var in ('CUDA_HOME', 'CUDA_PATH', 'CUDA_BIN_PATH', 'CUDA_TOOLKIT_ROOT'):
+        env.pop(var, None)
+    return dict(env, TORCH_CUDA_ARCH_LIST='7.5')
+
+
+def _has_device_code(path):
+    sections = subprocess.run(['readelf', '-S', str(path)], capture_output=True, text=True,
+                              check=True).stdout
+    return '.nv_fatbin' in sections
+
+
+@pytest.mark.skipif(HOME is None, reason='no CUDA toolkit')
+def test_findcuda_finds_the_toolkit_through_thffi_run(tmp_path):
+    (tmp_path / 'site').mkdir()
+    project = tmp_path / 'project'
+    write_files(project, FIND_CUDA)
+    out = subprocess.run([sys.executable, '-m', 'thffi', 'run',
+                          'mkdir -p build && cd build && cmake .. && make'], cwd=project,
+                         env=_cuda_env(tmp_path), capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    cache = (project / 'build' / 'CMakeCache.txt').read_text().splitlines()
+    assert 'CUDA_TOOLKIT_ROOT_DIR:PATH=%s' % os.path.realpath(HOME) in cache
+    assert _has_device_code(project / 'build' / 'libscale_gpu.so')
+    assert "-gencode=arch=compute_75,code=sm_75 (today's nvcc rejects sm_30, sm_52)" in \
+        out.stderr
+
+
+@pytest.mark.skipif(HOME is None, reason='no CUDA toolkit')
+def test_select_nvcc_arch_flags_after_port(tmp_path):
+    (tmp_path / 'site').mkdir()
+    project = tmp_path / 'project'
+    write_files(project, FIND_CUDA)
+    env = _cuda_env(tmp_path)
+    steps = 'mkdir -p build && cd build && cmake .. && make'
+    before = subprocess.run(['bash', '-c', steps], cwd=project, env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert before.returncode != 0 and 'compute_30' in before.stdout + before.stderr
+    port(str(project), write=True)
+    assert 'set(ARCH_FLAGS ${THFFI_ARCH_FLAGS})' in (project / 'CMakeLists.txt').read_text()
+    shutil.rmtree(project / 'build')
+    out = subprocess.run(['bash', '-c', steps], cwd=project, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert _has_device_code(project / 'build' / 'libscale_gpu.so')

@@ -295,3 +295,19 @@ def test_lookups_mixing_other_names_are_reported():
     new, findings = cmake(source)
     assert new == source
     assert [(f.line, f.fixed) for f in findings] == [(1, False), (2, False)]
+
+
+def test_select_nvcc_arch_flags():
+    # FindCUDA's function, with architectures today's nvcc rejects
+    # (capabilities, a generation's name): thffi's; with accepted ones, as
+    # it is; with CMake's own lists (Auto), reported.
+    new, findings = cmake('CUDA_SELECT_NVCC_ARCH_FLAGS(ARCH_FLAGS 3.0 5.2+PTX)\n'
+                          'cuda_select_nvcc_arch_flags(MAXWELL Maxwell)\n'
+                          'cuda_select_nvcc_arch_flags(OK 7.5 "8.6(8.0)")\n'
+                          'cuda_select_nvcc_arch_flags(AUTO Auto)\n')
+    assert new.endswith('thffi_flags(THFFI_ARCH_FLAGS --arch-flags)\n\n'
+                        'set(ARCH_FLAGS ${THFFI_ARCH_FLAGS})\nset(MAXWELL ${THFFI_ARCH_FLAGS})\n'
+                        'cuda_select_nvcc_arch_flags(OK 7.5 "8.6(8.0)")\n'
+                        'cuda_select_nvcc_arch_flags(AUTO Auto)\n')
+    assert sorted((f.line, f.fixed) for f in findings) == [(1, True), (4, False)]
+    assert 'sm_30, sm_50, sm_52 rejected' in next(f.message for f in findings if f.fixed)
