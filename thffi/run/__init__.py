@@ -24,6 +24,10 @@ later `make`) comes first on PATH and on PYTHONPATH; it holds:
 - `nvcc`: the same shim for nvcc by name, which finds the real nvcc (the
   next on PATH, else the toolkit thffi builds with: pip's wheels or
   /usr/local/cuda, which need not be on PATH);
+- `cmake`: the next cmake on PATH, with a folder shaped as PyTorch 0.4's
+  torch folder first in its find_path and find_library search, so that
+  those of TH/TH.h and libATen.so find thffi's headers and shared library
+  (torch_folder.py);
 - `python`, `python3`, `python3.N`: the interpreter thffi runs in, so a
   make.sh's `python build.py` builds with thffi's PyTorch;
 - `sitecustomize.py`, with which every Python the step starts finds this
@@ -41,9 +45,7 @@ later `make`) comes first on PATH and on PYTHONPATH; it holds:
   (cuda_gate.py).
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
 which the `nvcc` here would hide, and FindCUDA's CUDA_BIN_PATH to the
-toolkit's bin (environment()).  CMake's find_path and find_library of
-PyTorch 0.4's headers and libraries (TH/TH.h, libATen.so) find thffi's in
-a folder shaped as 0.4's torch folder (torch_folder.py).  What the compilers probe once a run
+toolkit's bin (environment()).  What the compilers probe once a run
 (nvcc's architectures, the C compiler's rules) is kept in a folder made
 for the run, removed after it (THFFI_RUN_STATE).  Nothing changes outside
 the command."""
@@ -58,13 +60,14 @@ import tempfile
 
 from .._cache import cache_root
 from ..toolchain import cuda_toolkit as cuda
-from . import intercept, torch_folder
+from . import intercept
 from .python2 import ROOT
 from .shims import MARKER, STATE
 
 # The compiler shims: (name, the function of shims.py called, its arguments).
 SHIMS = (('nvcc', 'main', "'nvcc', sys.argv[1:]"),
-         (intercept.SHIM, 'intercepted', 'sys.argv[1:]'))
+         (intercept.SHIM, 'intercepted', 'sys.argv[1:]'),
+         ('cmake', 'cmake', 'sys.argv[1:]'))
 _RUN = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE = os.path.dirname(_RUN)
 
@@ -186,13 +189,12 @@ def _quote(word):
     return "'%s'" % word.replace("'", "'\\''")
 
 
-def environment(folder, base=None, state=None, library=None, torch=None):
+def environment(folder, base=None, state=None, library=None):
     """The command's environment: `base` (os.environ) with folder first on
     PATH and PYTHONPATH, CUDA_HOME where the toolkit was found through the
     nvcc on PATH, CUDA_BIN_PATH (below), THFFI_RUN_STATE naming state (the
-    run's own folder), intercept.c's library preloaded (library: its path),
-    and the folder shaped as PyTorch 0.4's (torch: its path) first in
-    CMake's search (torch_folder.py)."""
+    run's own folder), and intercept.c's library preloaded (library: its
+    path)."""
     env = dict(os.environ if base is None else base)
     if library is not None:
         intercept.environment(env, library, folder)
@@ -211,8 +213,6 @@ def environment(folder, base=None, state=None, library=None, torch=None):
         # Makefiles it writes run, by that toolkit's path, is intercepted.
         if toolkit is not None:
             env['CUDA_BIN_PATH'] = os.path.join(toolkit.home, 'bin')
-    if torch is not None:
-        torch_folder.environment(env, torch)
     for var in ('PATH', 'PYTHONPATH'):
         env[var] = os.pathsep.join([folder] + ([env[var]] if env.get(var) else []))
     return env
@@ -275,14 +275,7 @@ def main(args):
         sys.stderr.write('thffi run: %s: the compilers the step starts run as they are, but '
                          'nvcc by name\n' % why)
     try:
-        torch = torch_folder.make(folder)
-    except Exception as exc:  # the library cannot be linked here (BuildError, OSError)
-        torch = None
-        sys.stderr.write("thffi run: no folder shaped as PyTorch 0.4's for CMake's find_path "
-                         "and find_library (TH/TH.h, libATen.so): %s\n" % exc)
-    try:
-        env = dict(environment(folder, state=state, library=library, torch=torch),
-                   **{ROOT: os.getcwd()})
+        env = dict(environment(folder, state=state, library=library), **{ROOT: os.getcwd()})
         if len(args) > 1 and not shutil.which(args[0], path=env['PATH']):
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), args[0])
         process = subprocess.Popen(command_line(args, library), env=env)

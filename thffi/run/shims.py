@@ -469,6 +469,28 @@ def main(kind, args, program=None, argv0=None):
     _exec(program, argv0 or program, args)
 
 
+def cmake(args):
+    """cmake by name (the run folder's `cmake`, first on PATH): the next on
+    PATH, with the folder shaped as PyTorch 0.4's torch folder
+    (torch_folder.py; made where the run folder is, its library linked the
+    first time) first in the search of its find_path and find_library.
+    The compilers it and the build it writes start are caught as any."""
+    program = real_program('cmake')
+    if program is None:
+        sys.stderr.write('thffi run: cmake: not found on PATH\n')
+        return 127
+    _site()
+    from thffi.run import torch_folder
+    try:
+        torch = torch_folder.make(os.path.dirname(os.path.abspath(sys.argv[0])))
+    except Exception as exc:  # thffi's library cannot be linked here: BuildError, OSError
+        _say('cmake', ["no folder shaped as PyTorch 0.4's torch folder for find_path(TH/TH.h) "
+                       'and find_library(ATen): %s' % exc])
+    else:
+        torch_folder.environment(os.environ, torch)
+    _exec(program, program, args)  # by its path: CMake finds its modules from argv[0]
+
+
 def intercepted(argv):
     """A compiler intercept.c caught: argv is KIND PROGRAM ARGV0 ARGS..."""
     return main(argv[0], argv[3:], argv[1], argv[2])

@@ -1,7 +1,8 @@
 """The folder shaped as PyTorch 0.4's torch folder that `thffi run` gives
-its command (toolchain/torch_folder.py: what 2018 build files looked up
-there), so that CMake's find_path(... TH/TH.h) and find_library(... NAMES
-ATen TH) find thffi's headers and its shared TH library:
+the cmake its command starts by name (shims.py's cmake();
+toolchain/torch_folder.py: what 2018 build files looked up there), so that
+CMake's find_path(... TH/TH.h) and find_library(... NAMES ATen TH) find
+thffi's headers and its shared TH library:
 
     <run folder>/torch-0.4[-cuda]/lib/include -> thffi's include folder
     <run folder>/torch-0.4[-cuda]/lib/libthffi-<version>.so -> the library
@@ -11,8 +12,8 @@ A library CMake links by that path records libthffi-<version>.so (its
 soname) and the folder as its rpath, where the link finds it again.
 The folder is kept with the run folder (a CMake cache records the paths
 it found, for a later `make`), one for builds with CUDA and one without
-(THFFI_WITH_CUDA, or whether a toolkit is found, when the run starts); its
-library is linked by the first run that needs it, and linked again when
+(THFFI_WITH_CUDA, or whether a toolkit is found, when cmake starts); its
+library is linked by the first cmake that needs it, and linked again when
 the file it names is gone (`python -m thffi cache --clear`)."""
 
 import os
