@@ -35,6 +35,9 @@ already changed) and the probes here run as they are: no loop.
   std_headers.py).
 - nvcc compiling a .cu: include/cccl_legacy.h included first (what CUDA
   13's CCCL removed that 2018 code used), as the builder includes it.
+- a link naming PyTorch 0.4's libraries (-lATen, -lTH, $(TORCH)/lib/
+  libTHC.so.1: toolchain/torch_folder.py), gone: thffi's shared TH
+  library's link flags (`python -m thffi --libs`) in their place.
 - a shared library linked (-shared, nvcc --shared) from objects or sources
   that call TH/THC (a library built apart, as 2018's were against PyTorch
   0.4's libTH): linked with the extension's --wrap flags, so that its
@@ -364,6 +367,28 @@ def _calls_th(path):
     return re.search(r'^\s*#\s*include\s*[<"](?:THC?/|THC?\.h)', _read(path), re.M) is not None
 
 
+def _thffi_link_flags():
+    """The link flags of thffi's shared TH library (`python -m thffi
+    --libs`; linked first where the cache lacks it)."""
+    _site()
+    from thffi.builder import shared_library
+    from thffi.toolchain import cuda_toolkit as cuda
+    return shared_library.link_flags(shared_library.library(cuda.cuda_enabled()))
+
+
+def _library_rules(args):
+    """(args, [clause]) of toolchain/torch_folder.py's rule for a link
+    naming PyTorch 0.4's libraries (-lATen, $(TORCH)/lib/libTH.so.1)."""
+    if '-c' in args or '-E' in args or '-S' in args:
+        return args, []
+    from thffi.toolchain import torch_folder
+    if not torch_folder.link_modernize(args, [])[1]:
+        return args, []
+    new, old = torch_folder.link_modernize(args, _cached('libs', _thffi_link_flags))
+    return new, ['%s becomes `python -m thffi --libs` (%s)' % (' '.join(old),
+                                                               torch_folder.WHY)]
+
+
 def _wrap_rules(kind, args):
     """A shared library's link whose inputs call TH/THC gets thffi's --wrap
     flags (the module docstring): (args, [what was done])."""
@@ -456,6 +481,8 @@ def main(kind, args, program=None, argv0=None):
         args, sources = _source_rules(program, args)
         args = _legacy_cuda_headers(args)
         more += sources
+    args, linked = _library_rules(args)
+    more += linked
     args, wrapped = _wrap_rules(kind, args)
     more += wrapped
     cxx_sources = _cxx_sources(kind, args)

@@ -141,6 +141,27 @@ def test_find_pytorch_after_port(tmp_path):
     assert port(str(project), write=True)[3] == []  # ported once
 
 
+def test_a_makefile_linking_torchs_libaten_through_thffi_run(tmp_path):
+    # The same library, built by make against torch's folder, as 2018's
+    # Makefiles did (-I$(TORCH)/lib/include, -L$(TORCH)/lib -lATen).
+    (tmp_path / 'site').mkdir()
+    project = tmp_path / 'project'
+    files = {k: v for k, v in FIND_PYTORCH.items() if k != 'CMakeLists.txt'}
+    write_files(project, dict(files, Makefile='''\
+        TORCH := $(shell python -c "import os, torch; print(os.path.dirname(torch.__file__))")
+
+        build/libscale_cpu.so: src/scale_cpu.c
+        \tmkdir -p build
+        \tgcc -shared -fPIC -I$(TORCH)/lib/include/TH -o $@ $< -L$(TORCH)/lib -lATen
+        '''))
+    env = _env(tmp_path)
+    out = subprocess.run([sys.executable, '-m', 'thffi', 'run', 'make && python build.py'],
+                         cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert '-lATen becomes `python -m thffi --libs`' in out.stderr
+    _check_built(project)
+
+
 # -- FindCUDA ----------------------------------------------------------------------
 
 # CMake 3.0-3.9's FindCUDA took the toolkit for the folder of the first

@@ -19,6 +19,7 @@ and its shared TH library (libthffi-<version>.so, `python -m thffi
   from thffi's (port/cmake.py): header_folder() says which of thffi's
   folders holds a header a find_path names."""
 
+import os
 import re
 
 # The libraries of PyTorch 0.3-0.4's torch/lib that build files linked:
@@ -52,3 +53,39 @@ def header_folder(name):
     if folder is not None:
         return '' if folder == header[:-2] else None
     return header[:-2]
+
+
+# A link's naming of 0.4's libraries: -lATen (-l ATen), and a path to one
+# in a folder named torch/lib.
+_FLAG = re.compile(r'^-l(ATen|THC?|THNN|THCUNN)$')
+_PATH = re.compile(r'(?:^|/)torch/lib/lib(?:ATen|THC?|THNN|THCUNN)\.so(?:\.\d+)*$')
+
+
+def _library_dirs(args):
+    return [a[2:] if len(a) > 2 else b for a, b in zip(args, list(args[1:]) + [''])
+            if a.startswith('-L') and (len(a) > 2 or b)]
+
+
+def link_modernize(args, flags):
+    """(new args, [old words]) for a link's argument vector: its words
+    naming 0.4's libraries (-lATen where no -L folder holds libATen.so; a
+    path under torch/lib that does not exist) become `flags` (thffi's
+    shared library's link flags, `python -m thffi --libs`), where the first
+    stood; ([], []) unchanged."""
+    folders = _library_dirs(args)
+    out, old, i = [], [], 0
+    while i < len(args):
+        word, width = args[i], 1
+        if word == '-l' and i + 1 < len(args):
+            word, width = '-l' + args[i + 1], 2
+        match = _FLAG.match(word)
+        if (match and not any(os.path.exists(os.path.join(f, 'lib%s.so' % match.group(1)))
+                              for f in folders)) or (
+                _PATH.search(word) and not os.path.exists(word)):
+            if not old:
+                out += list(flags)
+            old.append(' '.join(args[i:i + width]))
+        else:
+            out += args[i:i + width]
+        i += width
+    return (out, old) if old else (list(args), [])
