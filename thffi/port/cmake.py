@@ -52,8 +52,9 @@ lookup instead); a configure whose thffi fails stops there, saying so.
   "${THFFI_INCLUDE_DIR}" (thffi's include folder, or its TH/THC folder
   for a bare TH.h: toolchain/torch_folder.py), ${THFFI_LIBRARIES}; `thffi
   run` has them find the same (run/torch_folder.py).
-Other lookups of them (find_file, names mixed with others') are reported
-with what to write, and so is a minimum
+Other lookups of them (find_file, names mixed with others', Torch7's
+find_package(Torch) with its ${Torch_INSTALL_INCLUDE}) are reported with
+what to write, and so is a minimum
 CMake version before 3.5 (CMake 4 refuses it) in a file with any of the
 above.  A file lexed once more after port changes nothing."""
 
@@ -100,6 +101,9 @@ _CUDA_LANGUAGE = re.compile(r'COMPILE_LANGUAGE:CUDA')
 
 
 _TORCH_WHY = "gone from PyTorch, thffi's in their place"
+# Torch7's TorchConfig.cmake's variables, by which its find_package(Torch)
+# is told from libtorch's.
+_TORCH7 = re.compile(r'\$\{Torch_INSTALL_(?:INCLUDE|LIB|PREFIX)\}')
 _TORCH_LIBRARY_NAME = re.compile(r'^"?(?:lib)?(?:ATen|THC?|THC?NN|THC?S)(?:\.so)?(?:\.\d+)*"?$')
 # find_path's and find_library's keywords: what follows the names.
 _FIND_KEYWORDS = ('HINTS', 'PATHS', 'PATH_SUFFIXES', 'DOC', 'NO_DEFAULT_PATH', 'REQUIRED',
@@ -317,6 +321,14 @@ def rewrite_cmake(text, path, accepted):
                                     'versions before 3.5; write VERSION %s...3.5, or configure '
                                     'with -DCMAKE_POLICY_VERSION_MINIMUM=3.5'
                                     % (name, values[1], values[1]), False))
+        if name == 'find_package' and values[:1] == ['Torch'] and _TORCH7.search(text):
+            findings.append(Finding(path, line_of(start), 'find_package(Torch) of Torch7 (its '
+                                    '${Torch_INSTALL_INCLUDE}/TH, ${Torch_INSTALL_LIB}): gone; '
+                                    'today it finds libtorch\'s config or nothing: use '
+                                    '${THFFI_INCLUDE_DIRS} and ${THFFI_LIBRARIES} (python -m '
+                                    'thffi --includes, --libs) where its variables are used',
+                                    False))
+            continue
         if name == 'cuda_select_nvcc_arch_flags' and values:
             rejected = _rejected(cmake_architectures(values[1:]) or [], accepted)
             if rejected:

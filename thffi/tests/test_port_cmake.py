@@ -311,3 +311,15 @@ def test_select_nvcc_arch_flags():
                         'cuda_select_nvcc_arch_flags(AUTO Auto)\n')
     assert sorted((f.line, f.fixed) for f in findings) == [(1, True), (4, False)]
     assert 'sm_30, sm_50, sm_52 rejected' in next(f.message for f in findings if f.fixed)
+
+
+def test_torch7s_find_package_is_reported():
+    # Torch7's config (Torch_INSTALL_INCLUDE), not libtorch's (TORCH_LIBRARIES).
+    source = ('find_package(Torch REQUIRED)\n'
+              'include_directories(${Torch_INSTALL_INCLUDE} ${Torch_INSTALL_INCLUDE}/TH)\n')
+    new, findings = cmake(source)
+    assert new == source
+    assert [(f.line, f.fixed) for f in findings] == [(1, False)]
+    assert 'Torch7' in findings[0].message
+    libtorch = 'find_package(Torch REQUIRED)\ntarget_link_libraries(op ${TORCH_LIBRARIES})\n'
+    assert cmake(libtorch) == (libtorch, [])
