@@ -11,13 +11,16 @@ PyTorch has none of them; thffi's headers (`python -m thffi --includes`)
 and its shared TH library (libthffi-<version>.so, `python -m thffi
 --libs`) do the same work.
 
-- `thffi run` gives its command a folder shaped as 0.4's torch folder
-  (run/torch_folder.py), LIBRARIES and HEADERS naming thffi's, and puts it
-  where CMake's find_* look before a command's HINTS (CMake's own
-  environment variables, ENVIRONMENT).
+- `thffi run` gives the cmake its command starts a folder shaped as 0.4's
+  torch folder (run/torch_folder.py), LIBRARIES and HEADERS naming
+  thffi's, where CMake's find_* look before a command's HINTS (CMake's own
+  environment variables, ENVIRONMENT); a link naming these libraries
+  (-lATen, $(TORCH)/lib/libTH.so.1) gets thffi's link flags instead
+  (link_modernize(), run/shims.py).
 - `port` writes the variable a find_path/find_library of these names set
   from thffi's (port/cmake.py): header_folder() says which of thffi's
-  folders holds a header a find_path names."""
+  folders holds a header a find_path names; port/make.py writes the
+  links' flags."""
 
 import os
 import re
