@@ -28,6 +28,9 @@ files, read by pygments' CMake lexer into commands and their arguments
 - libATen/libTH/libTHC (paths or -l flags, or ${TH_LIBRARIES}-style
   variables in target_link_libraries) become ${THFFI_LIBRARIES}:
   thffi's TH/THC layer as a shared library (`python -m thffi --libs`).
+- find_library(CUFFT_LIBRARY cufft HINTS /usr/local/cuda-9.1/lib64) of a
+  CUDA library (toolchain/libraries.py's FIND_LIBRARY) sets the variable
+  to ${THFFI_CUDA_cufft_LIBRARY}, as below.
 - FindCUDA's ${CUDA_curand_LIBRARY}, ${CUDA_cusparse_LIBRARY},
   ${CUDA_CUBLAS_LIBRARIES}... become ${THFFI_CUDA_curand_LIBRARY}...: the
   library found in the toolkit or in pip's wheels, with its rpath
@@ -110,6 +113,17 @@ _FIND_KEYWORDS = ('HINTS', 'PATHS', 'PATH_SUFFIXES', 'DOC', 'NO_DEFAULT_PATH', '
                   'NO_CACHE', 'NAMES_PER_DIR', 'ENV')
 
 
+def _find_names(values):
+    """The names a find_* command's arguments look for."""
+    names = []
+    for value in values[1:]:
+        if value in _FIND_KEYWORDS:
+            break
+        if value != 'NAMES':
+            names.append(value)
+    return names
+
+
 def _found_from_thffi(name, values):
     """The command setting the variable of a find_path or find_library of
     PyTorch 0.x's headers or libraries to thffi's (find_library: the flags
@@ -118,12 +132,7 @@ def _found_from_thffi(name, values):
     names, toolchain/torch_folder.py's header_folder()), or None where the
     names mix TH's with others' or with headers of different folders; with
     the names."""
-    names = []
-    for value in values[1:]:
-        if value in _FIND_KEYWORDS:
-            break
-        if value != 'NAMES':
-            names.append(value)
+    names = _find_names(values)
     if name == 'find_library':
         if names and all(_TORCH_LIBRARY_NAME.match(n) for n in names):
             return 'set(%s ${THFFI_LIBRARIES})' % values[0], names
@@ -321,6 +330,19 @@ def rewrite_cmake(text, path, accepted):
                                     'versions before 3.5; write VERSION %s...3.5, or configure '
                                     'with -DCMAKE_POLICY_VERSION_MINIMUM=3.5'
                                     % (name, values[1], values[1]), False))
+        cuda_library = name == 'find_library' and _libraries.find_library_name(
+            _find_names(values))
+        if cuda_library:
+            edits.append((start, end, 'set(%s %s)' % (
+                values[0], _libraries.cmake_variable(cuda_library))))
+            cuda_libraries[cuda_library] = True
+            findings.append(Finding(path, line_of(start), '%s(%s %s): %s; now %s (python -m '
+                                    'thffi --cuda-libs %s)' % (
+                                        name, values[0], ' '.join(_find_names(values)),
+                                        _libraries.FIND_LIBRARY.why,
+                                        _libraries.cmake_variable(cuda_library), cuda_library),
+                                    True))
+            continue
         if name == 'find_package' and values[:1] == ['Torch'] and _TORCH7.search(text):
             findings.append(Finding(path, line_of(start), 'find_package(Torch) of Torch7 (its '
                                     '${Torch_INSTALL_INCLUDE}/TH, ${Torch_INSTALL_LIB}): gone; '

@@ -323,3 +323,27 @@ def test_torch7s_find_package_is_reported():
     assert 'Torch7' in findings[0].message
     libtorch = 'find_package(Torch REQUIRED)\ntarget_link_libraries(op ${TORCH_LIBRARIES})\n'
     assert cmake(libtorch) == (libtorch, [])
+
+
+def test_find_library_of_a_cuda_library(tmp_path):
+    # A 2018 toolkit's folder in HINTS: what `--cuda-libs cufft` finds, in
+    # the toolkit or pip's wheels; configured for real where either has it.
+    source = ('cmake_minimum_required(VERSION 3.5)\nproject(fft C)\n'
+              'find_library(CUFFT_LIBRARY cufft HINTS /usr/local/cuda-9.1/lib64)\n'
+              'find_library(M_LIBRARY NAMES cufft m)\n'
+              'message(STATUS "cufft: ${CUFFT_LIBRARY}")\n')
+    new, findings = cmake(source)
+    assert 'thffi_cuda_library(cufft)' in new
+    assert 'set(CUFFT_LIBRARY ${THFFI_CUDA_cufft_LIBRARY})\n' in new
+    assert 'find_library(M_LIBRARY NAMES cufft m)' in new
+    assert [f.line for f in findings if 'cufft' in f.message] == [3]
+    flags = subprocess.run([sys.executable, '-m', 'thffi', '--cuda-libs', 'cufft'],
+                           capture_output=True, text=True, env=_env())
+    (tmp_path / 'CMakeLists.txt').write_text(new)
+    configured = subprocess.run(['cmake', '-Wno-dev', '.'], cwd=tmp_path, env=_env(),
+                                capture_output=True, text=True, timeout=120)
+    assert configured.returncode == 0, configured.stdout + configured.stderr
+    # Neither the toolkit nor the wheels have it: NOTFOUND, with thffi's warning.
+    value = ';'.join(flags.stdout.split()) if flags.returncode == 0 else \
+        'THFFI_CUDA_cufft_LIBRARY-NOTFOUND'
+    assert '-- cufft: %s\n' % value in configured.stdout
