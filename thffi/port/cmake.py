@@ -311,7 +311,10 @@ def rewrite_cmake(text, path, accepted):
         values = [text[s:e] for s, e in args]
         if _FINDS_TORCH.match(name) and any(_TORCH_NAME.match(v) for v in values[1:]):
             found = _found_from_thffi(name, values)
-            if found is not None:
+            # A block an earlier port wrote defines what it needed then alone.
+            needs = 'thffi_flags(THFFI_LIBRARIES' if name == 'find_library' else \
+                ' THFFI_INCLUDE_DIR)'
+            if found is not None and (MARKER not in text or needs in text):
                 edits.append((start, end, found[0]))
                 options.add('--libs' if name == 'find_library' else '--includes')
                 include_dir = include_dir or name == 'find_path'

@@ -290,6 +290,16 @@ def test_lookups_of_torch_folder_get_thffis(source, expected):
     assert [f.fixed for f in findings] == [True]
 
 
+def test_lookups_in_a_file_an_earlier_port_wrote_are_reported():
+    # Its block defines neither THFFI_INCLUDE_DIR nor THFFI_LIBRARIES.
+    ported, _ = cmake('set(CUDA_NVCC_FLAGS "-gencode arch=compute_30,code=sm_30")\n')
+    source = ported + ('find_path(TH_INCLUDE_DIR TH/TH.h HINTS ${TORCH_DIR}/lib/include)\n'
+                       'find_library(TH_LIBRARY NAMES ATen HINTS ${TORCH_DIR}/lib)\n')
+    new, findings = cmake(source)
+    assert new == source
+    assert [f.fixed for f in findings] == [False, False]
+
+
 def test_lookups_mixing_other_names_are_reported():
     source = 'find_path(TH_INCLUDE_DIR NAMES TH/TH.h THC.h)\nfind_library(L NAMES TH m)\n'
     new, findings = cmake(source)
