@@ -13,7 +13,7 @@ import sys
 import pytest
 import torch
 
-from support import ROOT, hooked_env, import_built, write_files
+from support import hooked_env, import_built, write_files
 from thffi.port import port
 from thffi.toolchain import cuda_toolkit as cuda
 
@@ -50,7 +50,8 @@ FIND_PYTORCH = {
           return 1;
         }
         ''',
-    'src/scale.h': 'int scale_forward(THFloatTensor *input, THFloatTensor *output, float factor);\n',
+    'src/scale.h':
+        'int scale_forward(THFloatTensor *input, THFloatTensor *output, float factor);\n',
     'src/scale.c': '''\
         #include <TH/TH.h>
 
