@@ -10,6 +10,11 @@ files, read by pygments' CMake lexer into commands and their arguments
   (TORCH_CUDA_ARCH_LIST when cmake runs).  A command setting the same
   variable after one at the file's top level that got them has its flags
   deleted instead, so that they are not given twice.
+- FindCUDA's CUDA_SELECT_NVCC_ARCH_FLAGS(VAR 3.0 5.2) naming an
+  architecture the installed nvcc rejects (toolchain/nvcc.py's
+  cmake_architectures(): capabilities and generation names) becomes
+  set(VAR ${THFFI_ARCH_FLAGS}), as `thffi run`'s nvcc replaces the flags
+  it makes; Auto, Common and All (CMake's lists) are reported.
 - TH/THC include folders taken from torch (`${TORCH_DIR}/lib/include`,
   `.../include/TH`, `.../include/THC`, alone or as -I flags) become
   ${THFFI_INCLUDE_DIRS} (${THFFI_INCLUDE_FLAGS} for -I flags): those
@@ -23,6 +28,9 @@ files, read by pygments' CMake lexer into commands and their arguments
 - libATen/libTH/libTHC (paths or -l flags, or ${TH_LIBRARIES}-style
   variables in target_link_libraries) become ${THFFI_LIBRARIES}:
   thffi's TH/THC layer as a shared library (`python -m thffi --libs`).
+- find_library(CUFFT_LIBRARY cufft HINTS /usr/local/cuda-9.1/lib64) of a
+  CUDA library (toolchain/libraries.py's FIND_LIBRARY) sets the variable
+  to ${THFFI_CUDA_cufft_LIBRARY}, as below.
 - FindCUDA's ${CUDA_curand_LIBRARY}, ${CUDA_cusparse_LIBRARY},
   ${CUDA_CUBLAS_LIBRARIES}... become ${THFFI_CUDA_curand_LIBRARY}...: the
   library found in the toolkit or in pip's wheels, with its rpath
@@ -40,8 +48,16 @@ python) on PATH when cmake configures, a cache variable (`cmake
 -DTHFFI_PYTHON=...` for another).  Nothing of the machine that ran port is
 written (a block an earlier port wrote with that Python's path gets the
 lookup instead); a configure whose thffi fails stops there, saying so.
-Lookups of PyTorch 0.x's libraries and headers (find_library/find_path
-naming TH, THC, ATen) are reported with what to write, and so is a minimum
+- find_path and find_library of PyTorch 0.x's headers and libraries
+  (find_path(TH_INCLUDE_DIR TH/TH.h HINTS ${TORCH_DIR}/lib/include),
+  find_library(TH_LIBRARY NAMES ATen TH libTH.so.1 ...), which found
+  nothing since PyTorch 1.0) set their variable to thffi's:
+  "${THFFI_INCLUDE_DIR}" (thffi's include folder, or its TH/THC folder
+  for a bare TH.h: toolchain/torch_folder.py), ${THFFI_LIBRARIES}; `thffi
+  run` has them find the same (run/torch_folder.py).
+Other lookups of them (find_file, names mixed with others', Torch7's
+find_package(Torch) with its ${Torch_INSTALL_INCLUDE}) are reported with
+what to write, and so is a minimum
 CMake version before 3.5 (CMake 4 refuses it) in a file with any of the
 above.  A file lexed once more after port changes nothing."""
 
@@ -49,7 +65,8 @@ import re
 
 from ..toolchain import libraries as _libraries
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
-    OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
+    OLDEST_WITHOUT_NVCC, cmake_architectures, describe, flag_edits, rejected as _rejected
+from ..toolchain import torch_folder as _torch_folder
 from ..toolchain.includes import PATH_SUFFIX
 from .readers.cmake import commands as _commands
 from .report import Finding
@@ -84,6 +101,47 @@ _SETS = ('set', 'list', 'string')
 _NVCC_VARIABLE = re.compile(r'(?:CUDA_NVCC_FLAGS|CMAKE_CUDA_FLAGS|\w*NVCC\w*)(?:_\w+)?$')
 _CUDA_COMMANDS = re.compile(r'cuda_(?:add_library|add_executable|compile\w*|wrap_srcs)$')
 _CUDA_LANGUAGE = re.compile(r'COMPILE_LANGUAGE:CUDA')
+
+
+_TORCH_WHY = "gone from PyTorch, thffi's in their place"
+# Torch7's TorchConfig.cmake's variables, by which its find_package(Torch)
+# is told from libtorch's.
+_TORCH7 = re.compile(r'\$\{Torch_INSTALL_(?:INCLUDE|LIB|PREFIX)\}')
+_TORCH_LIBRARY_NAME = re.compile(r'^"?(?:lib)?(?:ATen|THC?|THC?NN|THC?S)(?:\.so)?(?:\.\d+)*"?$')
+# find_path's and find_library's keywords: what follows the names.
+_FIND_KEYWORDS = ('HINTS', 'PATHS', 'PATH_SUFFIXES', 'DOC', 'NO_DEFAULT_PATH', 'REQUIRED',
+                  'NO_CACHE', 'NAMES_PER_DIR', 'ENV')
+
+
+def _find_names(values):
+    """The names a find_* command's arguments look for."""
+    names = []
+    for value in values[1:]:
+        if value in _FIND_KEYWORDS:
+            break
+        if value != 'NAMES':
+            names.append(value)
+    return names
+
+
+def _found_from_thffi(name, values):
+    """The command setting the variable of a find_path or find_library of
+    PyTorch 0.x's headers or libraries to thffi's (find_library: the flags
+    of `python -m thffi --libs`, which target_link_libraries takes;
+    find_path: the folder of thffi's include folder that holds the header it
+    names, toolchain/torch_folder.py's header_folder()), or None where the
+    names mix TH's with others' or with headers of different folders; with
+    the names."""
+    names = _find_names(values)
+    if name == 'find_library':
+        if names and all(_TORCH_LIBRARY_NAME.match(n) for n in names):
+            return 'set(%s ${THFFI_LIBRARIES})' % values[0], names
+        return None
+    folders = {_torch_folder.header_folder(n) for n in names}
+    if name != 'find_path' or len(folders) != 1 or None in folders:
+        return None
+    folder = folders.pop()
+    return 'set(%s "${THFFI_INCLUDE_DIR}%s")' % (values[0], '/' + folder if folder else ''), names
 
 
 def _nvcc_flag_args(name, values, args):
@@ -186,11 +244,12 @@ FIND_PYTHON = [
 _PORTING_PYTHON = re.compile(r'^set\(THFFI_PYTHON "[^"\n]*" CACHE FILEPATH "[^"\n]*"\)\n', re.M)
 
 
-def _block(options, cuda_libraries=()):
+def _block(options, cuda_libraries=(), include_dir=False):
     """The lines defining THFFI_<variable> and THFFI_<variable>_STRING for
     each option of python -m thffi (and THFFI_INCLUDE_DIRS: the folders of
-    the -I flags), and THFFI_CUDA_<name>_LIBRARY(_STRING) for each CUDA
-    library of cuda_libraries."""
+    the -I flags; with include_dir, THFFI_INCLUDE_DIR: thffi's include
+    folder, the first of them), and THFFI_CUDA_<name>_LIBRARY(_STRING) for
+    each CUDA library of cuda_libraries."""
     lines = [MARKER + ' (python -m thffi)'] + FIND_PYTHON + [
              'macro(thffi_flags name option)',
              '  execute_process(COMMAND "${THFFI_PYTHON}" -m thffi ${option}',
@@ -208,6 +267,8 @@ def _block(options, cuda_libraries=()):
     if '--includes' in options:
         lines.append('string(REGEX REPLACE "(^|;)-I" "\\\\1" THFFI_INCLUDE_DIRS '
                      '"${THFFI_INCLUDE_FLAGS}")')
+        if include_dir:
+            lines.append('list(GET THFFI_INCLUDE_DIRS 0 THFFI_INCLUDE_DIR)')
     if cuda_libraries:
         lines += ['macro(thffi_cuda_library name)',
                   '  execute_process(COMMAND "${THFFI_PYTHON}" -m thffi --cuda-libs ${name}',
@@ -237,6 +298,7 @@ def rewrite_cmake(text, path, accepted):
     capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or
     None."""
     findings, edits, options, cuda_libraries = [], [], set(), {}
+    include_dir = False  # whether a find_path gets THFFI_INCLUDE_DIR
     versions = []  # reported for a file of the torch build only (not vendored code)
     commands = _commands(text)
     arch_done = set()  # variables given thffi's architectures at top level
@@ -248,6 +310,18 @@ def rewrite_cmake(text, path, accepted):
     for name, start, end, depth, args in commands:
         values = [text[s:e] for s, e in args]
         if _FINDS_TORCH.match(name) and any(_TORCH_NAME.match(v) for v in values[1:]):
+            found = _found_from_thffi(name, values)
+            # A block an earlier port wrote defines what it needed then alone.
+            needs = 'thffi_flags(THFFI_LIBRARIES' if name == 'find_library' else \
+                ' THFFI_INCLUDE_DIR)'
+            if found is not None and (MARKER not in text or needs in text):
+                edits.append((start, end, found[0]))
+                options.add('--libs' if name == 'find_library' else '--includes')
+                include_dir = include_dir or name == 'find_path'
+                findings.append(Finding(path, line_of(start), '%s(%s) of PyTorch 0.x\'s %s: %s; '
+                                        'now %s' % (name, values[0], ' '.join(found[1]),
+                                                    _TORCH_WHY, found[0]), True))
+                continue
             findings.append(Finding(path, line_of(start), '%s of PyTorch 0.x\'s TH/THC/ATen '
                                     '(gone from PyTorch): use ${THFFI_INCLUDE_DIRS} and '
                                     '${THFFI_LIBRARIES} (python -m thffi --includes, --libs) '
@@ -259,6 +333,41 @@ def rewrite_cmake(text, path, accepted):
                                     'versions before 3.5; write VERSION %s...3.5, or configure '
                                     'with -DCMAKE_POLICY_VERSION_MINIMUM=3.5'
                                     % (name, values[1], values[1]), False))
+        cuda_library = name == 'find_library' and _libraries.find_library_name(
+            _find_names(values))
+        if cuda_library:
+            edits.append((start, end, 'set(%s %s)' % (
+                values[0], _libraries.cmake_variable(cuda_library))))
+            cuda_libraries[cuda_library] = True
+            findings.append(Finding(path, line_of(start), '%s(%s %s): %s; now %s (python -m '
+                                    'thffi --cuda-libs %s)' % (
+                                        name, values[0], ' '.join(_find_names(values)),
+                                        _libraries.FIND_LIBRARY.why,
+                                        _libraries.cmake_variable(cuda_library), cuda_library),
+                                    True))
+            continue
+        if name == 'find_package' and values[:1] == ['Torch'] and _TORCH7.search(text):
+            findings.append(Finding(path, line_of(start), 'find_package(Torch) of Torch7 (its '
+                                    '${Torch_INSTALL_INCLUDE}/TH, ${Torch_INSTALL_LIB}): gone; '
+                                    'today it finds libtorch\'s config or nothing: use '
+                                    '${THFFI_INCLUDE_DIRS} and ${THFFI_LIBRARIES} (python -m '
+                                    'thffi --includes, --libs) where its variables are used',
+                                    False))
+            continue
+        if name == 'cuda_select_nvcc_arch_flags' and values:
+            rejected = _rejected(cmake_architectures(values[1:]) or [], accepted)
+            if rejected:
+                edits.append((start, end, 'set(%s ${THFFI_ARCH_FLAGS})' % values[0]))
+                options.add('--arch-flags')
+                arch_lines.append(line_of(start))
+                arch_rejected |= set(rejected)
+            elif cmake_architectures(values[1:]) is None:
+                findings.append(Finding(path, line_of(start), '%s(%s): CMake picks the '
+                                        'architectures when it runs, which today\'s nvcc may '
+                                        'reject; set(%s ${THFFI_ARCH_FLAGS}) gives thffi\'s '
+                                        '(python -m thffi --arch-flags)' % (
+                                            name, ' '.join(values), values[0]), False))
+            continue
         flags = [edit for s, e in _nvcc_flag_args(name, values, args)
                  for edit in flag_edits(text, s, e)]
         if flags:
@@ -341,7 +450,7 @@ def rewrite_cmake(text, path, accepted):
     if MARKER not in text and (options or cuda_libraries):
         # After the head commands before the first edit (a blank line
         # between), else before the first command.
-        block = _block(options, list(cuda_libraries))
+        block = _block(options, list(cuda_libraries), include_dir)
         head = [end for name, _, end, depth, _ in commands
                 if name in _HEAD and depth == 0 and end <= min(edits)[0]]
         if head:

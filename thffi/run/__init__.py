@@ -24,6 +24,10 @@ later `make`) comes first on PATH and on PYTHONPATH; it holds:
 - `nvcc`: the same shim for nvcc by name, which finds the real nvcc (the
   next on PATH, else the toolkit thffi builds with: pip's wheels or
   /usr/local/cuda, which need not be on PATH);
+- `cmake`: the next cmake on PATH, with a folder shaped as PyTorch 0.4's
+  torch folder first in its find_path and find_library search, so that
+  those of TH/TH.h and libATen.so find thffi's headers and shared library
+  (torch_folder.py);
 - `python`, `python3`, `python3.N`: the interpreter thffi runs in, so a
   make.sh's `python build.py` builds with thffi's PyTorch;
 - `sitecustomize.py`, with which every Python the step starts finds this
@@ -40,7 +44,8 @@ later `make`) comes first on PATH and on PYTHONPATH; it holds:
   torch.cuda.is_available() asking whether CUDA code can be built here
   (cuda_gate.py).
 CUDA_HOME is set to the toolkit that was found through the nvcc on PATH,
-which the `nvcc` here would hide.  What the compilers probe once a run
+which the `nvcc` here would hide, and FindCUDA's CUDA_BIN_PATH to the
+toolkit's bin (environment()).  What the compilers probe once a run
 (nvcc's architectures, the C compiler's rules) is kept in a folder made
 for the run, removed after it (THFFI_RUN_STATE).  Nothing changes outside
 the command."""
@@ -61,7 +66,8 @@ from .shims import MARKER, STATE
 
 # The compiler shims: (name, the function of shims.py called, its arguments).
 SHIMS = (('nvcc', 'main', "'nvcc', sys.argv[1:]"),
-         (intercept.SHIM, 'intercepted', 'sys.argv[1:]'))
+         (intercept.SHIM, 'intercepted', 'sys.argv[1:]'),
+         ('cmake', 'cmake', 'sys.argv[1:]'))
 _RUN = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE = os.path.dirname(_RUN)
 
@@ -186,17 +192,27 @@ def _quote(word):
 def environment(folder, base=None, state=None, library=None):
     """The command's environment: `base` (os.environ) with folder first on
     PATH and PYTHONPATH, CUDA_HOME where the toolkit was found through the
-    nvcc on PATH, THFFI_RUN_STATE naming state (the run's own folder), and
-    intercept.c's library preloaded (library: its path)."""
+    nvcc on PATH, CUDA_BIN_PATH (below), THFFI_RUN_STATE naming state (the
+    run's own folder), and intercept.c's library preloaded (library: its
+    path)."""
     env = dict(os.environ if base is None else base)
     if library is not None:
         intercept.environment(env, library, folder)
     if state is not None:
         env[STATE] = state
-    if not env.get('CUDA_HOME') and not env.get('CUDA_PATH'):
+    if not env.get('CUDA_PATH') and not env.get('CUDA_BIN_PATH'):
         toolkit = cuda.find_toolkit()
-        if toolkit is not None and toolkit.origin == 'the nvcc on PATH':
+        if toolkit is not None and toolkit.origin == 'the nvcc on PATH' and not env.get(
+                'CUDA_HOME'):
             env['CUDA_HOME'] = toolkit.home
+        # CMake 3.0-3.9's FindCUDA took the toolkit for the folder of the
+        # first nvcc on PATH, less `bin`: this folder's.  Every FindCUDA
+        # (CMake 2.8 to today's) looks in $CUDA_PATH and then $CUDA_BIN_PATH
+        # first; CUDA_BIN_PATH is FindCUDA's alone (CUDA_PATH would be
+        # thffi's and PyTorch's choice of toolkit too).  The nvcc the
+        # Makefiles it writes run, by that toolkit's path, is intercepted.
+        if toolkit is not None:
+            env['CUDA_BIN_PATH'] = os.path.join(toolkit.home, 'bin')
     for var in ('PATH', 'PYTHONPATH'):
         env[var] = os.pathsep.join([folder] + ([env[var]] if env.get(var) else []))
     return env

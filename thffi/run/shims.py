@@ -45,6 +45,9 @@ already changed) and the probes here run as they are: no loop.
   compiler says so.
 - nvcc compiling a .cu: include/cccl_legacy.h included first (what CUDA
   13's CCCL removed that 2018 code used), as the builder includes it.
+- a link naming PyTorch 0.4's libraries (-lATen, -lTH, $(TORCH)/lib/
+  libTHC.so.1: toolchain/torch_folder.py), gone: thffi's shared TH
+  library's link flags (`python -m thffi --libs`) in their place.
 - a shared library linked (-shared, nvcc --shared) from objects or sources
   that call TH/THC (a library built apart, as 2018's were against PyTorch
   0.4's libTH): linked with the extension's --wrap flags, so that its
@@ -466,6 +469,28 @@ def _calls_th(path):
     return re.search(r'^\s*#\s*include\s*[<"](?:THC?/|THC?\.h)', _read(path), re.M) is not None
 
 
+def _thffi_link_flags():
+    """The link flags of thffi's shared TH library (`python -m thffi
+    --libs`; linked first where the cache lacks it)."""
+    _site()
+    from thffi.builder import shared_library
+    from thffi.toolchain import cuda_toolkit as cuda
+    return shared_library.link_flags(shared_library.library(cuda.cuda_enabled()))
+
+
+def _library_rules(args):
+    """(args, [clause]) of toolchain/torch_folder.py's rule for a link
+    naming PyTorch 0.4's libraries (-lATen, $(TORCH)/lib/libTH.so.1)."""
+    if '-c' in args or '-E' in args or '-S' in args:
+        return args, []
+    from thffi.toolchain import torch_folder
+    if not torch_folder.link_modernize(args, [])[1]:
+        return args, []
+    new, old = torch_folder.link_modernize(args, _cached('libs', _thffi_link_flags))
+    return new, ['%s becomes `python -m thffi --libs` (%s)' % (' '.join(old),
+                                                               torch_folder.WHY)]
+
+
 def _wrap_rules(kind, args):
     """A shared library's link whose inputs call TH/THC gets thffi's --wrap
     flags (the module docstring): (args, [what was done])."""
@@ -558,6 +583,8 @@ def main(kind, args, program=None, argv0=None):
         args, sources = _source_rules(program, args)
         args = _legacy_cuda_headers(args)
         more += sources
+    args, linked = _library_rules(args)
+    more += linked
     args, wheels = _cuda_library_rules(kind, args)
     more += wheels
     args, wrapped = _wrap_rules(kind, args)
@@ -574,6 +601,28 @@ def main(kind, args, program=None, argv0=None):
                         clauses + more)
     _say(name, clauses + more)
     _exec(program, argv0 or program, args)
+
+
+def cmake(args):
+    """cmake by name (the run folder's `cmake`, first on PATH): the next on
+    PATH, with the folder shaped as PyTorch 0.4's torch folder
+    (torch_folder.py; made where the run folder is, its library linked the
+    first time) first in the search of its find_path and find_library.
+    The compilers it and the build it writes start are caught as any."""
+    program = real_program('cmake')
+    if program is None:
+        sys.stderr.write('thffi run: cmake: not found on PATH\n')
+        return 127
+    _site()
+    from thffi.run import torch_folder
+    try:
+        torch = torch_folder.make(os.path.dirname(os.path.abspath(sys.argv[0])))
+    except Exception as exc:  # thffi's library cannot be linked here: BuildError, OSError
+        _say('cmake', ["no folder shaped as PyTorch 0.4's torch folder for find_path(TH/TH.h) "
+                       'and find_library(ATen): %s' % exc])
+    else:
+        torch_folder.environment(os.environ, torch)
+    _exec(program, program, args)  # by its path: CMake finds its modules from argv[0]
 
 
 def intercepted(argv):

@@ -222,10 +222,10 @@ def test_the_block_finds_cuda_libraries_in_pips_wheels_or_says_what_to_install(t
 
 def test_what_it_leaves():
     # Architectures the installed nvcc takes, other folders, a lookup it
-    # cannot rewrite (reported with its line).
+    # does not rewrite (a file's path: reported with its line).
     source = ('set(CUDA_NVCC_FLAGS "-gencode arch=compute_75,code=sm_75")\n'
               'include_directories(${PROJECT_SOURCE_DIR}/include /usr/include/TH)\n'
-              'find_library(THC_LIBRARIES NAMES THC THC.1 PATHS ${TORCH_DIR}/lib)\n')
+              'find_file(THC_HEADER THC.h PATHS ${TORCH_DIR}/lib/include/THC)\n')
     new, findings = cmake(source)
     assert new == source
     assert [(f.line, f.fixed) for f in findings] == [(3, False)]
@@ -268,3 +268,92 @@ def test_ported_library_configures_and_builds(tmp_path):
     assert ' '.join(cuda.arch_flags(os.environ['TORCH_CUDA_ARCH_LIST'])).split()[0] in nvcc[0]
     # Port again: nothing to change.
     assert port(str(tmp_path), write=True)[3] == []
+
+
+@pytest.mark.parametrize('source, expected', [
+    ('find_path(TH_INCLUDE_DIR TH/TH.h HINTS ${TORCH_DIR}/lib/include)',
+     'set(TH_INCLUDE_DIR "${THFFI_INCLUDE_DIR}")'),
+    ('find_path(THC_INCLUDE_DIR NAMES THC.h PATHS "${TORCH_DIR}/lib/include/THC")',
+     'set(THC_INCLUDE_DIR "${THFFI_INCLUDE_DIR}/THC")'),
+    ('find_library(TH_LIBRARY NAMES ATen TH libTH.so.1 HINTS ${TORCH_DIR}/lib)',
+     'set(TH_LIBRARY ${THFFI_LIBRARIES})'),
+    ('find_library(THC_LIBRARIES NAMES THC THC.1 PATHS ${TORCH_DIR}/lib)',
+     'set(THC_LIBRARIES ${THFFI_LIBRARIES})'),
+])
+def test_lookups_of_torch_folder_get_thffis(source, expected):
+    # What PyTorch 0.4's folder held, thffi's (toolchain/torch_folder.py);
+    # the block defines THFFI_INCLUDE_DIR for a find_path alone.
+    new, findings = cmake(source + '\n')
+    assert new.endswith('\n' + expected + '\n')
+    assert ('list(GET THFFI_INCLUDE_DIRS 0 THFFI_INCLUDE_DIR)' in new) == (
+        source.startswith('find_path'))
+    assert [f.fixed for f in findings] == [True]
+
+
+def test_lookups_in_a_file_an_earlier_port_wrote_are_reported():
+    # Its block defines neither THFFI_INCLUDE_DIR nor THFFI_LIBRARIES.
+    ported, _ = cmake('set(CUDA_NVCC_FLAGS "-gencode arch=compute_30,code=sm_30")\n')
+    source = ported + ('find_path(TH_INCLUDE_DIR TH/TH.h HINTS ${TORCH_DIR}/lib/include)\n'
+                       'find_library(TH_LIBRARY NAMES ATen HINTS ${TORCH_DIR}/lib)\n')
+    new, findings = cmake(source)
+    assert new == source
+    assert [f.fixed for f in findings] == [False, False]
+
+
+def test_lookups_mixing_other_names_are_reported():
+    source = 'find_path(TH_INCLUDE_DIR NAMES TH/TH.h THC.h)\nfind_library(L NAMES TH m)\n'
+    new, findings = cmake(source)
+    assert new == source
+    assert [(f.line, f.fixed) for f in findings] == [(1, False), (2, False)]
+
+
+def test_select_nvcc_arch_flags():
+    # FindCUDA's function, with architectures today's nvcc rejects
+    # (capabilities, a generation's name): thffi's; with accepted ones, as
+    # it is; with CMake's own lists (Auto), reported.
+    new, findings = cmake('CUDA_SELECT_NVCC_ARCH_FLAGS(ARCH_FLAGS 3.0 5.2+PTX)\n'
+                          'cuda_select_nvcc_arch_flags(MAXWELL Maxwell)\n'
+                          'cuda_select_nvcc_arch_flags(OK 7.5 "8.6(8.0)")\n'
+                          'cuda_select_nvcc_arch_flags(AUTO Auto)\n')
+    assert new.endswith('thffi_flags(THFFI_ARCH_FLAGS --arch-flags)\n\n'
+                        'set(ARCH_FLAGS ${THFFI_ARCH_FLAGS})\nset(MAXWELL ${THFFI_ARCH_FLAGS})\n'
+                        'cuda_select_nvcc_arch_flags(OK 7.5 "8.6(8.0)")\n'
+                        'cuda_select_nvcc_arch_flags(AUTO Auto)\n')
+    assert sorted((f.line, f.fixed) for f in findings) == [(1, True), (4, False)]
+    assert 'sm_30, sm_50, sm_52 rejected' in next(f.message for f in findings if f.fixed)
+
+
+def test_torch7s_find_package_is_reported():
+    # Torch7's config (Torch_INSTALL_INCLUDE), not libtorch's (TORCH_LIBRARIES).
+    source = ('find_package(Torch REQUIRED)\n'
+              'include_directories(${Torch_INSTALL_INCLUDE} ${Torch_INSTALL_INCLUDE}/TH)\n')
+    new, findings = cmake(source)
+    assert new == source
+    assert [(f.line, f.fixed) for f in findings] == [(1, False)]
+    assert 'Torch7' in findings[0].message
+    libtorch = 'find_package(Torch REQUIRED)\ntarget_link_libraries(op ${TORCH_LIBRARIES})\n'
+    assert cmake(libtorch) == (libtorch, [])
+
+
+def test_find_library_of_a_cuda_library(tmp_path):
+    # A 2018 toolkit's folder in HINTS: what `--cuda-libs cufft` finds, in
+    # the toolkit or pip's wheels; configured for real where either has it.
+    source = ('cmake_minimum_required(VERSION 3.5)\nproject(fft C)\n'
+              'find_library(CUFFT_LIBRARY cufft HINTS /usr/local/cuda-9.1/lib64)\n'
+              'find_library(M_LIBRARY NAMES cufft m)\n'
+              'message(STATUS "cufft: ${CUFFT_LIBRARY}")\n')
+    new, findings = cmake(source)
+    assert 'thffi_cuda_library(cufft)' in new
+    assert 'set(CUFFT_LIBRARY ${THFFI_CUDA_cufft_LIBRARY})\n' in new
+    assert 'find_library(M_LIBRARY NAMES cufft m)' in new
+    assert [f.line for f in findings if 'cufft' in f.message] == [3]
+    flags = subprocess.run([sys.executable, '-m', 'thffi', '--cuda-libs', 'cufft'],
+                           capture_output=True, text=True, env=_env())
+    (tmp_path / 'CMakeLists.txt').write_text(new)
+    configured = subprocess.run(['cmake', '-Wno-dev', '.'], cwd=tmp_path, env=_env(),
+                                capture_output=True, text=True, timeout=120)
+    assert configured.returncode == 0, configured.stdout + configured.stderr
+    # Neither the toolkit nor the wheels have it: NOTFOUND, with thffi's warning.
+    value = ';'.join(flags.stdout.split()) if flags.returncode == 0 else \
+        'THFFI_CUDA_cufft_LIBRARY-NOTFOUND'
+    assert '-- cufft: %s\n' % value in configured.stdout

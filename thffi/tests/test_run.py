@@ -333,18 +333,27 @@ def test_exit_status_usage_and_the_real_programs(tmp_path):
 
 def test_the_environment_keeps_the_toolkit_the_nvcc_on_path_gave(monkeypatch):
     """The wrapped nvcc first on PATH would hide the toolkit found through
-    the real one: CUDA_HOME names it; one set already stays."""
+    the real one: CUDA_HOME names it; one set already stays.  FindCUDA's
+    CUDA_BIN_PATH names the toolkit's bin (CMake 3.0-3.9's FindCUDA took
+    the folder of the first nvcc on PATH for it), but where the user set it
+    or CUDA_PATH, which FindCUDA reads first."""
     monkeypatch.setattr(cuda, 'find_toolkit',
                         lambda: cuda.Toolkit('/opt/cuda-13.0', 'the nvcc on PATH'))
     env = run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin', 'PYTHONPATH': '/src'})
     assert env == {'PATH': '/tmp/thffi-run-x:/usr/bin', 'PYTHONPATH': '/tmp/thffi-run-x:/src',
-                   'CUDA_HOME': '/opt/cuda-13.0'}
+                   'CUDA_HOME': '/opt/cuda-13.0', 'CUDA_BIN_PATH': '/opt/cuda-13.0/bin'}
+    monkeypatch.setattr(cuda, 'find_toolkit', lambda: cuda.Toolkit('/usr/local/cuda',
+                                                                   'CUDA_HOME'))
     env = run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin', 'CUDA_HOME': '/usr/local/cuda'})
     assert env == {'PATH': '/tmp/thffi-run-x:/usr/bin', 'PYTHONPATH': '/tmp/thffi-run-x',
-                   'CUDA_HOME': '/usr/local/cuda'}
+                   'CUDA_HOME': '/usr/local/cuda', 'CUDA_BIN_PATH': '/usr/local/cuda/bin'}
     monkeypatch.setattr(cuda, 'find_toolkit', lambda: cuda.Toolkit('/usr/local/cuda',
                                                                    'the system toolkit'))
-    assert 'CUDA_HOME' not in run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin'})
+    env = run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin'})
+    assert 'CUDA_HOME' not in env and env['CUDA_BIN_PATH'] == '/usr/local/cuda/bin'
+    for var in ('CUDA_PATH', 'CUDA_BIN_PATH'):
+        env = run.environment('/tmp/thffi-run-x', {'PATH': '/usr/bin', var: '/opt/cuda/bin'})
+        assert env.get('CUDA_BIN_PATH') == (None if var == 'CUDA_PATH' else '/opt/cuda/bin')
 
 
 # A README's step typed into bash: `./setup.sh script`, the script written

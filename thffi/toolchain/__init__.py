@@ -24,6 +24,10 @@ test, not a branch in either.
   run`) and port writes where g++'s verdict is the same.
 - includes.py: the include folders of PyTorch 0.4 and 1.x's TH and THC
   (torch/lib/include/TH...), which thffi's headers replace.
+- torch_folder.py: what 2018 build files looked up in PyTorch 0.4's torch
+  folder (lib/include, libATen.so, libTH.so.1), which thffi's headers and
+  shared TH library stand in for: CMake's find_* and links under `thffi
+  run`, port's find_path/find_library.
 - vendored.py: library copies 2018 repositories carried (CUB 1.x, thrust,
   moderngpu) and whether the toolkit ships them.
 - cuda_api.py: the CUDA runtime and library names CUDA 10.1-13.0 removed

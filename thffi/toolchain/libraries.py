@@ -135,6 +135,22 @@ def cuda_libs_command(names):
     return LINK_FLAG.new.replace('NAME', ' '.join(dict.fromkeys(names)))
 
 
+FIND_LIBRARY = Rule(
+    r'^"?(?:lib)?(%s)(?:\.so(?:\.[\d.]+)?)?"?$' % _NAMES, '${THFFI_CUDA_NAME_LIBRARY}',
+    "its HINTS name 2018's toolkit (/usr/local/cuda-9.1/lib64), CMake's own folders hold "
+    "no toolkit, and pip's wheels ship libcufft.so.12, not libcufft.so: thffi finds the "
+    "library in the toolkit or the wheels and links it with its rpath")
+_FIND_LIBRARY = re.compile(FIND_LIBRARY.old)
+
+
+def find_library_name(names):
+    """The CUDA library that the names of a find_library all name
+    (cufft, libcufft.so), or None."""
+    found = {m.group(1) for m in map(_FIND_LIBRARY.match, names) if m}
+    return found.pop() if len(found) == 1 and all(_FIND_LIBRARY.match(n) for n in names) \
+        else None
+
+
 def cmake_variables_in(text):
     """[(start, end, library)] of FindCUDA's library variables in text."""
     return [(m.start(), m.end(), _CMAKE_PLURAL.get(m.group(1), m.group(1)))

@@ -36,6 +36,32 @@ OLDEST_WITHOUT_NVCC = 75
 ARCH_OPTIONS = ('-gencode', '--generate-code', '-arch', '--gpu-architecture', '-code',
                 '--gpu-code')
 ARCH_NUMBER = re.compile(r'(?:sm|compute)_(\d+)')
+# FindCUDA's CUDA_SELECT_NVCC_ARCH_FLAGS(VAR ARCH...): an ARCH is a
+# compute capability ("3.0", "3.5+PTX", "5.2(5.0)": each number one) or a
+# generation's name, the capabilities CMake's select_compute_arch.cmake
+# gives it; Auto, Common and All are lists of CMake's release, known when
+# cmake runs.
+CMAKE_ARCH_CAPABILITY = re.compile(r'(\d)\.(\d)')
+CMAKE_ARCH_NAMES = {'Fermi': (20, 21), 'Kepler+Tegra': (32,), 'Kepler+Tesla': (37,),
+                    'Kepler': (30, 35), 'Maxwell+Tegra': (53,), 'Maxwell': (50, 52),
+                    'Pascal': (60, 61), 'Volta': (70,), 'Turing': (75,), 'Ampere': (80,)}
+
+
+def cmake_architectures(args):
+    """The architecture numbers of CUDA_SELECT_NVCC_ARCH_FLAGS's ARCH
+    arguments, or None where one is Auto, Common, All or unknown (or
+    none is given: Auto)."""
+    numbers = []
+    for arg in args:
+        arg = arg.strip('"')
+        found = CMAKE_ARCH_CAPABILITY.findall(arg)
+        if arg in CMAKE_ARCH_NAMES:
+            numbers += CMAKE_ARCH_NAMES[arg]
+        elif found:
+            numbers += [int(a + b) for a, b in found]
+        else:
+            return None
+    return numbers or None
 
 
 def _missing_compiler(match):
