@@ -58,9 +58,10 @@ class _Asked:
         return self._found
 
 
-def _wanted(command, folder, asked, python):
+def _wanted(command, folder, asked, python, cccl=True):
     """[(flag as written, the words make then passes, message)] of run's
-    rules for one command make runs."""
+    rules for one command make runs.  cccl: whether cccl_legacy.h is to be
+    added (not where the makefile already names it)."""
     args = command.args
     if not args:
         return []
@@ -75,7 +76,7 @@ def _wanted(command, folder, asked, python):
         if sources:
             found.append(('-x cu', nvcc_rules.AS_CUDA, '%s; now -x cu'
                           % nvcc_rules.as_cuda_line(', '.join(sources))))
-        if (sources or nvcc_rules.compiles_cuda(args)) and \
+        if cccl and (sources or nvcc_rules.compiles_cuda(args)) and \
                 not any('cccl_legacy' in a for a in args):
             written = CCCL_LEGACY % python
             found.append((written, ['-include', 'cccl_legacy.h'], '%s; now %s'
@@ -120,7 +121,7 @@ def run_rules(text, path, folder, accepted, python):
     makefile = os.path.join(folder, os.path.basename(path))
     found, _ = _read.traced(makefile)
     if found is None:
-        return [], '', [], False
+        return ([], ''), [], False
     lines = _read.parse_lines(text)
     variables = _read.assigned(text, lines)
     recipe = {text.count('\n', 0, l.start) + 1: l for l in lines
@@ -133,7 +134,8 @@ def run_rules(text, path, folder, accepted, python):
         where = os.path.normpath(os.path.join(folder, command.cwd))
         key = ('built-in', target) if rule[0] == '<builtin>' else rule[1]
         groups.setdefault(key, []).append((target, command, where,
-                                           _wanted(command, where, asked, python)))
+                                           _wanted(command, where, asked, python,
+                                                   '--cccl-legacy' not in text)))
     edits, appended, findings, checks = [], [], [], []
     for key, commands in groups.items():
         flags = {}
@@ -165,9 +167,12 @@ def run_rules(text, path, folder, accepted, python):
                 edits.append((end, end, ' ' + flag))
             checks.append((targets, words, Finding(path, line, message, True)))
     if not checks:
-        return [], '', findings, True
+        return ([], ''), findings, True
     tail = appended and ('' if text.endswith('\n') else '\n') + '\n'.join(appended) + '\n'
-    again, why = _read.traced(makefile, apply_edits(text, edits) + (tail or ''))
+    # make is asked of the text as written, thffi's flag written out: the
+    # check is of where make puts it, not of the python the makefile names.
+    again, why = _read.traced(makefile, (apply_edits(text, edits) + (tail or '')).replace(
+        CCCL_LEGACY % python, '-include cccl_legacy.h'))
     passed = [again is not None and all(any(t == target and _passes(c.args, words)
                                             for _, t, c in again) for target in targets)
               for targets, words, _ in checks]

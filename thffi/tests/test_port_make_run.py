@@ -105,12 +105,13 @@ def test_a_makefile_builds_alike_under_run_and_after_port(tmp_path, fixture, mon
     ran, ported = tmp_path / 'run', tmp_path / 'port'
     for folder in (ran, ported):
         write_files(folder, files)
-    plain = subprocess.run(['make'], cwd=ported, env=ENV, capture_output=True, text=True,
-                           timeout=900)
-    assert plain.returncode != 0  # today's compilers refuse the makefile as it is
-    for name in os.listdir(ported):
-        if name.endswith(('.o', '.so')):
-            os.unlink(ported / name)
+    if 'nvcc' not in fixture:  # (nvcc's refusals: test_cccl_legacy.py, test_cxx_dialect.py)
+        plain = subprocess.run(['make'], cwd=ported, env=ENV, capture_output=True, text=True,
+                               timeout=900)
+        assert plain.returncode != 0  # today's g++ refuses the makefile as it is
+        for name in os.listdir(ported):
+            if name.endswith(('.o', '.so')):
+                os.unlink(ported / name)
 
     under_run = subprocess.run([sys.executable, '-m', 'thffi', 'run', '--', 'make'], cwd=ran,
                                env=ENV, capture_output=True, text=True, timeout=900)
