@@ -38,33 +38,24 @@ GRID_CPP = '''\
     '''
 # C++11, which gnu++98 refuses: built as it is, beside grid.o.
 FINE_CPP = 'int fine_count() { auto n = 3; return n; }\n'
-FUNCTORS_CU = '''\
-    #include <thrust/device_ptr.h>
-    #include <thrust/transform.h>
-
-    struct scaled_sum : public thrust::binary_function<float, float, float> {
-        const float a;
-        scaled_sum(float a_) : a(a_) {}
-        __host__ __device__ float operator()(const float &x, const float &y) const
-        {
-            return a * x + y;
-        }
-    };
-
-    extern "C" void axpy(float *x, float *y, int n, float a)
-    {
-        thrust::device_ptr<float> px(x), py(y);
-        thrust::transform(px, px + n, py, py, scaled_sum(a));
-    }
-    '''
+# thrust's device headers in a .cpp (CUDA 13's g++ side cannot compile them)
+# and a functor on thrust::binary_function (gone from CUDA 13's thrust): one
+# source, for one nvcc compile each way (each takes ~10 s).
 TOTAL_CPP = '''\
     #include <thrust/device_vector.h>
-    #include <thrust/reduce.h>
+    #include <thrust/transform_reduce.h>
 
-    extern "C" float total(const float *x, int n)
+    struct scaled : public thrust::unary_function<float, float> {
+        const float a;
+        scaled(float a_) : a(a_) {}
+        __host__ __device__ float operator()(const float &x) const { return a * x; }
+    };
+
+    extern "C" float scaled_total(const float *x, int n, float a)
     {
         thrust::device_vector<float> v(x, x + n);
-        return thrust::reduce(v.begin(), v.end());
+        return thrust::transform_reduce(v.begin(), v.end(), scaled(a), 0.0f,
+                                        thrust::plus<float>());
     }
     '''
 GNU98 = "grid.cpp: compiled as gnu++98 (g++ 5's default): today's g++ refuses it"
@@ -79,13 +70,12 @@ FIXTURES = {
                             'libgrid.so: grid.o\n\t$(Q)$(CXX) -shared $^ -o $@\n'
                             '%.o: %.cpp\n\t$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@\n',
                 'grid.cpp': GRID_CPP}, ['grid.o', 'libgrid.so'], [GNU98], []),
-    # $(Q)nvcc with C++11: thrust's functor base, and its device headers in a .cpp.
+    # $(Q)nvcc with C++11 compiling thrust in a .cpp.
     '$(Q)nvcc': ({'Makefile': 'Q = @\nNVCCFLAGS = -std=c++11 -Xcompiler -fPIC\n'
-                              'all: functors.o total.o\n'
-                              'functors.o: functors.cu\n\t$(Q)nvcc $(NVCCFLAGS) -c $< -o $@\n'
-                              'total.o: total.cpp\n\t$(Q)nvcc -std=c++11 -c total.cpp -o $@\n',
-                  'functors.cu': FUNCTORS_CU, 'total.cpp': TOTAL_CPP},
-                 ['functors.o', 'total.o'], [AS_CUDA], ['cccl_legacy.h', '-std=c++17']),
+                              'all: total.o\n'
+                              'total.o: total.cpp\n\t$(Q)nvcc $(NVCCFLAGS) -c total.cpp -o $@\n',
+                  'total.cpp': TOTAL_CPP},
+                 ['total.o'], [AS_CUDA], ['-x cu', 'cccl_legacy.h', '-std=c++17']),
 }
 
 
@@ -135,3 +125,24 @@ def test_a_makefile_builds_alike_under_run_and_after_port(tmp_path, fixture, mon
     # Ported once: a second port changes nothing.
     assert port(str(ported), write=True)[3] == []
     assert (ported / 'Makefile').read_text() == text
+
+
+@needs_make
+def test_every_cuda_compile_make_runs_includes_cccl_legacy_after_port(tmp_path, monkeypatch):
+    """As `thffi run` includes it in each: `$(Q)nvcc`, `@nvcc`, `$(NVCC)` of
+    .cu sources (no compile is needed to decide it)."""
+    monkeypatch.setenv('PYTHONPATH', ROOT)
+    write_files(tmp_path, {
+        'Makefile': 'Q = @\nNVCC = nvcc\nall: a.o b.o c.o\n'
+                    'a.o: a.cu\n\t$(Q)nvcc -c $< -o $@\n'
+                    'b.o: b.cu\n\t@nvcc -c $< -o $@\n'
+                    '%.o: %.cu\n\t$(NVCC) -c $< -o $@\n',
+        'a.cu': '', 'b.cu': '', 'c.cu': ''})
+    _, findings, _, changed = port(str(tmp_path), write=True)
+    assert changed == ['Makefile']
+    assert [f.line for f in findings if 'cccl_legacy.h' in f.message and f.fixed] == [5, 7, 9]
+    dry = subprocess.run(['make', '-n', '-B'], cwd=tmp_path, env=ENV, capture_output=True,
+                         text=True).stdout.splitlines()
+    assert len(dry) == 3 and all('-include ' in line and line.split('-include ')[1].split()[0]
+                                 .endswith('/include/cccl_legacy.h') for line in dry), dry
+    assert port(str(tmp_path), write=True)[3] == []
