@@ -17,7 +17,7 @@ from .toolchain import cuda_toolkit as cuda
 
 # The top's usage: these forms, each command's (parser()), a build script.
 OPTIONS_USAGE = '''python -m thffi (--includes | --libs | --cuda-libs NAME [NAME ...] |
-                       --cuda-includes | --cuda-home | --arch-flags)'''
+                       --cuda-includes | --cuda-home | --arch-flags | --cccl-legacy)'''
 SCRIPT_USAGE = 'python -m thffi SCRIPT.py [ARGS ...]'
 SCRIPT_HELP = '''\
 python -m thffi SCRIPT.py [ARGS ...] runs a build script (any path ending in
@@ -47,6 +47,12 @@ def _cuda_libs(options):
 
 def _cuda_includes(options):
     print(' '.join('-I' + d for d in cuda.header_dirs(cuda.find_cuda_home())))
+    return 0
+
+
+def _cccl_legacy(options):
+    from .toolchain.nvcc import CCCL_LEGACY
+    print('-include ' + CCCL_LEGACY)
     return 0
 
 
@@ -163,6 +169,9 @@ OPTIONS = (
     ('--arch-flags', _arch_flags,
      'the nvcc -gencode flags of the GPU architectures thffi builds for '
      '(TORCH_CUDA_ARCH_LIST, the visible GPUs, or its default list), for make.sh'),
+    ('--cccl-legacy', _cccl_legacy,
+     'the nvcc flag including thffi\'s cccl_legacy.h first (what CUDA 13\'s thrust removed '
+     'that 2018 code used: thrust::binary_function...), for makefiles port rewrote'),
 )
 COMMANDS = {'port': _port, 'run': _run, 'sanitize': _sanitize, 'cache': _cache_command}
 

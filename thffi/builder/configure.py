@@ -206,9 +206,7 @@ def _by_verdict(source, compile_with, standards, nvcc):
         done = subprocess.run(nvcc, capture_output=True)
         if done.returncode == 0:
             _replay(done.stdout + done.stderr)
-            sys.stderr.write('thffi: %s: compiled by nvcc as CUDA (-x cu): g++ cannot compile '
-                             'it, nvcc can (CUDA headers, such as thrust\'s device ones, that '
-                             'need nvcc)\n' % source)
+            sys.stderr.write('thffi: %s\n' % toolchain_nvcc.as_cuda_line(source))
             return None
     _replay(shown)
     raise first

@@ -26,7 +26,7 @@ CSRC = os.path.join(THFFI_DIR, 'csrc')
 OWN_FILE_NAMES = '-fmacro-prefix-map=%s/=' % CSRC
 # What CUDA 13's CCCL removed that 2018 CUDA code used (thrust::binary_function):
 # included first in each of the user's CUDA compiles.
-CCCL_LEGACY = os.path.join(INCLUDE_DIR, 'cccl_legacy.h')
+CCCL_LEGACY = nvcc_rules.CCCL_LEGACY
 # thffi's cuSPARSE legacy routines (configure decides when they are compiled
 # in): the one file of thffi's that includes cusparse.h.
 CUSPARSE_LEGACY_SOURCE = 'THCSparseLegacy.c'

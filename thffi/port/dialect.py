@@ -11,14 +11,22 @@ TH/THC headers 2018 took from torch): where today's default refuses a
 source that a 2018 default (gnu++14, then gnu++98) accepts, the command
 gets that standard, and port says so.  A source not found beside the file,
 or refused under every standard (a header the command's variables would
-have found), leaves the command as it is: no verdict, no change."""
+have found), leaves the command as it is: no verdict, no change.
+
+And an nvcc command compiling a .cpp (-c) that fails as it is, with port's
+flag rules applied (toolchain/nvcc.py's modernize()), and compiles with
+`-x cu` (thrust's device headers, which CUDA 13's g++ side cannot
+compile): as `thffi run` compiles it (toolchain/nvcc.py's AS_CUDA),
+as_cuda() says so; the compile is run, into a scratch folder."""
 
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 
 from ..toolchain import cc
+from ..toolchain import nvcc as nvcc_rules
 
 _CXX = re.compile(r'^(?:[\w.-]*-)?(?:g\+\+|c\+\+)(?:-[\d.]+)?$')
 # thffi's headers, in the layout torch.utils.ffi had (builder's include_dirs()).
@@ -74,6 +82,45 @@ def standard_for(words, folder):
         if all(_accepts(compiler, flags, s, folder, standard) for s in refused):
             return standard, why, refused
     return None
+
+
+def accepts_under(words, folder, standard):
+    """Whether the g++ command `words`, run in folder, compiles its C++
+    sources under standard (a command whose sources are not found: no)."""
+    sources = [w for w in words[1:] if not w.startswith('-') and w.endswith(cc.CXX_SUFFIXES)]
+    compiler = shutil.which(words[0])
+    flags = _flags(words[1:]) + _INCLUDES
+    return bool(compiler and sources) and all(
+        os.path.isfile(os.path.join(folder, s)) and
+        _accepts(compiler, flags, s, folder, standard) for s in sources)
+
+
+def as_cuda(args, folder, nvcc, arch_flags, accepted=None):
+    """The C++ sources of the nvcc command args (args[0] nvcc; run in
+    folder with the program nvcc) that nvcc compiles as CUDA and not as
+    they are, where that is its verdict (the module docstring); else []."""
+    sources = nvcc_rules.as_cuda_candidates(args)
+    if not sources or not all(os.path.isfile(os.path.join(folder, s)) for s in sources):
+        return []
+    modern, _ = nvcc_rules.modernize(list(args), arch_flags, accepted)
+    with tempfile.TemporaryDirectory(prefix='thffi-port-') as scratch:
+        def compiles(more):
+            command, i = [nvcc] + more, 1
+            while i < len(modern):  # its output goes to the scratch folder
+                if modern[i] in ('-o', '--output-file'):
+                    i += 2
+                    continue
+                command.append(modern[i])
+                i += 1
+            try:
+                return subprocess.run(command + ['-o', os.path.join(scratch, 'out.o')],
+                                      cwd=folder, capture_output=True, timeout=600).returncode == 0
+            except (OSError, subprocess.SubprocessError):
+                return None
+        if compiles([]) is False and compiles(nvcc_rules.AS_CUDA +
+                                              ['-include', nvcc_rules.CCCL_LEGACY]):
+            return sources
+    return []
 
 
 def finding_text(standard, why, sources):

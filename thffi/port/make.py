@@ -24,8 +24,13 @@ word by word as make.sh is (shell.py):
 - a compiler named by a path of 2018's machine that is no file here
   (toolchain/compilers.py: /usr/local/cuda-8.0/bin/nvcc, /usr/bin/gcc-5)
   becomes today's: $(shell python -m thffi --cuda-home)/bin/nvcc, gcc, g++.
-- a g++ or c++ recipe compiling C++ with no -std gets the standard of
-  2018's g++ where the compiler's verdict asks for one (dialect.py).
+- what `thffi run` does to the compilers the commands start, for the
+  commands make itself runs (make -n: `$(CXX)`, `$(Q)nvcc`, make's
+  implicit rules; make_run.py): a C++ standard of 2018's g++ where the
+  compiler's verdict asks for one (dialect.py), cccl_legacy.h included
+  first in CUDA compiles, `-x cu` for a .cpp nvcc compiles only as CUDA.
+  Where make cannot answer, a g++ or c++ recipe written out gets the
+  standard by the verdict on its words.
 - `-lcurand`, `-lcublas`... (toolchain/libraries.py's LIBRARIES) become
   `$(shell python -m thffi --cuda-libs curand ...)`, which links them
   where pip's wheels hold them too (lib<name>.so.<N> alone), with the
@@ -44,7 +49,7 @@ from ..toolchain.nvcc import ARCH_NUMBER, ARCH_OPTIONS, OLDEST_WITHOUT_NVCC, des
 from ..toolchain import compilers
 from ..toolchain import libraries as _libraries
 from ..toolchain.includes import PATH_SUFFIX
-from . import dialect
+from . import dialect, make_run
 from .edits import apply_edits, replace_flags
 from .readers import make as _read
 from .report import Finding
@@ -138,6 +143,10 @@ def rewrite_make(text, path, accepted, makefiles=None, folder=None):
     python = _python(text)
     findings, edits, arch_done = [], [], set()
     links_cuda = bool(_libraries.link_flags_in(together))
+    answered, tail = False, ''
+    if folder:
+        (edits, tail), findings, answered = make_run.run_rules(text, path, folder, accepted,
+                                                                python)
 
     def line_of(offset):
         return text.count('\n', 0, offset) + 1
@@ -161,7 +170,7 @@ def rewrite_make(text, path, accepted, makefiles=None, folder=None):
                 edits.append((s + ps, s + pe, now))
                 findings.append(Finding(path, line_of(s), compilers.message(
                     text[s + ps:s + pe], row, 'now ' + now), True))
-        if line.kind == 'recipe' and folder and words:
+        if line.kind == 'recipe' and folder and words and not answered:
             values = [_read.unquoted(text[s:e]) for s, e in words]
             values[0] = values[0].lstrip('@-+')
             found = dialect.standard_for(values, folder)
@@ -218,7 +227,7 @@ def rewrite_make(text, path, accepted, makefiles=None, folder=None):
                 edits += [f[:3] for f in flags]
                 findings.append(Finding(path, line_of(flags[0][0]), 'nvcc flags: %s'
                                         % describe([f[3] for f in flags]), True))
-    return apply_edits(text, edits), sorted(findings, key=lambda f: f.line)
+    return apply_edits(text, edits) + tail, sorted(findings, key=lambda f: f.line)
 
 
 

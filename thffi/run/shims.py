@@ -43,8 +43,13 @@ already changed) and the probes here run as they are: no loop.
   holds is named with the wheel that brings it (`curand.h comes with pip
   install nvidia-curand (or thffi[cuda])`), for a compile where the
   compiler says so.
-- nvcc compiling a .cu: include/cccl_legacy.h included first (what CUDA
-  13's CCCL removed that 2018 code used), as the builder includes it.
+- nvcc compiling CUDA (a .cu, `-x cu`): include/cccl_legacy.h included
+  first (what CUDA 13's CCCL removed that 2018 code used), as the builder
+  includes it.
+- nvcc compiling a .cpp that its host g++ refuses and nvcc's CUDA front
+  end accepts (thrust's device headers, which CUDA 13's g++ side cannot
+  compile): compiled again as CUDA (`-x cu`, cccl_legacy.h first), by the
+  compiler's own verdict, saying so (toolchain/nvcc.py's AS_CUDA).
 - a link naming PyTorch 0.4's libraries (-lATen, -lTH, $(TORCH)/lib/
   libTHC.so.1: toolchain/torch_folder.py), gone: thffi's shared TH
   library's link flags (`python -m thffi --libs`) in their place.
@@ -162,13 +167,15 @@ def _cxx_sources(kind, args):
             if source.endswith(suffixes)]
 
 
-def _as_2018(name, program, argv0, args, sources, standards, clauses):
+def _as_2018(name, program, argv0, args, sources, standards, clauses, as_cuda=None):
     """Runs a C++ or CUDA compile as 2018's compilers took it: as it is;
     where the compiler refuses it, with the standard headers the
     compiler says the code forgot included first (toolchain/
     std_headers.py, a round for each it names), and with the first of
     2018's default standards it accepts (`standards`: toolchain/cc.py's
-    OLD_CXX_DEFAULTS for a g++ command naming none), saying so.  Its exit
+    OLD_CXX_DEFAULTS for a g++ command naming none); else, for nvcc
+    compiling C++ (as_cuda: the flags, toolchain/nvcc.py's AS_CUDA and
+    cccl_legacy.h), as CUDA, where nvcc accepts it so; saying so.  Its exit
     status; the messages shown are those of the compile that succeeded,
     else of the command as it was."""
     import subprocess
@@ -196,6 +203,12 @@ def _as_2018(name, program, argv0, args, sources, standards, clauses):
                                  else []) + [cc_rules.old_default_line(', '.join(sources),
                                                                        standard, why)]
             break
+    if status != 0 and as_cuda:
+        cuda_status, output = attempt(as_cuda)
+        if cuda_status == 0:
+            from thffi.toolchain import nvcc as nvcc_rules
+            status, shown = 0, output
+            clauses = clauses + [nvcc_rules.as_cuda_line(', '.join(sources))]
     sys.stderr.buffer.write(shown if status == 0 else first[1])
     if status != 0 and b'No such file or directory' in first[1]:
         clauses = clauses + _missing_headers(first[1], _cached('cuda wheels',
@@ -440,15 +453,13 @@ def _missing_headers(output, major):
 
 def _legacy_cuda_headers(args):
     """args, with thffi's cccl_legacy.h included first where the command
-    compiles a .cu file (the names CUDA 13's CCCL removed that 2018 code
-    used, as the builder's own nvcc compiles include it: builder/jobs.py).
-    It defines nothing where the toolkit still has them: nothing to say."""
+    compiles CUDA, a .cu file or after `-x cu` (toolchain/nvcc.py's
+    CCCL_LEGACY, as the builder's own nvcc compiles include it).  It
+    defines nothing where the toolkit still has them: nothing to say."""
     from thffi.toolchain import nvcc as nvcc_rules
-    if not any(source.endswith('.cu') for source in nvcc_rules.inputs(['nvcc'] + list(args))):
+    if not nvcc_rules.compiles_cuda(['nvcc'] + list(args)):
         return args
-    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          'include')
-    return ['-include', os.path.join(folder, 'cccl_legacy.h')] + list(args)
+    return ['-include', nvcc_rules.CCCL_LEGACY] + list(args)
 
 
 def _calls_th(path):
@@ -593,6 +604,12 @@ def main(kind, args, program=None, argv0=None):
     # so that the header a compiler misses is named with its wheel.
     cxx_sources = _cxx_sources(kind, args) or (kind == 'cc' and _library_headers(args) and [
         s for s in _cxx_sources('c++', args) if s.endswith('.c')])
+    if kind == 'nvcc' and not cxx_sources:
+        from thffi.toolchain import nvcc as nvcc_rules
+        as_cuda = nvcc_rules.as_cuda_candidates(['nvcc'] + list(args))
+        if as_cuda:
+            return _as_2018(name, program, argv0 or program, args, as_cuda, [], clauses + more,
+                            nvcc_rules.AS_CUDA + ['-include', nvcc_rules.CCCL_LEGACY])
     if cxx_sources:
         from thffi.toolchain import cc as cc_rules
         standards = [] if kind in ('nvcc', 'cc') or cc_rules.names_a_standard(args) else \

@@ -319,3 +319,45 @@ def carried_flags(args, cwd):
         else:
             flags += ['%s=%s' % (option, value)] if eq else [option, value]
     return flags
+
+
+# -- compiling as CUDA ---------------------------------------------------------
+
+# What CUDA 13's CCCL removed that 2018 CUDA code used (thrust::binary_function,
+# thrust::unary_function): thffi's include/cccl_legacy.h, included first in every
+# CUDA compile of 2018 code (the builder's, `thffi run`'s, and after `port`).  It
+# defines nothing where the toolkit still has them.
+CCCL_LEGACY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           'include', 'cccl_legacy.h')
+# nvcc hands a .cpp to the host compiler as C++; CUDA 13's thrust device headers
+# (thrust/device_vector.h) need nvcc's CUDA front end: g++ stops at
+# "cudaLaunchKernelEx was not declared", "__cvta_generic_to_shared".  2018's
+# thrust compiled there.  Where the compiler's verdict says so (the compile fails
+# as it is and succeeds with these), the source is compiled as CUDA.
+AS_CUDA = ['-x', 'cu']
+_CXX_INPUT = ('.cpp', '.cc', '.cxx', '.C', '.c++')
+
+
+def compiles_cuda(args):
+    """Whether the nvcc command args (args[0] nvcc) compiles CUDA: a .cu
+    input, or `-x cu`."""
+    return any(a in ('-x', '--x') and b == 'cu' for a, b in zip(args, args[1:])) or \
+        any(a in ('-xcu', '--x=cu') for a in args) or \
+        any(source.endswith('.cu') for source in inputs(args))
+
+
+def as_cuda_candidates(args):
+    """The C++ sources of an nvcc command (args[0] nvcc) that `-x cu` could
+    compile as CUDA instead: a compile only (-c), no -x, every input a C++
+    source; else []."""
+    if not any(a in ('-c', '--compile') for a in args) or any(
+            a in ('-x', '--x') or a.startswith(('-x', '--x=')) for a in args):
+        return []
+    sources = inputs(args)
+    return sources if sources and all(s.endswith(_CXX_INPUT) for s in sources) else []
+
+
+def as_cuda_line(sources):
+    """What a build says, once, of sources compiled as CUDA by verdict."""
+    return ("%s: compiled by nvcc as CUDA (-x cu): g++ cannot compile it, nvcc can (CUDA "
+            "headers, such as thrust's device ones, that need nvcc)" % sources)

@@ -484,19 +484,22 @@ _DIRECTORY = re.compile(r"\S*make(?:\[\d+\])?: (Entering|Leaving) directory '(.*
 _MAKE_ENVIRONMENT = ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEFILES', 'GNUMAKEFLAGS')
 
 
-def _asked(path, target):
+def _asked(path, target, text=None):
     """(make's output, None) of `make -n -B --trace -f NAME TARGET` run in
     the makefile's folder: each recipe line of target and of what it
     needs, expanded, after the makefile and line of its rule; or (None, why
-    make could not answer).  make -n still runs what make runs to read a
+    make could not answer).  target None: the default goal.  text: the
+    makefile's text to read instead of its file's (`-f -`, its rules then
+    traced as `-:LINE`).  make -n still runs what make runs to read a
     makefile ($(shell ...)), and recipe lines that run $(MAKE) (with -n)
     or start with +."""
     folder, name = os.path.split(os.path.abspath(path))
     env = {k: v for k, v in os.environ.items() if k not in _MAKE_ENVIRONMENT}
     env['LC_ALL'] = 'C'
     try:
-        out = subprocess.run(['make', '-n', '-B', '--trace', '-f', name, target], cwd=folder,
-                             env=env, capture_output=True, text=True, timeout=60)
+        out = subprocess.run(['make', '-n', '-B', '--trace', '-f', name if text is None else '-']
+                             + ([target] if target else []), cwd=folder, input=text, env=env,
+                             capture_output=True, text=True, timeout=60)
     except FileNotFoundError:
         return None, 'make is not installed'
     except subprocess.TimeoutExpired:
@@ -507,27 +510,36 @@ def _asked(path, target):
     return out.stdout, None
 
 
+def _recipe_starts(text):
+    """The numbers of the recipe lines of a makefile's text."""
+    return [text.count('\n', 0, l.start) + 1 for l in parse_lines(text)
+            if l.kind == 'recipe' or l.kind == 'rule' and l.value_start]
+
+
 def _recipe_line(path, line, index, texts):
     """The line of the index-th recipe line of the rule make traced at
     path:line (the recipe's first line)."""
     if path not in texts:
         try:
             with open(path, encoding='utf-8', errors='replace') as f:
-                text = f.read()
+                texts[path] = _recipe_starts(f.read())
         except OSError:
-            text = None
-        texts[path] = text and [text.count('\n', 0, l.start) + 1 for l in parse_lines(text)
-                                if l.kind == 'recipe' or l.kind == 'rule' and l.value_start]
+            texts[path] = None
     starts = texts[path] or []
     first = starts.index(line) if line in starts else None
     return starts[first + index] if first is not None and first + index < len(starts) else line
 
 
-def _made(path, output, target):
-    """[Command] of the nvcc commands make's output (_asked()) runs for
-    target.  (-B remakes what target needs too, even its sources through
-    make's built-in chains: x.cu from x.cu.o by `%: %.o`.)"""
-    folders, found, texts = [os.path.dirname(os.path.abspath(path))], [], {}
+def _recipe_runs(path, output, text=None):
+    """(rule, target, body, cwd) of each recipe line make's output
+    (_asked()) runs: rule (the makefile, absolute, or '<builtin>' for make's
+    implicit rules; the number of the recipe line, 0 for those), the
+    target it makes (as make names it, from the folder make ran in), the
+    line as make expanded it, and the folder make ran in, relative to the
+    rule's makefile's.  text: the makefile's text make read (`-f -`)."""
+    folders, texts = [os.path.dirname(os.path.abspath(path))], {}
+    if text is not None:
+        texts[os.path.abspath(path)] = _recipe_starts(text)
     rule, index = None, 0
     lines = output.splitlines(keepends=True)
     i = 0
@@ -545,16 +557,49 @@ def _made(path, output, target):
             elif len(folders) > 1:
                 folders.pop()
         elif trace:
-            rule, index = (os.path.join(folders[-1], trace.group(1)), int(trace.group(2))), 0
-            if os.path.normpath(os.path.join(folders[-1], trace.group(3))) != \
-                    os.path.normpath(os.path.join(folders[0], target)):
-                rule = None
+            file = os.path.abspath(path) if trace.group(1) == '-' else \
+                os.path.join(folders[-1], trace.group(1))
+            rule, index = (file, int(trace.group(2))), 0
+            made = os.path.relpath(os.path.join(folders[-1], trace.group(3)), folders[0])
+        elif body.startswith('<builtin>: '):
+            rule, index = ('<builtin>', 0), 0
+            made = os.path.relpath(os.path.join(folders[-1], body.split("'")[1]), folders[0])
         elif rule:
-            line = _recipe_line(rule[0], rule[1], index, texts)
+            line = rule[1] and _recipe_line(rule[0], rule[1], index, texts)
             index += 1
-            file = path if rule[0] == os.path.abspath(path) else rule[0]
-            found += _shell_commands(file, line, body, os.path.relpath(
-                folders[-1], os.path.dirname(os.path.abspath(file))))
+            where = folders[0] if rule[0] == '<builtin>' else os.path.dirname(rule[0])
+            yield (rule[0], line), made, body, os.path.relpath(folders[-1], where)
+
+
+def traced(path, text=None):
+    """([(rule, target, Command)] of every command make runs to make the
+    makefile's default goal, everything remade (`make -n -B --trace`;
+    _recipe_runs()), None) or (None, why make could not answer).  text:
+    the makefile's text to read in path's place (`make -f -`)."""
+    from .shell import runs
+    output, why = _asked(path, None, text) if text is not None or os.path.isfile(path) else \
+        (None, 'no such file to run make on')
+    if output is None:
+        return None, why
+    found = []
+    for rule, target, body, cwd in _recipe_runs(path, output, text):
+        for command in runs(path, body):
+            command.line = rule[1]
+            command.cwd = os.path.normpath(os.path.join(cwd, command.cwd))
+            found.append((rule, target, command))
+    return found, None
+
+
+def _made(path, output, target):
+    """[Command] of the nvcc commands make's output (_asked()) runs for
+    target.  (-B remakes what target needs too, even its sources through
+    make's built-in chains: x.cu from x.cu.o by `%: %.o`.)"""
+    found = []
+    for rule, made, body, cwd in _recipe_runs(path, output):
+        if rule[0] == '<builtin>' or os.path.normpath(made) != os.path.normpath(target):
+            continue
+        file = path if rule[0] == os.path.abspath(path) else rule[0]
+        found += _shell_commands(file, rule[1], body, cwd)
     return found
 
 
