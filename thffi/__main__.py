@@ -103,12 +103,14 @@ def _run(options):
 
 
 def _sanitize(options):
-    if options.module is not None and not options.module:
-        options.parser.error('-m takes a module')
-    if options.module is None and not options.script:
+    for flag, given in (('-m', options.module), ('-c', options.code)):
+        if given is not None and not given:
+            options.parser.error('%s takes %s' % (flag, 'a module' if flag == '-m' else 'code'))
+    if options.module is None and options.code is None and not options.script:
         options.parser.error('no script given')
     from .sanitize import main
-    return main(['-m'] + options.module if options.module is not None else options.script)
+    return main(['-m'] + options.module if options.module is not None else
+                ['-c'] + options.code if options.code is not None else options.script)
 
 
 def _cache_command(options):
@@ -241,9 +243,11 @@ def parser():
                        'Runs a script against extensions built with THFFI_SANITIZE=address '
                        '(AddressSanitizer); with THFFI_SANITIZE=thread set, against ones built '
                        'so (ThreadSanitizer).',
-                       'python -m thffi sanitize [-h] (SCRIPT | -m MODULE) [ARGS ...]')
+                       'python -m thffi sanitize [-h] (SCRIPT | -m MODULE | -c CODE) [ARGS ...]')
     sanitize.add_argument('-m', dest='module', nargs=argparse.REMAINDER,
                           metavar='MODULE [ARGS ...]', help='run a module, as python -m does')
+    sanitize.add_argument('-c', dest='code', nargs=argparse.REMAINDER,
+                          metavar='CODE [ARGS ...]', help='run code, as python -c does')
     sanitize.add_argument('script', nargs=argparse.REMAINDER, metavar='SCRIPT [ARGS ...]',
                           help='the script and its arguments')
 

@@ -19,11 +19,10 @@ import sysconfig
 
 import cffi
 
+from ..toolchain.manifest import MANIFEST as _MANIFEST
 from . import codegen, last_build
 from .own_objects import digest, write_atomic
 from .jobs import THFFI_DIR
-
-_MANIFEST = '.thffi-build.json'
 
 
 def config_key(plan):
@@ -229,12 +228,6 @@ def _read_deps(tmpdir, cuda_home):
                 if not dep.startswith(tmpdir) and not dep.startswith(skip):
                     deps.add(dep)
     return deps
-
-
-def built_here(folder):
-    """Whether `folder` holds a library thffi's build installed (its
-    manifest): `python -m thffi port` leaves those unreported."""
-    return os.path.isfile(os.path.join(folder, _MANIFEST))
 
 
 def stale_legacy_package(importer):

@@ -208,7 +208,7 @@ def committed_binaries(base, paths):
     does not track is a build's output beside them, which thffi's build
     replaces, and one thffi's build installed (its manifest beside it) is
     not reported."""
-    from ..builder.install import built_here
+    from ..toolchain.manifest import built_here
     from .report import Finding
     out = []
     committed = tracked(base, paths)

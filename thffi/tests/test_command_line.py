@@ -45,7 +45,7 @@ def _exits(argv, capsys):
                          '[--jobs N] [PATH]'),
     (['run', '--help'], 'usage: python -m thffi run [-h] [--] COMMAND [ARGS ...]'),
     (['run', '-h'], 'usage: python -m thffi run [-h] [--] COMMAND [ARGS ...]'),
-    (['sanitize', '--help'], 'usage: python -m thffi sanitize [-h] (SCRIPT | -m MODULE)'),
+    (['sanitize', '--help'], 'usage: python -m thffi sanitize [-h] (SCRIPT | -m MODULE | -c CODE)'),
     (['cache', '--help'], 'usage: python -m thffi cache [-h] [--clear] [--max-size SIZE]'),
 ])
 def test_each_command_answers_help_on_stdout_with_status_0(argv, usage, capsys, monkeypatch):
@@ -99,6 +99,20 @@ def test_run_hands_on_the_command_after_its_own_options_untouched(argv, command,
     monkeypatch.setattr(thffi.run, 'main', lambda args: ran.append(args) or 0)
     assert main(argv) == 0
     assert ran == [command]
+
+
+@pytest.mark.parametrize('argv, python', [
+    (['sanitize', 'train.py', '--help'], ['train.py', '--help']),
+    (['sanitize', '-m', 'pkg.train', '-x'], ['-m', 'pkg.train', '-x']),
+    (['sanitize', '-c', 'import x', 'a'], ['-c', 'import x', 'a']),
+])
+def test_sanitize_hands_python_its_arguments_as_python_takes_them(argv, python, monkeypatch):
+    """A script, -m MODULE or -c CODE, and what follows, as python takes them."""
+    import thffi.sanitize
+    ran = []
+    monkeypatch.setattr(thffi.sanitize, 'main', lambda args: ran.append(args) or 0)
+    assert main(argv) == 0
+    assert ran == [python]
 
 
 def test_run_and_a_build_script_get_their_arguments_for_real(tmp_path):

@@ -246,7 +246,7 @@ def test_sanitize_mode_and_command_refuse_what_they_do_not_know(monkeypatch, cap
     with pytest.raises(SystemExit) as exited:
         thffi_main(['sanitize'])
     assert exited.value.code == 2
-    assert 'usage: python -m thffi sanitize [-h] (SCRIPT | -m MODULE)' in capsys.readouterr().err
+    assert 'usage: python -m thffi sanitize [-h] (SCRIPT | -m MODULE | -c CODE)' in capsys.readouterr().err
 
 
 def test_sanitize_runs_a_script_in_which_torch_throws_and_catches_a_cxx_exception(tmp_path):
