@@ -6,10 +6,12 @@ from support import legacy_data, th_test, thc_test  # noqa: F401 (fixtures)
 
 
 # Markers whose tests run only when -m names them: a profile that takes
-# minutes, and checks of PyTorch's own surface that a new release fails by
+# minutes, checks of PyTorch's own surface that a new release fails by
 # design until a maintainer gives its change a verdict (a user's suite must
-# not fail because PyTorch added a parameter).
-OPT_IN = ('python_matrix', 'surface')
+# not fail because PyTorch added a parameter), and the slowest builds
+# (`slow`: thffi/tests/conftest.py), which keep README's command within
+# about 6 minutes on 2 cores.
+OPT_IN = ('python_matrix', 'surface', 'slow')
 
 
 def pytest_configure(config):

@@ -105,6 +105,7 @@ def test_before_0_2_reductions_with_a_dim_are_let_through():
     assert rewrite_python(source, 'x.py', '0.1')[0] == 'y = x.sum(1, keepdim=True)\n'
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_processes_give_what_one_process_gives(tmp_path):
     bench = _bench()
     files, lines = bench.generate(str(tmp_path), 40)

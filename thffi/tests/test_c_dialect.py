@@ -138,6 +138,7 @@ def test_gcc_leaves_the_recursive_inline_helper_undefined(tmp_path):
     assert 'U rec_nlinear_interp' in symbols
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_recursive_c99_inline_helper_builds_with_the_hook_and_runs(tmp_path):
     _write(tmp_path, INTERP)
     built = _run(tmp_path, BUILD_AND_RUN)

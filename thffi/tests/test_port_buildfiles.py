@@ -180,6 +180,7 @@ def test_thffis_own_flags_alone_do_not_compile_the_lambda_kernel(tmp_path):
     assert out.returncode != 0 and 'requires --extended-lambda' in out.stderr, out.stderr
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 @needs_nvcc
 def test_a_lambda_kernel_whose_make_sh_fails_builds_with_its_flags(tmp_path):
     _scale_repository(tmp_path)
@@ -561,6 +562,7 @@ def test_the_command_that_was_to_build_an_object(tmp_path):
     assert readers.command_building(str(tmp_path / 'src/cuda/other.cu.o'), str(tmp_path)) is None
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 @needs_nvcc
 @needs_make
 def test_a_makefile_project_builds_with_the_hook_and_after_port(tmp_path):
@@ -601,6 +603,7 @@ def test_a_makefile_project_builds_with_the_hook_and_after_port(tmp_path):
     assert port(str(tmp_path))[0] == ''
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 @needs_nvcc
 def test_build_py_running_nvcc_itself_builds_after_port(tmp_path):
     _scale_repository(tmp_path, {'make.sh': None, 'build.py': BUILD_PY_NVCC,

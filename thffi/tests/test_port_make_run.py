@@ -86,7 +86,10 @@ def _defined(path):
 
 
 @needs_make
-@pytest.mark.parametrize('fixture', list(FIXTURES))
+# The nvcc fixture compiles thrust five times (over a minute on 2 cores):
+# slow, deselected by default (conftest.py).
+@pytest.mark.parametrize('fixture', [pytest.param(name, marks=pytest.mark.slow)
+                                     if name == '$(Q)nvcc' else name for name in FIXTURES])
 def test_a_makefile_builds_alike_under_run_and_after_port(tmp_path, fixture, monkeypatch):
     files, built, lines, flags = FIXTURES[fixture]
     if 'nvcc' in fixture and cuda.find_cuda_home() is None:

@@ -157,6 +157,7 @@ def test_the_ported_files_compile_and_a_second_run_changes_nothing(ported):
     assert diff == '' and again == []
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_the_ported_package_builds_and_runs_as_it_did(ported):
     """Built with thffi and run under today's Python, it computes what
     Python 2.7 and PyTorch 0.3 did (here: plain PyTorch and Python 2's

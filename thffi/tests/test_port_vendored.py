@@ -145,6 +145,7 @@ def _left(findings):
     return [str(f) for f in findings if not f.fixed and f.path]
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_includes_of_a_cub_1x_copy_become_the_toolkits_and_the_kernel_compiles(tmp_path):
     _write(tmp_path, dict(CUB_STAND_IN, **{'src/sum_kernel.cu': SUM_KERNEL,
                                           'make.sh': MAKE_SH}))

@@ -235,6 +235,7 @@ def test_nvcc_by_path_from_os_system_in_a_build_script(tmp_path):
     assert _has_device_code(tmp_path / 'src' / 'shift_kernel.cu.o')
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 @pytest.mark.skipif(not NVCC, reason=NO_NVCC)
 def test_a_vendored_cub_on_the_include_path_is_set_aside(tmp_path):
     """-I naming a folder holding a copy of CUB (here ours, whose cub.cuh

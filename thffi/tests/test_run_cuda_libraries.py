@@ -228,6 +228,7 @@ def test_a_curand_header_nothing_installed_holds_is_named_with_its_wheel(tmp_pat
                                     'nvidia-curand (or thffi[cuda])' % compiler]
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 @pytest.mark.skipif(not NVCC, reason='no CUDA toolkit (nvcc) installed')
 def test_a_cub_copy_included_by_a_relative_path_compiles_as_the_toolkits(tmp_path):
     """`#include "../third_party/cub-1.4/cub/cub.cuh"`, no -I: the toolkit's

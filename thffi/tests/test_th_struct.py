@@ -63,6 +63,7 @@ def test_views_th_refused_raise_with_ths_message(th_test):
     assert src.shape == (3, 4, 5) and th_test._rt.live_tensors() == 0
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_thc_generic_file_with_every_generator_and_legacy_device_headers(tmp_path_factory):
     # thffi/tests/thc_legacy: generic THC code included with THCGenerateAllTypes.h,
     # the floating and integer ones and each single-type generator (Half

@@ -96,6 +96,7 @@ TAKEN = [['-arch=sm_75', '--expt-relaxed-constexpr'], ['-arch=sm_75', '-D_FORCE_
          ['-arch=sm_75', '--default-stream', 'per-thread'], ['-arch=sm_75', '-m64']]
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 @pytest.mark.skipif(cuda.find_cuda_home() is None, reason='needs nvcc')
 def test_each_refused_flag_compiles_after_modernize_and_taken_flags_stay(tmp_path):
     """Checked against the installed nvcc: a kernel including thrust (which
