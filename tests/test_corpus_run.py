@@ -212,6 +212,7 @@ def test_a_failing_step_is_the_error_of_the_extensions_it_builds():
         'bash: cd: x: No such file')
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_a_later_run_replaces_the_repositorys_records_at_its_levels(corpus, results, tmp_path):
     """--only into an earlier run's folder: a record of an extension the list no longer names
     goes with the others of that repository and level; other levels' records stay."""

@@ -143,6 +143,7 @@ def test_errors_after_c_created_tensors_leak_nothing(th_test):
     assert th_test.check_positive(2) == 4
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_forward_backward_leaks_nothing():
     a = torch.randn(16, requires_grad=True)
     b = torch.randn(16, requires_grad=True)
@@ -367,6 +368,7 @@ def test_importers_never_see_a_half_installed_library(tmp_path):
 
 # -- big tensors ------------------------------------------------------------
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_more_than_2_31_elements(th_test):
     n = 2 ** 31 + 77
     t = torch.zeros(n, dtype=torch.uint8)

@@ -9,9 +9,11 @@ os.environ.update(ONE_ARCH)
 
 
 def pytest_configure(config):
-    config.addinivalue_line('markers', 'slow: a build of a minute or more on 2 cores (nvcc '
-                            'with thrust or CUB, several 2018-style projects in one test); '
-                            'not run unless asked for with -m slow (docs/maintaining.md)')
+    config.addinivalue_line('markers', 'slow: a build profile README\'s command leaves out to '
+                            'stay within about 6 minutes on 2 cores (sanitizers, nvcc with '
+                            'thrust or CUB, CMake\'s FindCUDA, pip into a venv, second variants '
+                            'of a route a default test builds); not run unless asked for with '
+                            '-m slow (docs/maintaining.md)')
 
 
 def pytest_collection_modifyitems(config, items):

@@ -183,3 +183,30 @@ def only_these_cuda_wheels_env(env, folder, *sites):
         'cuda_toolkit.pathfinder = lambda: None\n'
         'cuda_toolkit.torch_cuda_version = lambda: None\n' % [str(s) for s in sites])
     return dict(env, PYTHONPATH=os.pathsep.join([str(folder), ROOT]))
+
+
+def installed_once(packages):
+    """A folder of thffi's cache holding `packages` (pip requirement
+    strings) installed by pip with --target, once for every test and run;
+    the test skipped where pip cannot reach them.  pip is told not to
+    retry and to give up on a silent index within 30 s: a machine without
+    the network skips in seconds, where pip's defaults would wait minutes."""
+    import hashlib
+    from thffi._cache import cache_root
+    folder = os.path.join(cache_root(), 'test-wheels',
+                          hashlib.sha256(' '.join(packages).encode()).hexdigest()[:16])
+    if os.path.isdir(folder):
+        return folder
+    partial = '%s.tmp%d' % (folder, os.getpid())
+    out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-deps',
+                          '--retries', '0', '--timeout', '30', '--target', partial]
+                         + list(packages), capture_output=True, text=True, timeout=900)
+    if out.returncode != 0:
+        shutil.rmtree(partial, ignore_errors=True)
+        pytest.skip('pip cannot install %s here: %s'
+                    % (' '.join(packages), out.stderr.strip().splitlines()[-1:]))
+    try:
+        os.rename(partial, folder)
+    except OSError:  # another process put it there first
+        shutil.rmtree(partial, ignore_errors=True)
+    return folder

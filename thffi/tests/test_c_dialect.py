@@ -177,6 +177,7 @@ def test_a_missing_function_that_is_not_inline_still_fails_by_name(tmp_path):
     assert 'rec_nlinear_interp_fast, used in src/origin.c' in built.stderr, built.stderr
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_recursive_c99_inline_helper_in_a_package_build(tmp_path):
     """Package mode: setuptools compiles (cffi_modules), thffi's build_ext
     adds the definition the same way."""
@@ -424,7 +425,8 @@ GCC14_ERRORS = ('-Werror=implicit-int -Werror=implicit-function-declaration '
                 '-Werror=int-conversion -Werror=incompatible-pointer-types')
 
 
-@pytest.mark.parametrize('cflags', ['', GCC14_ERRORS], ids=['gcc', 'as-gcc-14'])
+@pytest.mark.parametrize('cflags', ['', pytest.param(GCC14_ERRORS, marks=pytest.mark.slow)],
+                         ids=['gcc', 'as-gcc-14'])
 def test_c_that_gcc_5_accepted_builds_and_runs(tmp_path, cflags):
     _write(tmp_path, OLD_C)
     built = _run(tmp_path, BUILD_AND_RUN, env={'CFLAGS': cflags})

@@ -93,6 +93,7 @@ def test_a_cuda_source_with_2018_functor_bases_builds_and_runs(tmp_path):
     assert out.stdout.strip() == expected
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_a_make_step_compiling_them_under_thffi_run(tmp_path):
     write_files(tmp_path, {
         'src/functors.cu': FUNCTORS_CU,

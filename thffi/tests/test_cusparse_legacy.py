@@ -11,7 +11,6 @@ machine's package index) into thffi's cache folder once, and make it the
 only folder where thffi looks for pip's CUDA wheels (docs/install.md): the
 machine's own, a CUDA build of PyTorch's, stay out of the tests."""
 
-import hashlib
 import importlib
 import os
 import shutil
@@ -22,10 +21,9 @@ import textwrap
 import pytest
 import torch
 
-from support import TESTS, only_these_cuda_wheels, only_these_cuda_wheels_env
+from support import installed_once, only_these_cuda_wheels, only_these_cuda_wheels_env, TESTS
 from thffi import create_extension
 from thffi.toolchain import cuda_toolkit as cuda
-from thffi.builder.compile import cache_root
 from thffi.builder.configure import CUSPARSE_LEGACY
 from thffi.builder import include_dirs, shared_library
 from thffi.toolchain import cuda_api
@@ -72,23 +70,7 @@ def cusparse_site():
         if _has_cusparse():
             yield None
             return
-        wheels = _wheels()
-        folder = os.path.join(cache_root(), 'test-wheels',
-                              hashlib.sha256(' '.join(wheels).encode()).hexdigest()[:16])
-        if not os.path.isdir(folder):
-            partial = '%s.tmp%d' % (folder, os.getpid())
-            out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-deps',
-                                  '--target', partial] + wheels, capture_output=True, text=True,
-                                 timeout=900)
-            if out.returncode != 0:
-                shutil.rmtree(partial, ignore_errors=True)
-                if 'No matching distribution' in out.stderr or 'Connection' in out.stderr:
-                    pytest.skip('pip cannot get %s: %s' % (' '.join(wheels), out.stderr[-300:]))
-                pytest.fail('pip install %s: %s' % (' '.join(wheels), out.stderr))
-            try:
-                os.rename(partial, folder)
-            except OSError:  # another process put it there first
-                shutil.rmtree(partial, ignore_errors=True)
+        folder = installed_once(_wheels())
         only_these_cuda_wheels(patch, folder)
         assert _has_cusparse()
         yield folder
@@ -207,7 +189,8 @@ def _own_sources(ffi):
     return [os.path.basename(job.source) for job in ffi.plan.jobs if job.own]
 
 
-@pytest.mark.parametrize('apart', ['an object', 'a shared library'])
+@pytest.mark.parametrize('apart', ['an object',
+                                   pytest.param('a shared library', marks=pytest.mark.slow)])
 def test_code_nvcc_built_apart_gets_the_legacy_routines(cusparse_site, tmp_path, apart):
     """Its calls of cuSPARSE, read from the object or library, make the
     extension link cuSPARSE and compile thffi's legacy routines; `libraries`

@@ -102,6 +102,7 @@ def test_a_make_step_under_thffi_run(tmp_path):
     assert os.path.isfile(tmp_path / 'grid.o')
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 @pytest.mark.skipif(cuda_toolkit.find_cuda_home() is None, reason='no CUDA toolkit (nvcc)')
 def test_a_cpp_including_thrusts_device_headers_is_compiled_by_nvcc(tmp_path, capfd):
     # 2018: a .cpp beside the .cu files, using thrust on device pointers;

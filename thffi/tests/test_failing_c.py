@@ -196,6 +196,7 @@ def test_exit_on_a_thread_of_the_call_ends_the_call(failing_c, built):
     assert done.stdout == 'exit_from_worker: %s\nalive\n' % MESSAGE_EXIT.replace('-1', '3')
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_sanitizer_build_reports_a_heap_overflow_with_file_and_line(tmp_path, monkeypatch):
     obj = _kernel_object(str(tmp_path))
     monkeypatch.setenv('THFFI_SANITIZE', 'address')

@@ -251,6 +251,7 @@ def _make_sh(folder):
 
 
 @needs_nvcc
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_an_object_make_sh_failed_to_build_is_compiled_from_its_cu(tmp_path):
     copy_legacy_shift(tmp_path)  # make.sh compiles the kernel for sm_52
     out = _make_sh(tmp_path)
@@ -521,7 +522,9 @@ SCALER_FILES = {
         '''}
 
 
-@pytest.mark.parametrize('linked', ['as against 0.4', 'as against 0.4, in extra_objects',
+@pytest.mark.parametrize('linked', ['as against 0.4',
+                                    pytest.param('as against 0.4, in extra_objects',
+                                                 marks=pytest.mark.slow),
                                     'with python -m thffi --libs'])
 def test_a_library_built_apart_shares_thffis_shared_th_library(tmp_path, linked):
     files = dict(SCALER_FILES)

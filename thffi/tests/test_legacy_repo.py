@@ -80,6 +80,7 @@ PROBE = ('import json, sys; print(json.dumps([[m for m in ("thffi", "torch", "cf
          'if m in sys.modules], [type(f).__name__ for f in sys.meta_path]]))')
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_pip_installs_thffi_and_torch_utils_ffi(venv, tmp_path):
     python, env = venv
     # The hook is there at every start, and costs neither thffi nor torch.

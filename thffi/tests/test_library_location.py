@@ -9,6 +9,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from support import hooked_env, write_files
 
 SCALE = {
@@ -45,6 +47,7 @@ SCALE = {
 }
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_a_make_sh_moving_the_library_builds_twice(tmp_path):
     # The package goes where the model's code imports it from: its Python
     # files copied, the library moved, as make.sh files of 2018 did.

@@ -136,7 +136,8 @@ def _imports_and_matches(folder, env, tmp_path):
     return out.strip().splitlines()[-1]
 
 
-@pytest.mark.parametrize('how, package', [('setup.py install', True), ('pip install', True),
+@pytest.mark.parametrize('how, package', [('setup.py install', True),
+                                          pytest.param('pip install', True, marks=pytest.mark.slow),
                                           ('setup.py install', False)])
 def test_the_first_install_from_a_fresh_checkout_is_complete(project, tmp_path, how, package):
     """At package=False setuptools links the cffi module top-level (_ffi),

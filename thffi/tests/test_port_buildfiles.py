@@ -633,6 +633,7 @@ def test_build_py_running_nvcc_itself_builds_after_port(tmp_path):
 
 
 @needs_nvcc
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_the_fallback_takes_the_flags_of_the_nvcc_command_build_py_ran(tmp_path):
     """A build.py that does not stop when its nvcc fails: with the hook
     alone the builder compiles the kernel with that command's flags."""

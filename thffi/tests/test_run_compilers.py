@@ -184,6 +184,7 @@ def test_nvcc_by_absolute_path_from_a_makefile(tmp_path):
     assert _has_device_code(tmp_path / 'src' / 'shift_kernel.cu.o')
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 @pytest.mark.skipif(not NVCC or not shutil.which('cmake'), reason='no CUDA toolkit or no cmake')
 def test_nvcc_recorded_by_cmakes_findcuda(tmp_path):
     """FindCUDA records the real nvcc's path at `cmake ..`; `make`, the
@@ -563,6 +564,7 @@ def test_a_thcunn_style_kernel_of_a_source_build(tmp_path):
 
 # -- one cache -----------------------------------------------------------------------
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_thffi_run_uses_the_objects_a_plain_build_cached(tmp_path):
     """thffi's own objects, compiled by a plain build into an empty cache,
     are taken from it by the same build through thffi run: the key names

@@ -100,6 +100,7 @@ def test_setup_py_with_cffi_modules_asks_the_build_script(tmp_path):
         [ANSWERS_TRUE] if TOOLKIT else [])
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_is_available_stays_the_truth_where_nothing_builds(tmp_path):
     """A training script that imports a built extension (whose generated
     __init__.py imports torch.utils.ffi), and a build process's calls from

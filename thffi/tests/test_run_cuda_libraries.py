@@ -15,17 +15,14 @@ The Makefiles and sources are ours, in the 2018 idiom; the CUB copy is a
 stand-in whose cub.cuh stops any compile, as a 1.x copy's does beside
 today's thrust."""
 
-import hashlib
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
 
 import pytest
 
-from support import ROOT, write_files
-from thffi._cache import cache_root
+from support import installed_once, ROOT, write_files
 from thffi.toolchain import cuda_toolkit as cuda
 from thffi.toolchain import libraries
 
@@ -121,23 +118,7 @@ def curand_site():
         pytest.skip('no CUDA toolkit (nvcc) installed')
     if _toolkit_has('curand.h'):
         pytest.skip('the toolkit in %s has cuRAND: no wheel serves it' % HOME)
-    folder = os.path.join(cache_root(), 'test-wheels',
-                          hashlib.sha256(CURAND_WHEEL.encode()).hexdigest()[:16])
-    if not os.path.isdir(folder):
-        partial = '%s.tmp%d' % (folder, os.getpid())
-        out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-deps',
-                              '--target', partial, CURAND_WHEEL], capture_output=True, text=True,
-                             timeout=900)
-        if out.returncode != 0:
-            shutil.rmtree(partial, ignore_errors=True)
-            if 'No matching distribution' in out.stderr or 'Connection' in out.stderr:
-                pytest.skip('pip cannot get %s: %s' % (CURAND_WHEEL, out.stderr[-300:]))
-            pytest.fail('pip install %s: %s' % (CURAND_WHEEL, out.stderr))
-        try:
-            os.rename(partial, folder)
-        except OSError:  # another process put it there first
-            shutil.rmtree(partial, ignore_errors=True)
-    return folder
+    return installed_once([CURAND_WHEEL])
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from support import ROOT, write_files
+from support import installed_once, ROOT, write_files
 from thffi.port import port
 
 # Resizes a 2x3 uint8 image as a 2018 data loader did.
@@ -38,7 +38,7 @@ EXPECTED = ('[[10, 10, 20, 20, 30, 30], [10, 10, 20, 20, 30, 30], '
 
 
 @pytest.fixture(scope='module')
-def pillow(tmp_path_factory):
+def pillow():
     """A folder to put on PYTHONPATH for Pillow: '' where this Python has
     it; else Pillow installed there by pip, or the test skipped."""
     try:
@@ -46,14 +46,7 @@ def pillow(tmp_path_factory):
         return ''
     except ImportError:
         pass
-    folder = tmp_path_factory.mktemp('pillow')
-    out = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--no-deps',
-                          '--target', str(folder), 'Pillow'], capture_output=True, text=True,
-                         timeout=300)
-    if out.returncode != 0:
-        pytest.skip('Pillow is not installed and pip cannot install it here: %s'
-                    % out.stderr.strip().splitlines()[-1:])
-    return str(folder)
+    return installed_once(['Pillow'])
 
 
 def _env(tmp_path, *first):

@@ -307,6 +307,7 @@ def test_device_code_reads_the_architectures_of_an_objects_fat_binary(tmp_path):
 
 
 @needs_toolkit
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_an_object_with_gpu_code_only_for_old_architectures_is_compiled_again(tmp_path):
     """An object of CUDA 10-11 (today's launch sequence) holding sm_52 code
     alone: nothing today's GPUs run."""
@@ -383,6 +384,7 @@ def test_the_build_step_that_writes_an_object_is_found_in_make_sh_or_a_makefile(
 
 
 @needs_toolkit
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_a_committed_object_whose_source_has_another_name_is_compiled_again_from_it(tmp_path):
     """make.sh names the source: interpolation_cuda_kernel.cu makes
     interpolate_cuda_kernel.o, which no name beside it says."""
@@ -411,6 +413,7 @@ def test_a_committed_object_whose_source_has_another_name_is_compiled_again_from
     assert 'cudaConfigureCall' not in symbols and 'cudaLaunchKernel' in symbols
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_a_committed_object_no_build_file_makes_is_compiled_from_the_cu_defining_its_functions(
         tmp_path):
     """No command writes interpolate_cuda_kernel.o and no name beside it says

@@ -307,6 +307,7 @@ def test_a_thread_outside_every_call_makes_tensors_and_its_error_ends_the_proces
             'pool\'s job failed at %s:%d\n' % (pool, _line_of(pool, 'job failed'))) in done.stderr
 
 
+@pytest.mark.slow  # deselected by default (conftest.py)
 def test_thread_sanitizer_finds_no_race_in_thffi_and_the_planted_one(tmp_path, monkeypatch):
     monkeypatch.setenv('THFFI_SANITIZE', 'thread')
     create_extension('_thffi_tsan.th_threads', headers=[os.path.join(HERE, 'rows.h'),
