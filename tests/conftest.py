@@ -22,6 +22,9 @@ def pytest_configure(config):
                             '(each removed name has a row, each changed default a verdict: '
                             'tools/py_coverage.py, tools/py_defaults.py), a maintainer\'s check '
                             'on each new PyTorch release; not run unless asked for with -m surface')
+    config.addinivalue_line('markers', 'slow: a build profile this command leaves out '
+                            '(thffi/tests/conftest.py says which); not run unless asked for '
+                            'with -m slow')
 
 
 def pytest_report_header(config):

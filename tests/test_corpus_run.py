@@ -57,6 +57,14 @@ CHECK = textwrap.dedent('''\
     x = torch.randn(5, 3)
     close(name, TwiceFunction.apply(x) if {wrong} == 0 else x, 2 * x)
     ''')
+# A check failing as a wrapper importing a name PyTorch removed fails: the message names the
+# file of the installed PyTorch, and the copy's own folder.
+LOCATED = textwrap.dedent('''\
+    import os
+    import torch.nn.modules.loss as loss
+    raise ImportError("cannot import name '_assert_no_grad' from 'torch.nn.modules.loss' (%s), "
+                      "imported by %s" % (loss.__file__, os.path.abspath('functions/twice.py')))
+    ''')
 LIST = textwrap.dedent('''\
     [[repository]]
     repo = "us/twice"
@@ -75,6 +83,12 @@ LIST = textwrap.dedent('''\
     cpu_code = true
     built = ["_ext/twice/_twice*.so"]
     check = "checks/twice_wrong.py"
+
+    [[repository.extension]]
+    name = "located"
+    cpu_code = true
+    built = ["_ext/twice/_twice*.so"]
+    check = "checks/located.py"
 
     [[repository.extension]]
     name = "missing"
@@ -108,6 +122,7 @@ def corpus(tmp_path_factory):
     (tmp / 'list' / 'checks' / 'twice.py').write_text(CHECK.format(wrong=0))
     (tmp / 'list' / 'checks' / 'twice_wrong.py').write_text(CHECK.format(wrong=1))
     (tmp / 'list' / 'checks' / 'missing.py').write_text('from _ext import missing\n')
+    (tmp / 'list' / 'checks' / 'located.py').write_text(LOCATED)
     (tmp / 'list' / 'repositories.toml').write_text(LIST.format(commit=_git(repo, 'rev-parse',
                                                                             'HEAD')))
     return tmp / 'list' / 'repositories.toml', tmp / 'checkouts'
@@ -144,6 +159,17 @@ def test_an_extension_not_built_carries_the_first_failed_step(results):
         rec = json.load(f)
     assert (rec['built'], rec['imported'], rec['correct']) == (False, False, None)
     assert rec['error'] == 'bash: cd: nowhere: No such file or directory'
+
+
+def test_records_name_no_folder_of_the_machine(results):
+    """An error naming the installed PyTorch's file and the checkout's copy says which they
+    are, not where this machine keeps them."""
+    with open(results / 'us+twice__located__A.json') as f:
+        rec = json.load(f)
+    assert (rec['built'], rec['imported']) == (True, False)
+    assert rec['error'] == ("ImportError: cannot import name '_assert_no_grad' from "
+                            "'torch.nn.modules.loss' (<site-packages>/torch/nn/modules/loss.py), "
+                            "imported by <checkout>/functions/twice.py")
 
 
 def test_compat_table_reads_the_records(results):

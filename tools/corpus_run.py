@@ -353,6 +353,28 @@ def apply_edits(edits, copy, log):
 
 # -- one repository at one level ------------------------------------------------------------
 
+def machine_folders(copy, venv, scratch):
+    """(folder, what it is) for the folders of this machine a record's text may name, longest
+    first: the records say what failed, not where this machine keeps things."""
+    folders = {copy: '<checkout>', venv: '<venv>', scratch: '<scratch>',
+               sys.base_prefix: '<python>', sys.prefix: '<python>',
+               os.path.expanduser('~'): '~'}
+    for key in ('purelib', 'platlib'):
+        folders[sysconfig.get_paths()[key]] = '<site-packages>'
+    pairs = {(path, name) for f, name in folders.items() if f and f != os.sep
+             for path in (os.path.abspath(f), os.path.realpath(f))}
+    return sorted(pairs, key=lambda pair: -len(pair[0]))
+
+
+def without_folders(text, folders):
+    """text with each folder of `folders` (machine_folders()) named by what it is."""
+    if not text:
+        return text
+    for folder, name in folders:
+        text = re.sub(re.escape(folder) + r'(?=[/\s\'"):,]|$)', name, text)
+    return text
+
+
 def record_of(repo, ext, level, commits, **fields):
     rec = {'repo': repo['repo'], 'key': repo['key'], 'commit': commits.get(''),
            'extension': ext['name'], 'cpu_code': ext['cpu_code'], 'level': level,
@@ -420,6 +442,10 @@ def run_level(repo, level, source, commits, scratch, thffi_root, log):
             fields.update(error=first or 'not built: %s missing' % ', '.join(ext.get('built', [])),
                           stopped_by=last if last != first else None)
         records.append(record_of(repo, ext, level, commits, **fields))
+    folders = machine_folders(copy, venv, scratch)
+    for rec in records:
+        for field in ('error', 'stopped_by'):
+            rec[field] = without_folders(rec[field], folders)
     return records
 
 
