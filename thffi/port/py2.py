@@ -49,7 +49,7 @@ from fissix.pytree import Leaf, Node
 from ..toolchain.pyremoved import PYTHON2
 from . import pyversion
 from .report import Finding
-from .running import TOP_LEVEL
+from .running import SCRIPT, TOP_LEVEL
 
 _ROWS = {row.fix: row for row in PYTHON2}
 # The fixers of the rows that make imports of siblings explicit.
@@ -110,9 +110,13 @@ def _running(options, tree, name):
     if package is None and os.path.basename(name) != '__init__.py':
         # An __init__.py runs only as its package's, whatever its first line.
         text = str(tree)
-        skip = skip or text.startswith('#!') or bool(re.search(
-            r'^if\s+__name__\s*==\s*[\'"]__main__[\'"]', text, re.M))
-        return skip, dict(options.get('top_level', ())).get(os.path.abspath(name))
+        kinds = options.get('top_level')
+        kind = dict(kinds or ()).get(os.path.abspath(name))
+        # A `#!` line makes a script of a module the repository does not import with its
+        # package (running.py decides, where port gives its map).
+        skip = skip or bool(re.search(r'^if\s+__name__\s*==\s*[\'"]__main__[\'"]', text, re.M)) \
+            or text.startswith('#!') and (kinds is None or kind == SCRIPT)
+        return skip, kind
     return skip, None
 
 
@@ -125,7 +129,8 @@ class FixLocalImport(FixImport):
     module that runs as part of its package: options['package'] True (thffi
     run imports it so), False (it runs as a top-level module: nothing
     changes), None (port: an `__init__.py` always, whatever its first line; a script,
-    with an `if __name__ == '__main__':` block or a `#!` line, never; nor a module
+    with an `if __name__ == '__main__':` block, or a `#!` line where running.py finds
+    no import of it with its package, never; nor a module
     options['top_level'] names ((absolute path, running.SCRIPT, TOP_LEVEL
     or UNKNOWN) pairs), whose imports are reported as kept but for a
     script's)."""
@@ -611,7 +616,7 @@ def indented_as_python2(source):
     return ''.join(lines)
 
 
-def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None,
+def to_python3(source, path, filename=None, built=(), top_level=None, verdict=None,
                package=None, implicit=None):
     """(new source, [Finding], pyversion.Verdict) for one file's text: a
     Python 2 file (verdict: pyversion.decide(source) unless given) converted
@@ -621,7 +626,7 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
     for (none without it); built: absolute paths of the modules the build
     creates; top_level: the modules whose imports stay, {absolute path:
     running.py's kind} (a set of paths: modules scripts import as top-level
-    ones); package: whether the file runs as part of its package, where
+    ones; None: not known, a `#!` line makes a script); package: whether the file runs as part of its package, where
     known (thffi run imports it: True, its imports of its siblings made
     explicit; False, nothing of its imports changes), None where port
     decides (FixLocalImport); a Python 3 file's imports change only where
@@ -649,9 +654,9 @@ def to_python3(source, path, filename=None, built=(), top_level=(), verdict=None
                                           source, re.M)):
         return source, [], verdict
     names = [row.fix for row in PYTHON2] if python2 else list(_IMPORT_FIXERS)
-    kinds = top_level.items() if isinstance(top_level, dict) else (
-        (p, TOP_LEVEL) for p in top_level)
-    options = {'built': frozenset(built), 'top_level': tuple(sorted(kinds)),
+    kinds = None if top_level is None else tuple(sorted(
+        top_level.items() if isinstance(top_level, dict) else ((p, TOP_LEVEL) for p in top_level)))
+    options = {'built': frozenset(built), 'top_level': kinds,
                'print_function': not python2, 'package': package}
     tool = _tool(names + ['fix_dynamic_import'], options)
     tree = tool.convert(source, filename or os.path.abspath(path))

@@ -119,8 +119,8 @@ class Repository:
     built: frozenset = frozenset()          # absolute paths of the modules the build creates
     extensions: tuple = ()                  # their dotted names (create_extension's)
     c_layouts: dict = field(default_factory=dict)  # C function -> (file, checks layout)
-    top_level: dict = field(default_factory=dict)  # {absolute path: how it runs} of the
-                                            # modules whose imports stay (running.py)
+    top_level: dict = None                  # {absolute path: how it runs} of the modules
+                                            # whose imports stay (running.py); None: not known
     python2_folders: frozenset = frozenset()  # absolute folders holding a Python 2 module
     python3_packages: frozenset = frozenset()  # the top-level packages (folders) holding
                                             # a module asking for Python 3's imports

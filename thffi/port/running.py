@@ -8,8 +8,8 @@ while `from .utils import frame_utils` fails ("attempted relative import
 with no known parent package").
 
 What the repository says decides, never a file's name or look:
-- a script: a Python file with an `if __name__ == '__main__':` block or a
-  `#!` line (py2.py sees those itself), any file of the top folder, and a
+- a script: a Python file with an `if __name__ == '__main__':` block, or a
+  `#!` line where no file imports it with its package, any file of the top folder, and a
   file a README, INSTALL, shell script or Makefile runs (`python
   test.py`, `cd src && python main.py`); never an `__init__.py`, which
   runs only as its package's, whatever its first line;
@@ -66,33 +66,43 @@ def top_level_modules(entries, base):
     package (where no import is relative)."""
     base = os.path.abspath(base)
     files = {os.path.abspath(path): text for path, _, kind, text in entries if kind == 'py'}
-    folders, named = _run_folders(entries, base)
+    siblings, packaged = {}, {p for p in files if os.path.basename(p) == '__init__.py'}
+    for path, text in files.items():  # siblings: path -> the files it imports by their name
+        siblings[path], of_package = _imported(path, text, files)
+        packaged |= of_package
+    packaged = _with_package(packaged, siblings)
+    # A `#!` line alone does not make a module a script where the repository imports it
+    # with its package (a habit of some 2018 code: every module of a package starts so).
+    folders, named = _run_folders(entries, base, packaged)
     found = {path: SCRIPT for path, text in files.items()
              if os.path.basename(path) != '__init__.py' and (
-                 text.startswith('#!') or _MAIN.search(text) or path in named)}
-    packaged = {p for p in files if os.path.basename(p) == '__init__.py'}
-    siblings = {}  # path -> the files it imports by their name beside it
-    for path, text in files.items():
-        beside, of_package = _imported(path, text, files)
-        siblings[path] = beside
-        packaged |= of_package
+                 _MAIN.search(text) or path in named or (
+                     text.startswith('#!') and path not in packaged))}
+    for path in files:
         if os.path.dirname(path) in folders and os.path.basename(path) != '__init__.py':
-            for target in beside:
+            for target in siblings[path]:
                 found.setdefault(target, TOP_LEVEL)
     found.update({path: SCRIPT for path in files
                   if os.path.dirname(path) == base and path not in found})
-    learned = True
-    while learned:  # a package's module makes the siblings it imports its package's
-        learned = False
-        for path in sorted(packaged):
-            new = siblings.get(path, set()) - packaged
-            packaged |= new
-            learned |= bool(new)
     for path in files:
         if path not in found and path not in packaged and os.path.isfile(
                 os.path.join(os.path.dirname(path), '__init__.py')):
             found[path] = UNKNOWN
     return found
+
+
+def _with_package(packaged, siblings):
+    """packaged (files run as their package's modules) with the siblings
+    those import by their name, and theirs, as Python 2 found them."""
+    packaged = set(packaged)
+    learned = True
+    while learned:
+        learned = False
+        for path in sorted(packaged):
+            new = siblings.get(path, set()) - packaged
+            packaged |= new
+            learned |= bool(new)
+    return packaged
 
 
 def _imported(path, text, files):
@@ -208,14 +218,16 @@ def _lines(text):
     return found
 
 
-def _run_folders(entries, base):
+def _run_folders(entries, base, packaged):
     """(the absolute paths of the folders scripts run from, those of the
-    scripts the commands name)."""
+    scripts the commands name); packaged: the files run as their package's
+    modules, whose `#!` line does not make them scripts."""
     base = os.path.abspath(base)
     folders, scripts = {base}, set()
     python = [rel for _, rel, kind, _ in entries if kind == 'py']
     for path, rel, kind, text in entries:
-        if kind == 'py' and (text.startswith('#!') or _MAIN.search(text)):
+        if kind == 'py' and (_MAIN.search(text) or text.startswith('#!') and
+                             os.path.abspath(path) not in packaged):
             folders.add(os.path.dirname(os.path.abspath(path)))
         elif kind in ('sh', 'make', 'doc'):
             for match in _COMMAND.finditer(text):

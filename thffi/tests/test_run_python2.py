@@ -328,7 +328,9 @@ def test_tabs_and_spaces_mixed_as_python_2_read_them(tmp_path):
 
 
 # thffi/tests/py2_implicit: nothing in it is Python 2 only, yet only Python
-# 2 ran it: poolnet's modules import their siblings implicitly, layers'
+# 2 ran it: poolnet's modules import their siblings implicitly (pooling.py
+# starts with a `#!` line, as every module of some 2018 packages did, and
+# runs only as its package's), layers'
 # `#!` __init__.py execs an import of each module a glob of its folder
 # finds (a top-level shift.py that raises is never the one found: run and
 # port both write 'from .%s import *'), and netv3, written for
@@ -355,7 +357,7 @@ def test_a_package_with_no_python_2_syntax_imports_as_python_2_did(tmp_path):
         "thffi run: poolnet/__init__.py: its imports of its package's own modules (line 2) find "
         "them first, as in Python 2: runs as `python -m thffi port` converts it, in memory (the "
         "file stays as it is)",
-        "thffi run: poolnet/pooling.py: its imports of its package's own modules (line 1) find "
+        "thffi run: poolnet/pooling.py: its imports of its package's own modules (line 2) find "
         "them first, as in Python 2: runs as `python -m thffi port` converts it, in memory (the "
         "file stays as it is)"]
     assert _files(folder) == before
@@ -365,7 +367,8 @@ def test_a_package_with_no_python_2_syntax_imports_as_python_2_did(tmp_path):
     assert sorted(changed) == [os.path.join('layers', '__init__.py'),
                                os.path.join('poolnet', '__init__.py'),
                                os.path.join('poolnet', 'pooling.py')]
-    assert (folder / 'poolnet/pooling.py').read_text().startswith('from . import sizes\n')
+    assert (folder / 'poolnet/pooling.py').read_text().startswith(
+        '#!/usr/bin/env python\nfrom . import sizes\n')
     assert "        exec('from .%s import *' % name)\n" in (
         folder / 'layers/__init__.py').read_text()
     assert [(f.path, f.line, f.fixed) for f in findings if f.path.startswith('layers')] == [
