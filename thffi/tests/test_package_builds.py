@@ -138,7 +138,7 @@ def _imports_and_matches(folder, env, tmp_path):
 
 @pytest.mark.parametrize('how, package', [('setup.py install', True),
                                           pytest.param('pip install', True, marks=pytest.mark.slow),
-                                          ('setup.py install', False)])
+                                          ('setup.py install', False), ('pip install', False)])
 def test_the_first_install_from_a_fresh_checkout_is_complete(project, tmp_path, how, package):
     """At package=False setuptools links the cffi module top-level (_ffi),
     and the wrappers' package (th_axpy._ext.ffi) is installed all the same."""
