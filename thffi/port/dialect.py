@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 
 from ..toolchain import cc
+from ..toolchain import cuda_toolkit as cuda
 from ..toolchain import nvcc as nvcc_rules
 
 _CXX = re.compile(r'^(?:[\w.-]*-)?(?:g\+\+|c\+\+)(?:-[\d.]+)?$')
@@ -93,6 +94,32 @@ def accepts_under(words, folder, standard):
     return bool(compiler and sources) and all(
         os.path.isfile(os.path.join(folder, s)) and
         _accepts(compiler, flags, s, folder, standard) for s in sources)
+
+
+# What port says where it adds cccl_legacy.h to an nvcc command (make and shell alike).
+CCCL_WHY = ("what CUDA 13's thrust removed that 2018 code used (thrust::binary_function, "
+            "unary_function), given back by thffi's cccl_legacy.h, as `thffi run` includes it")
+
+
+class NvccOnce:
+    """nvcc and its architecture flags, asked once, when a command of a build
+    file needs them (nvcc()); accepted: the architectures the installed
+    nvcc takes (toolchain.nvcc.accepted_architectures())."""
+
+    def __init__(self, accepted):
+        self.accepted, self._found = accepted, None
+
+    def nvcc(self):
+        if self._found is None:
+            home = cuda.find_cuda_home()
+            program = shutil.which('nvcc') or home and os.path.join(home, 'bin', 'nvcc')
+            try:
+                arch = cuda.nvcc_arch_flags()
+            except (ValueError, OSError):
+                arch = []
+            self._found = (program, arch)
+        return self._found
+
 
 
 def as_cuda(args, folder, nvcc, arch_flags, accepted=None):

@@ -26,9 +26,7 @@ not then pass to its command is not written but reported.  Where make
 cannot answer, make.py reads the text alone."""
 
 import os
-import shutil
 
-from ..toolchain import cuda_toolkit as cuda
 from ..toolchain import nvcc as nvcc_rules
 from . import dialect
 from .edits import apply_edits
@@ -36,26 +34,6 @@ from .readers import make as _read
 from .report import Finding
 
 CCCL_LEGACY = '$(shell %s -m thffi --cccl-legacy)'
-_CCCL_WHY = ("what CUDA 13's thrust removed that 2018 code used (thrust::binary_function, "
-             "unary_function), given back by thffi's cccl_legacy.h, as `thffi run` includes it")
-
-
-class _Asked:
-    """nvcc and its architecture flags, asked once, when a command needs them."""
-
-    def __init__(self, accepted):
-        self.accepted, self._found = accepted, None
-
-    def nvcc(self):
-        if self._found is None:
-            home = cuda.find_cuda_home()
-            program = shutil.which('nvcc') or home and os.path.join(home, 'bin', 'nvcc')
-            try:
-                arch = cuda.nvcc_arch_flags()
-            except (ValueError, OSError):
-                arch = []
-            self._found = (program, arch)
-        return self._found
 
 
 def _wanted(command, folder, asked, python, cccl=True):
@@ -80,7 +58,7 @@ def _wanted(command, folder, asked, python, cccl=True):
                 not any('cccl_legacy' in a for a in args):
             written = CCCL_LEGACY % python
             found.append((written, ['-include', 'cccl_legacy.h'], '%s; now %s'
-                          % (_CCCL_WHY, written)))
+                          % (dialect.CCCL_WHY, written)))
     return found
 
 
@@ -126,7 +104,7 @@ def run_rules(text, path, folder, accepted, python):
     variables = _read.assigned(text, lines)
     recipe = {text.count('\n', 0, l.start) + 1: l for l in lines
               if l.kind in ('recipe', 'rule') and l.value_start}
-    asked = _Asked(accepted)
+    asked = dialect.NvccOnce(accepted)
     groups = {}  # a recipe line's number, or a target of make's built-in rule: its commands
     for rule, target, command in found:
         if rule[0] not in (makefile, '<builtin>'):

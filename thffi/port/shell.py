@@ -41,6 +41,11 @@ holds such flags is reported.
   source and a 2018 default accepts it (dialect.py, by the compiler's own
   verdict): that standard, `-std=gnu++98` after the compiler.
 
+- nvcc as `thffi run` runs it (make_run.py's rules): `-x cu` where nvcc
+  refuses a .cpp as it is and compiles it as CUDA (thrust's device
+  headers), and `$(python -m thffi --cccl-legacy)` (thffi's cccl_legacy.h,
+  for thrust::binary_function and unary_function) for a compile of CUDA.
+
 A script without `set -e` is reported: it carries on after a failed command.
 
 The parse is readers/shell.py's, which also reads the nvcc commands a
@@ -50,6 +55,7 @@ import re
 
 from ..toolchain import compilers as _compilers
 from ..toolchain import libraries as _libraries
+from ..toolchain import nvcc as _nvcc_rules
 from ..toolchain.nvcc import ARCH_NUMBER as _ARCH_NUMBER, ARCH_OPTIONS as _ARCH_NAMES, \
     OLDEST_WITHOUT_NVCC, describe, flag_edits, rejected as _rejected
 from ..toolchain.includes import PATH_SUFFIX
@@ -65,6 +71,7 @@ from .report import Finding
 ARCH_FLAGS = '$(%s -m thffi --arch-flags)'
 INCLUDES = '$(%s -m thffi --includes)'
 CUDA_HOME = '$(%s -m thffi --cuda-home)'
+CCCL_LEGACY = '$(%s -m thffi --cccl-legacy)'
 # Inside a word with blanks: a flag and its value.
 _ARCH_FLAG = re.compile(r'(?<![\w-])(?:%s)(?:=|[ \t]+|\\\n[ \t]*)([^\s"\']+)'
                         % '|'.join(_ARCH_NAMES))
@@ -198,6 +205,31 @@ def _dialect_edits(words, folder, path, line_of, findings):
     return [(command[0][1], command[0][1], ' -std=' + found[0])]
 
 
+def _nvcc_edits(words, folder, nvcc, python, path, line_of, findings):
+    """The edits giving an nvcc command what `thffi run` gives its compile
+    (make_run.py's rules, for a script): `-x cu` where nvcc refuses a .cpp
+    as it is and compiles it as CUDA (dialect.as_cuda(): its verdict), and
+    thffi's cccl_legacy.h for a compile of CUDA.  nvcc: a dialect.NvccOnce."""
+    command = _command(words)
+    if not command or not _is_nvcc(words):
+        return []
+    args = ['nvcc'] + [w[2] for w in command[1:]]
+    edits, after = [], command[0][1]
+    program, arch = nvcc.nvcc()
+    sources = folder and program and '-x' not in args and dialect.as_cuda(
+        args, folder, program, arch, nvcc.accepted)
+    if sources:
+        findings.append(Finding(path, line_of(command[0][0]), '%s; now -x cu'
+                                % _nvcc_rules.as_cuda_line(', '.join(sources)), True))
+        edits.append((after, after, ' -x cu'))
+    if (sources or _nvcc_rules.compiles_cuda(args)) and not any('cccl' in a for a in args):
+        written = CCCL_LEGACY % python
+        findings.append(Finding(path, line_of(command[0][0]), '%s; now %s'
+                                % (dialect.CCCL_WHY, written), True))
+        edits.append((after, after, ' ' + written))
+    return edits
+
+
 def rewrite_shell(text, path, accepted, folder=None):
     """(new text, [Finding]) for one shell script.  accepted: the compute
     capabilities of the installed nvcc (toolchain.nvcc.accepted_architectures()), or None.
@@ -209,6 +241,7 @@ def rewrite_shell(text, path, accepted, folder=None):
     nvcc_variables = _used_by_nvcc([w for *_, commands in parts for w in commands or ()])
     python = _interpreter(text) or 'python'
     links_cuda = bool(_libraries.link_flags_in(text)) or 'thffi --cuda-libs' in text
+    nvcc = dialect.NvccOnce(accepted)
     for start, end, nodes, commands in parts:
         chunk = text[start:end]
 
@@ -227,6 +260,7 @@ def rewrite_shell(text, path, accepted, folder=None):
             edits += _edits(chunk, words, accepted, path, line_of, findings, python, links_cuda)
             edits += _flag_edits(chunk, words, nvcc_variables, path, line_of, findings)
             edits += _dialect_edits(words, folder, path, line_of, findings)
+            edits += _nvcc_edits(words, folder, nvcc, python, path, line_of, findings)
         out.append(text[done:start])
         out.append(apply_edits(chunk, edits))
         done = end

@@ -280,21 +280,24 @@ def test_shell_scripts():
     assert new == textwrap.dedent('''\
         #!/usr/bin/env bash
         CUDA_ARCH="$(python -m thffi --arch-flags)"
-        nvcc -c -o a.cu.o a.cu -x cu -Xcompiler -fPIC $CUDA_ARCH -I $CUDA_PATH/include
-        nvcc -c -o b.cu.o b.cu -x cu -Xcompiler -fPIC $(python -m thffi --arch-flags) $(python -m thffi --includes)
-        nvcc -c -o c.cu.o c.cu -arch=sm_80 -Xcompiler -march=native
+        nvcc $(python -m thffi --cccl-legacy) -c -o a.cu.o a.cu -x cu -Xcompiler -fPIC $CUDA_ARCH -I $CUDA_PATH/include
+        nvcc $(python -m thffi --cccl-legacy) -c -o b.cu.o b.cu -x cu -Xcompiler -fPIC $(python -m thffi --arch-flags) $(python -m thffi --includes)
+        nvcc $(python -m thffi --cccl-legacy) -c -o c.cu.o c.cu -arch=sm_80 -Xcompiler -march=native
         g++ -c d.cpp $(python -m thffi --includes) -o d.o
         python build.py
         ''')
-    assert [(f.line, f.fixed) for f in findings] == [(2, True), (5, True), (5, True),
-                                                     (8, True), (0, False)]
+    # Each compile of CUDA includes thffi's cccl_legacy.h first, as thffi run compiles it.
+    assert [(f.line, f.fixed) for f in findings] == [(2, True), (4, True), (5, True), (5, True),
+                                                     (5, True), (7, True), (8, True), (0, False)]
     assert findings[0].message.startswith('nvcc architecture flags: sm_30, sm_61 rejected by '
                                           'the installed nvcc')
+    assert findings[1].message.startswith("what CUDA 13's thrust removed that 2018 code used")
     assert 'no `set -e`' in findings[-1].message
     # What an older nvcc accepts stays; without an nvcc, CUDA 13's range is assumed.
-    assert sh('nvcc -arch=sm_52 a.cu\n', accepted=NVCC13 | {52})[0] == 'nvcc -arch=sm_52 a.cu\n'
+    assert sh('nvcc -arch=sm_52 a.cu\n', accepted=NVCC13 | {52})[0] == (
+        'nvcc $(python -m thffi --cccl-legacy) -arch=sm_52 a.cu\n')
     new, findings = sh('set -e\nnvcc -arch=sm_52 a.cu\n', accepted=None)
-    assert new == 'set -e\nnvcc $(python -m thffi --arch-flags) a.cu\n'
+    assert new == 'set -e\nnvcc $(python -m thffi --cccl-legacy) $(python -m thffi --arch-flags) a.cu\n'
     assert 'older than sm_75 (no nvcc found to ask)' in findings[0].message
 
 
@@ -309,18 +312,19 @@ def test_cuda_library_flags_link_the_toolkits_or_pips_library():
     # The compile gets the libraries' headers (where pip's wheels put them).
     assert new == textwrap.dedent('''\
         set -e
-        nvcc -c -o k.cu.o k.cu -Xcompiler -fPIC $(python -m thffi --cuda-includes)
+        nvcc $(python -m thffi --cccl-legacy) -c -o k.cu.o k.cu -Xcompiler -fPIC $(python -m thffi --cuda-includes)
         g++ -shared -o libk.so k.cu.o -L/usr/local/cuda/lib64 $(python -m thffi --cuda-libs cudart curand) -lm
         LIBS="$(python -m thffi --cuda-libs cublas cublasLt) -lfoo"
         gcc -shared -o libj.so j.c $LIBS
         ''')
-    assert [(f.line, f.fixed) for f in findings] == [(2, True), (3, True), (4, True)]
-    assert findings[1].message == (
+    assert [(f.line, f.fixed) for f in findings] == [(2, True), (2, True), (3, True), (4, True)]
+    assert findings[2].message == (
         "-lcudart -lcurand: CUDA's libraries, which pip's wheels ship as lib<name>.so.<N> in "
         "their own folder; now $(python -m thffi --cuda-libs cudart curand) (the toolkit's or "
         "the wheels', with the rpath)")
-    # A script linking no CUDA library keeps its compiles as they are.
-    assert sh('set -e\nnvcc -c -o k.cu.o k.cu\n')[0] == 'set -e\nnvcc -c -o k.cu.o k.cu\n'
+    # A script linking no CUDA library gets no folders of CUDA's libraries.
+    assert sh('set -e\nnvcc -c -o k.cu.o k.cu\n')[0] == (
+        'set -e\nnvcc $(python -m thffi --cccl-legacy) -c -o k.cu.o k.cu\n')
 
 
 def test_c_is_scanned_not_changed():
@@ -571,11 +575,11 @@ QUOTED_BUILD_SH = '''\
 def test_quoted_include_flags_are_rewritten_as_words_and_the_scripts_run(tmp_path):
     new, findings = sh(QUOTED_MAKE_SH)
     assert new.splitlines()[4:] == [
-        'nvcc -c -o halve.cu.o halve.cu -x cu -Xcompiler -fPIC $(python -m thffi --includes) '
-        '\\',
+        'nvcc $(python -m thffi --cccl-legacy) -c -o halve.cu.o halve.cu -x cu -Xcompiler -fPIC '
+        '$(python -m thffi --includes) \\',
         '    "-I." \\',
         '    $(python -m thffi --arch-flags)']
-    assert sorted((f.line, f.fixed) for f in findings) == [(5, True), (7, True)]
+    assert sorted((f.line, f.fixed) for f in findings) == [(5, True), (5, True), (7, True)]
     build_sh, _ = sh(QUOTED_BUILD_SH)
     assert build_sh.splitlines()[3:] == [
         'gcc -std=c99 -c -fPIC -o src/halve.o src/halve.c $(python -m thffi --includes) \\',
@@ -891,7 +895,9 @@ def test_warp_intrinsics_without_a_mask_get_the_full_warp_mask(tmp_path):
     assert before.returncode != 0 and 'identifier "__shfl_down" is undefined' in before.stderr
 
     _, findings, _, changed = port(str(tmp_path), write=True)
-    assert sorted(changed) == [os.path.join('src', name) for name in ('warp.cuh', 'warp_sum.cu')]
+    # (make.sh: its nvcc gets cccl_legacy.h)
+    assert sorted(changed) == ['make.sh'] + [os.path.join('src', name)
+                                             for name in ('warp.cuh', 'warp_sum.cu')]
     assert (tmp_path / 'src' / 'warp_sum.cu').read_text() == WARP_KERNEL.replace(
         'v += __shfl_down(v, d);', 'v += __shfl_down_sync(0xffffffff, v, d);').replace(
         '__ballot(v != 0.0f)', '__ballot_sync(0xffffffff, v != 0.0f)')
@@ -942,7 +948,7 @@ def test_warp_intrinsics_the_code_defines_itself_are_left_alone(tmp_path):
     (tmp_path / 'host.cpp').write_text('int g(int p) { return __all(p); }\n')
     (tmp_path / 'build.sh').write_text('set -e\nnvcc -c kernel.cu\ng++ -c host.cpp\n')
     diff, findings, _, changed = port(str(tmp_path))
-    assert changed == ['kernel.cu']
+    assert changed == ['build.sh', 'kernel.cu']  # build.sh: its nvcc gets cccl_legacy.h
     assert [line for line in diff.splitlines() if line.startswith(('-  ', '+  '))] == [
         '-  return __shfl_down(v, 1) + __any(v > 0) + __ballot(1) + __shfl_xor(v, 1);',
         '+  return __shfl_down(v, 1) + __any(v > 0) + __ballot(1) + '

@@ -225,11 +225,11 @@ def test_nvcc_flags_in_make_sh_and_cmake_and_what_stays():
     assert new == textwrap.dedent('''\
         NVCC_FLAGS="-std=c++17 --extended-lambda -Xcompiler -fPIC,-std=c++17"
         CXXFLAGS="-std=c++11"
-        nvcc -c k.cu -o k.o $NVCC_FLAGS -std c++17 --expt-relaxed-constexpr
+        nvcc $(python -m thffi --cccl-legacy) -c k.cu -o k.o $NVCC_FLAGS -std c++17 --expt-relaxed-constexpr
         g++ -std=c++11 -c a.cpp $CXXFLAGS
         ''')
     assert rewrite_shell(new, 'make.sh', NVCC13)[0] == new
-    assert [f.line for f in findings if f.fixed] == [1, 3]
+    assert [f.line for f in findings if f.fixed] == [1, 3, 3]
     assert '-ccbin=gcc-5 goes (names a host compiler that is not installed' in \
         findings[1].message
     new, findings = rewrite_cmake(textwrap.dedent('''\
@@ -664,14 +664,17 @@ def test_readme_commands_are_reported_with_the_line_to_type():
     assert [str(f) for f in findings] == [
         'README.md:5: a command to type: `nvcc -c -o src/cuda/scale_kernel.cu.o '
         'src/cuda/scale_kernel.cu -x cu -Xcompiler -fPIC -arch=sm_52 --expt-extended-lambda '
-        '-std=c++11 -I include`; type instead: `nvcc -c -o src/cuda/scale_kernel.cu.o '
+        '-std=c++11 -I include`; type instead: `nvcc $(python -m thffi --cccl-legacy) -c -o '
+        'src/cuda/scale_kernel.cu.o '
         'src/cuda/scale_kernel.cu -x cu -Xcompiler -fPIC $(python -m thffi --arch-flags) '
         '--extended-lambda -std=c++17 -I include` (nvcc architecture flags: sm_52 rejected by '
         'the installed nvcc; now $(python -m thffi --arch-flags) (TORCH_CUDA_ARCH_LIST when '
         'set); nvcc flags: --expt-extended-lambda becomes --extended-lambda (renamed in CUDA '
         '11, the old name kept as an alias); -std=c++11 becomes -std=c++17 (CUDA 13\'s '
         'thrust, CUB and libcu++ need C++17: #error Thrust requires at least C++17, also when '
-        '-Xcompiler gives the host compiler an older standard))']
+        '-Xcompiler gives the host compiler an older standard); what CUDA 13\'s thrust removed '
+        'that 2018 code used (thrust::binary_function, unary_function), given back by thffi\'s '
+        'cccl_legacy.h, as `thffi run` includes it; now $(python -m thffi --cccl-legacy))']
     assert not findings[0].fixed
 
 
@@ -753,7 +756,7 @@ def test_shell_variables_over_several_lines_are_rewritten_whole():
         NVCC_FLAGS="-x cu -Xcompiler -fPIC
                     -std=c++17"
         cd src
-        nvcc -c -o k.cu.o k.cu $NVCC_FLAGS $CUDA_ARCH
+        nvcc $(python -m thffi --cccl-legacy) -c -o k.cu.o k.cu $NVCC_FLAGS $CUDA_ARCH
         ''')
     assert rewrite_shell(new, 'make.sh', NVCC13)[0] == new
     assert subprocess.run(['bash', '-n'], input=new, text=True).returncode == 0
@@ -771,17 +774,20 @@ def test_thffi_is_asked_with_the_interpreter_the_script_runs(tmp_path, runs):
         ''' % runs, 'build.py': 'print("build.py ran")\n', 'src/k.cu': ''})
     _, findings, _, changed = port(str(tmp_path), write=True)
     script = (tmp_path / 'make.sh').read_text()
-    assert 'nvcc -c -o k.cu.o k.cu -x cu $(%s -m thffi --arch-flags)\n' % runs in script
+    assert 'nvcc $(%s -m thffi --cccl-legacy) -c -o k.cu.o k.cu -x cu $(%s -m thffi ' \
+           '--arch-flags)\n' % (runs, runs) in script
     # Where only python3 is on PATH (no `python`), the step runs: nvcc is
     # echoed here, with the flags thffi gives.
-    (tmp_path / 'make.sh').write_text(script.replace('nvcc -c', 'echo nvcc -c'))
+    (tmp_path / 'make.sh').write_text(script.replace('nvcc $(', 'echo nvcc $('))
     (tmp_path / 'bin').mkdir()
     os.symlink(sys.executable, tmp_path / 'bin' / 'python3')
     out = subprocess.run(['bash', 'make.sh'], cwd=tmp_path, capture_output=True, text=True,
                          timeout=300, env=dict(os.environ, PYTHON='python3', PYTHONPATH=ROOT,
                                                PATH='%s:/usr/bin:/bin' % (tmp_path / 'bin')))
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith('nvcc -c -o k.cu.o k.cu -x cu -gencode=arch=compute_'), out.stdout
+    assert out.stdout.startswith('nvcc -include %s -c -o k.cu.o k.cu -x cu -gencode=arch=compute_'
+                                 % os.path.join(ROOT, 'thffi', 'include', 'cccl_legacy.h')
+                                 ), out.stdout
     assert out.stdout.endswith('build.py ran\n')
 
 

@@ -130,6 +130,40 @@ def test_a_makefile_builds_alike_under_run_and_after_port(tmp_path, fixture, mon
     assert (ported / 'Makefile').read_text() == text
 
 
+
+# Four nvcc compiles of thrust (run's, port's verdict twice, the ported
+# script's): slow, deselected by default (conftest.py).
+@pytest.mark.slow
+def test_a_make_sh_compiling_thrust_in_a_cpp_builds_alike_under_run_and_after_port(
+        tmp_path, monkeypatch):
+    """A script's nvcc gets what a makefile's does (port/shell.py): `-x cu`
+    for the .cpp nvcc compiles only as CUDA, and cccl_legacy.h."""
+    if cuda.find_cuda_home() is None:
+        pytest.skip('needs the CUDA toolkit (nvcc)')
+    monkeypatch.setenv('PYTHONPATH', ROOT)
+    files = {'make.sh': '#!/bin/bash\nset -e\n'
+                        'nvcc -std=c++11 -Xcompiler -fPIC -c total.cpp -o total.o\n',
+             'total.cpp': TOTAL_CPP}
+    ran, ported = tmp_path / 'run', tmp_path / 'port'
+    for folder in (ran, ported):
+        write_files(folder, files)
+    under_run = subprocess.run([sys.executable, '-m', 'thffi', 'run', '--', 'bash', 'make.sh'],
+                               cwd=ran, env=ENV, capture_output=True, text=True, timeout=900)
+    assert under_run.returncode == 0, under_run.stdout + under_run.stderr
+    assert under_run.stderr.count(AS_CUDA) == 1, under_run.stderr
+
+    _, findings, _, changed = port(str(ported), write=True)
+    assert changed == ['make.sh'], findings
+    assert [f.fixed for f in findings if AS_CUDA in f.message] == [True], findings
+    text = (ported / 'make.sh').read_text()
+    assert 'nvcc $(python -m thffi --cccl-legacy) -x cu -std=c++17 ' in text, text
+    after_port = subprocess.run(['bash', 'make.sh'], cwd=ported, env=ENV, capture_output=True,
+                                text=True, timeout=900)
+    assert after_port.returncode == 0, text + after_port.stdout + after_port.stderr
+    assert _defined(ran / 'total.o') == _defined(ported / 'total.o') != []
+    assert port(str(ported), write=True)[3] == []
+
+
 @needs_make
 def test_every_cuda_compile_make_runs_includes_cccl_legacy_after_port(tmp_path, monkeypatch):
     """As `thffi run` includes it in each: `$(Q)nvcc`, `@nvcc`, `$(NVCC)` of
