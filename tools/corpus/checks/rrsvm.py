@@ -3,7 +3,9 @@ Function over the C) forward and backward against a reference in PyTorch: each k
 (unfold, no padding) sorted in descending order and weighted by s (RRSVM) or by softmax(s) over
 the window (SoftMaxRRSVM), summed; the gradients through autograd. SoftMaxRRSVM is run on a batch
 of one: its C's `omp parallel for private(elt)` over the batch shares the channel counter
-between threads (an upstream race)."""
+between threads (an upstream race). The inputs are square: both C's accGradParameters index the
+window columns with outputHeight * outputHeight where outputHeight * outputWidth is meant (an
+upstream bug: s's gradient reads outside them when the output is not square)."""
 
 import torch
 import torch.nn.functional as F
@@ -30,8 +32,9 @@ def reference(x, s, k, stride, softmax):
 
 torch.manual_seed(0)
 for k, stride in ((3, 1), (2, 2)):
-    module = RRSVM_Module(in_channels=3, kernel_size=k, init='random', stride=stride)
-    x = torch.randn(batch, 3, 7, 6, requires_grad=True)
+    module = RRSVM_Module(in_channels=3, kernel_size=k, stride=stride)
+    module.s.data.normal_()
+    x = torch.randn(batch, 3, 7, 7, requires_grad=True)
     s = module.s.detach().clone().requires_grad_()
     got = module(x)
     want = reference(x, s, k, stride, name != 'RRSVM')
