@@ -216,6 +216,10 @@ def test_fetch_commands_name_the_pinned_commits():
      'NOTFOUND.\nCUDA_curand_LIBRARY (ADVANCED)\n    linked by target "ctc"\n\n-- Done\n',
      'CMake Error: The following variables are used in this project, but they are set to '
      'NOTFOUND. / CUDA_curand_LIBRARY (ADVANCED) / linked by target "ctc"'),
+    # setuptools' banner of asterisks around a deprecation notice is not make's `***`.
+    ('*' * 80 + '\n        Please avoid running ``setup.py`` directly.\n' + '*' * 80 + '\n'
+     "make: *** No rule to make target 'core'.  Stop.\n",
+     "make: *** No rule to make target 'core'.  Stop."),
     # git asked for a version stamp in the runner's copy, which has no .git: not the build's.
     ('fatal: not a git repository (or any of the parent directories): .git\n-- Configuring\n'
      '/usr/bin/ld: cannot find -lcusparse: No such file or directory\n',

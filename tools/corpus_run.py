@@ -194,7 +194,10 @@ def has_run_command(python):
 
 # -- running and reading --------------------------------------------------------------------
 
-ERROR = re.compile(r'\berror\b|\bError\b|fatal|No such file|not found|Permission denied|\*\*\*', re.I)
+# make's own failures are `make: *** No rule to make target...` (a line of asterisks alone, a
+# banner setuptools prints around its deprecation notices, is not an error).
+ERROR = re.compile(r'\berror\b|\bError\b|fatal|No such file|not found|Permission denied'
+                   r'|\*\*\* \w', re.I)
 # Not errors of the build: git asked for a version stamp in the copy, which the runner makes
 # without .git (a clone has one), and the build went on.
 NOT_BUILD_ERRORS = re.compile(r'fatal: not a git repository\b')
