@@ -16,6 +16,8 @@ stand-in whose cub.cuh stops any compile, as a 1.x copy's does beside
 today's thrust."""
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -183,6 +185,68 @@ def test_curand_from_pips_wheel_under_run_and_after_port(venv_with_curand, tmp_p
     _links_the_wheels_curand(folder / 'librng.so')
     again = _run(['port', '--write', '.'], folder, env, python)
     assert (folder / 'Makefile').read_text() == makefile, again.stdout
+
+
+
+# FindCUDA's era: a library looked up by name in the toolkit of the machine
+# that wrote the file, which is gone here.
+RNG_CMAKE = '''\
+    cmake_minimum_required(VERSION 3.5)
+    project(rng C)
+    find_library(CURAND_LIBRARY curand HINTS /usr/local/cuda-9.1/lib64)
+    if(NOT CURAND_LIBRARY)
+      message(FATAL_ERROR "cuRAND not found")
+    endif()
+    message(STATUS "cuRAND: ${CURAND_LIBRARY}")
+    add_library(rng SHARED rng.c)
+    target_link_libraries(rng ${CURAND_LIBRARY})
+    '''
+# cuRAND's host generator: runs without a GPU.
+RNG_HOST_UNIFORM = '''\
+    #include <curand.h>
+
+    float rng_first(void)
+    {
+      curandGenerator_t gen;
+      float x = -1;
+      if (curandCreateGeneratorHost(&gen, CURAND_RNG_PSEUDO_DEFAULT) != CURAND_STATUS_SUCCESS)
+        return -2;
+      curandSetPseudoRandomGeneratorSeed(gen, 7);
+      curandGenerateUniform(gen, &x, 1);
+      curandDestroyGenerator(gen);
+      return x;
+    }
+    '''
+
+
+@pytest.mark.skipif(shutil.which('cmake') is None, reason='needs cmake')
+def test_cmakes_find_library_of_a_cuda_library_by_a_2018_path_under_run(
+        venv_with_curand, curand_site, tmp_path):
+    """find_library(CURAND_LIBRARY curand HINTS /usr/local/cuda-9.1/lib64)
+    finds the wheel's cuRAND under `thffi run` (run/torch_folder.py: the
+    folder CMake searches first holds it as libcurand.so); the library it
+    links loads it by its soname and calls it."""
+    python, env = venv_with_curand
+    folder = tmp_path / 'rng'
+    write_files(folder, {'CMakeLists.txt': RNG_CMAKE, 'rng.c': RNG_HOST_UNIFORM})
+    (folder / 'build').mkdir()
+    plain = subprocess.run(['cmake', '..'], cwd=str(folder / 'build'), env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert plain.returncode != 0 and 'cuRAND not found' in plain.stderr
+    shutil.rmtree(str(folder / 'build'))
+    (folder / 'build').mkdir()
+    out = _run(['run', '--', 'bash', '-c', 'cmake .. && make'], folder / 'build', env, python)
+    assert out.returncode == 0, out.stdout + out.stderr
+    found = re.search(r'-- cuRAND: (\S+)', out.stdout).group(1)
+    assert os.path.basename(found) == 'libcurand.so'
+    assert os.path.realpath(found).startswith(os.path.realpath(curand_site))
+    _links_the_wheels_curand(folder / 'build' / 'librng.so')
+    first = subprocess.run([python, '-c', 'import ctypes; f = ctypes.CDLL(%r).rng_first; '
+                            'f.restype = ctypes.c_float; print(f())'
+                            % str(folder / 'build' / 'librng.so')],
+                           env=env, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0 and 0 < float(first.stdout) < 1, first.stdout + first.stderr
+
 
 
 @pytest.mark.skipif(not NVCC, reason='no CUDA toolkit (nvcc) installed')
