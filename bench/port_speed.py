@@ -26,6 +26,10 @@ linearly with the number of modules for the other sizes).
                                                     # two checkouts, before
                                                     # and after, in one run
     python bench/port_speed.py --sizes 200 --repeat 5
+    python bench/port_speed.py --repository /work/corpus/zijunwei+RRSVM_pytorch
+                                                    # a real repository instead
+                                                    # (a checkout; copied for
+                                                    # each run)
 
 The machine may be shared: compare checkouts measured in the same run
 (their runs alternate, so load falls on both alike), and read the medians."""
@@ -495,14 +499,34 @@ def run_port(thffi, repository, write):
     return seconds, cpu
 
 
-def measure(checkouts, sizes, repeat, modes):
-    """{(checkout, modules, mode): [seconds]} and {modules: (files, lines)};
-    the checkouts' runs alternate so that load falls on each alike."""
+def shape_of(repository):
+    """(Python modules, files, lines of Python) of a repository on disk
+    (.git aside)."""
+    modules = files = lines = 0
+    for folder, subfolders, names in os.walk(repository):
+        subfolders[:] = [d for d in subfolders if d != '.git']
+        files += len(names)
+        for name in names:
+            if name.endswith('.py'):
+                modules += 1
+                with open(os.path.join(folder, name), 'rb') as f:
+                    lines += f.read().count(b'\n')
+    return modules, files, lines
+
+
+def measure(checkouts, sizes, repeat, modes, repository=None):
+    """{(checkout, modules, mode): [seconds]} and {modules: (files, lines)}
+    of the generated repositories of `sizes` modules, or of `repository`
+    alone; the checkouts' runs alternate so that load falls on each alike."""
     times, shapes = {}, {}
     with tempfile.TemporaryDirectory(prefix='port_speed_') as work:
         for modules in sizes:
             source = os.path.join(work, 'repo_%d' % modules)
-            shapes[modules] = generate(source, modules)
+            if repository:
+                shutil.copytree(repository, source, ignore=shutil.ignore_patterns('.git'))
+                shapes[modules] = shape_of(source)[1:]
+            else:
+                shapes[modules] = generate(source, modules)
             for _ in range(repeat):
                 for checkout in checkouts:
                     for mode in modes:
@@ -545,6 +569,8 @@ def main(argv=None):
     parser.add_argument('--repeat', type=int, default=3, help='runs per size and mode')
     parser.add_argument('--modes', nargs='+', choices=('dry', 'write'),
                         default=['dry', 'write'])
+    parser.add_argument('--repository', metavar='FOLDER',
+                        help='port this repository (a checkout) instead of generated ones')
     parser.add_argument('--generate', metavar='FOLDER',
                         help='only write the repository of the first size to FOLDER')
     options = parser.parse_args(argv)
@@ -557,8 +583,11 @@ def main(argv=None):
     for checkout in checkouts:
         if not os.path.isdir(os.path.join(checkout, 'thffi', 'port')):
             parser.error('--thffi %s: expected a checkout with thffi/port in it' % checkout)
+    if options.repository:  # one size: the repository's own number of modules
+        options.sizes = [shape_of(options.repository)[0]]
     load = os.getloadavg()
-    times, shapes = measure(checkouts, options.sizes, options.repeat, options.modes)
+    times, shapes = measure(checkouts, options.sizes, options.repeat, options.modes,
+                            options.repository)
     print('Machine: %d cores; load average %.2f at the start, %.2f at the end; '
           'median of %d runs; target: %.0f s for %d modules (scaled with the modules).\n'
           % (os.cpu_count(), load[0], os.getloadavg()[0], options.repeat, TARGET_SECONDS,

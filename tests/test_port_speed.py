@@ -137,3 +137,20 @@ def test_a_long_comment_after_a_dot_is_read_in_linear_time():
     start = time.perf_counter()
     assert not triggers.wanted(source, '0.3')
     assert time.perf_counter() - start < 5
+
+
+def test_the_bench_ports_a_repository_on_disk_as_it_is(tmp_path, capsys):
+    """--repository measures port on a checkout (a fresh copy each run, its
+    .git left out) and counts what it holds."""
+    repository = tmp_path / 'repo'
+    (repository / '.git').mkdir(parents=True)
+    (repository / '.git' / 'config').write_text('[core]\n')
+    (repository / 'train.py').write_text('from torch.autograd import Variable\nx = Variable(1)\n')
+    (repository / 'make.sh').write_text('set -e\npython build.py\n')
+    bench = _bench()
+    assert bench.shape_of(str(repository)) == (1, 2, 2)
+    assert bench.main(['--repository', str(repository), '--repeat', '1']) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith('| ')]
+    assert [row.split(' | ')[1:5] for row in rows[1:]] == [['1', '2', '2', 'dry'],
+                                                             ['1', '2', '2', 'write']]
+    assert (repository / 'train.py').read_text().startswith('from torch.autograd import')
