@@ -254,8 +254,8 @@ def test_a_later_run_replaces_the_repositorys_records_at_its_levels(corpus, resu
     corpus_run.main([str(checkouts), str(again), '--levels', 'A', '--thffi', ROOT,
                      '--repositories', str(listed), '--only', 'us+twice'])
     assert sorted(p.name for p in again.glob('*.json')) == [
-        'run.json', 'us+twice__missing__A.json', 'us+twice__twice__A.json',
-        'us+twice__twice__B.json', 'us+twice__twice_wrong__A.json']
+        'run.json', 'us+twice__located__A.json', 'us+twice__missing__A.json',
+        'us+twice__twice__A.json', 'us+twice__twice__B.json', 'us+twice__twice_wrong__A.json']
 
 
 def test_level_c_with_only_edits_not_made_builds_nothing(tmp_path):
