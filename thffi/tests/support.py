@@ -210,3 +210,24 @@ def installed_once(packages):
     except OSError:  # another process put it there first
         shutil.rmtree(partial, ignore_errors=True)
     return folder
+
+
+# A library built apart calling TH, as 2018 libraries called it through
+# libATen/libTH (lib/scaler.c of test_legacy_builds.py's and
+# test_shared_library_named.py's projects; their tests name its THError's
+# line, 9).
+SCALER_C = '''\
+#include <TH/TH.h>
+
+/* scales a contiguous tensor in place; THError for a bad factor */
+int scaler_apply(THFloatTensor *t, float factor)
+{
+    float *data = THFloatTensor_data(t);
+    long i, n = THFloatTensor_nElement(t);
+    if (factor < 0)
+        THError("scaler: negative factor %f", factor);
+    for (i = 0; i < n; i++)
+        data[i] *= factor;
+    return (int)n;
+}
+'''

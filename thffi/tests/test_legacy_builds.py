@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from support import ROOT, copy_legacy_shift, hooked_env, write_files as _write
+from support import SCALER_C, ROOT, copy_legacy_shift, hooked_env, write_files as _write
 from thffi.toolchain import cuda_toolkit
 
 
@@ -474,21 +474,7 @@ def test_the_static_cuda_runtime_globbed_into_extra_objects_is_replaced_by_the_s
 # A library built apart by make, calling TH as 2018 libraries did through
 # libATen/libTH, then linked into the ffi extension (libraries=, library_dirs=).
 SCALER_FILES = {
-    'lib/scaler.c': '''\
-        #include <TH/TH.h>
-
-        /* scales a contiguous tensor in place; THError for a bad factor */
-        int scaler_apply(THFloatTensor *t, float factor)
-        {
-            float *data = THFloatTensor_data(t);
-            long i, n = THFloatTensor_nElement(t);
-            if (factor < 0)
-                THError("scaler: negative factor %f", factor);
-            for (i = 0; i < n; i++)
-                data[i] *= factor;
-            return (int)n;
-        }
-        ''',
+    'lib/scaler.c': SCALER_C,
     'lib/Makefile': '''\
         PYTHON ?= python
         THFFI_INCLUDES := $(shell $(PYTHON) -m thffi --includes)

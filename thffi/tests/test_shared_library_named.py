@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from support import hooked_env, write_files
+from support import SCALER_C, hooked_env, write_files
 from thffi import create_extension
 from thffi.builder import BuildError, configure, shared_library
 from thffi.toolchain import cuda_toolkit
@@ -24,21 +24,7 @@ needs_toolkit = pytest.mark.skipif(cuda_toolkit.find_cuda_home() is None,
                                    reason='no CUDA toolkit (nvcc) installed')
 
 SCALER_FILES = {
-    'lib/scaler.c': '''\
-        #include <TH/TH.h>
-
-        /* scales a contiguous tensor in place; THError for a bad factor */
-        int scaler_apply(THFloatTensor *t, float factor)
-        {
-            float *data = THFloatTensor_data(t);
-            long i, n = THFloatTensor_nElement(t);
-            if (factor < 0)
-                THError("scaler: negative factor %f", factor);
-            for (i = 0; i < n; i++)
-                data[i] *= factor;
-            return (int)n;
-        }
-        ''',
+    'lib/scaler.c': SCALER_C,
     'lib/Makefile': '''\
         PYTHON ?= python
         THFFI_INCLUDES := $(shell $(PYTHON) -m thffi --includes)
