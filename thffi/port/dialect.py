@@ -121,7 +121,6 @@ class NvccOnce:
         return self._found
 
 
-
 def as_cuda(args, folder, nvcc, arch_flags, accepted=None):
     """The C++ sources of the nvcc command args (args[0] nvcc; run in
     folder with the program nvcc) that nvcc compiles as CUDA and not as
