@@ -604,15 +604,16 @@ def test_a_library_built_apart_given_by_path_in_extra_link_args_shares_it_too(tm
 
 
 # 2018's libraries ended the process on input they could not take.
-SCALER_EXITS = SCALER_FILES['lib/scaler.c'].replace('''\
-            if (factor < 0)''', '''\
-            if (factor > 100) {
-                fprintf(stderr, "scaler: factor too large\\n");
-                exit(3);
-            }
-            if (factor == 0)
-                abort();
-            if (factor < 0)''')
+SCALER_EXITS = SCALER_C.replace('''\
+    if (factor < 0)''', '''\
+    if (factor > 100) {
+        fprintf(stderr, "scaler: factor too large\\n");
+        exit(3);
+    }
+    if (factor == 0)
+        abort();
+    if (factor < 0)''')
+assert SCALER_EXITS != SCALER_C
 
 
 @pytest.mark.parametrize('built', ['as against 0.4, under thffi run',
