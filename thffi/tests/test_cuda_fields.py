@@ -65,6 +65,29 @@ def test_memory_type_under_run_and_after_port(tmp_path):
     assert out.returncode == 0, out.stderr
 
 
+@pytest.mark.skipif(HOME is None, reason='needs the CUDA toolkit (nvcc)')
+def test_memory_type_in_a_header_above_the_steps_folder_under_run(tmp_path):
+    """A header the .cu includes from the folder above the step's (`cd
+    pytorch; make`, `#include "../common/ptr.cuh"`): compiled as .type too."""
+    write_files(tmp_path, {'common/ptr.cuh': KERNEL.replace('int is_on_device',
+                                                            'static inline int is_on_device'),
+                           'pytorch/ptr_kernel.cu': '''\
+                               #include "../common/ptr.cuh"
+
+                               int device_check(const void *p) { return is_on_device(p); }
+                               '''})
+    step = ['sh', '-c', 'nvcc -c ptr_kernel.cu -o ptr_kernel.o']
+    plain = subprocess.run(step, cwd=str(tmp_path / 'pytorch'), env=ENV, capture_output=True,
+                           text=True, timeout=600)
+    assert plain.returncode != 0 and 'memoryType' in plain.stdout + plain.stderr
+    out = subprocess.run([sys.executable, '-m', 'thffi', 'run', '--'] + step,
+                         cwd=str(tmp_path / 'pytorch'), env=ENV, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert 'cudaPointerAttributes::memoryType (common/ptr.cuh:11)' in out.stderr, out.stderr
+    assert 'attributes.memoryType ==' in (tmp_path / 'common' / 'ptr.cuh').read_text()
+
+
 def test_a_struct_of_its_own_is_left_alone():
     text = 'struct buffer { int memoryType; };\nint kind(struct buffer *b) { return b->memoryType; }\n'
     assert cuda_fields.rewrite(text) == (text, [])
