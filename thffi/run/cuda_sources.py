@@ -16,10 +16,11 @@ port knows it: the command's CUDA inputs and, transitively, what they
 include (`"x.h"` beside the including file, then the command's include
 folders; `<x.h>` in those folders; a `#define THC_GENERIC_FILE "x.cu"`
 too, which THC's generate headers include), each a file of the
-repository: under the folder holding both the step's folder
+repository: an input under the folder holding both the step's folder
 (THFFI_RUN_ROOT) and the inputs (a CMake build folder's step compiles
-`../src/x.cu`), or included in quotes beside one of them (`#include
-"../common.cuh"` from the step's folder), and not the toolkit's, thffi's or an installed package's
+`../src/x.cu`), and what those include, beside them or through the
+command's own -I folders, wherever it lies (`#include "../common.cuh"`,
+`-I..` from the step's folder); none of them the toolkit's, thffi's or an installed package's
 (site-packages: pip's CUDA wheels, torch).  A name the code defines itself
 (`#define __shfl_down(...)` or a function of that name) is left to it, as
 port leaves it.
@@ -97,26 +98,27 @@ def sources(args, cwd, root, toolkit=None, read=_read):
     found = {}
     todo = [(path, False) for path in todo]
     while todo and len(found) < _MOST_FILES:
-        # beside: reached by a quoted include beside a file of the repository's
-        # (`#include "../common/util.cuh"` from the step's folder): the
-        # repository's too, wherever it lies, unless it is foreign.
-        path, beside = todo.pop()
+        # included: reached by an include of a file of the repository's, beside
+        # it or through the command's own -I folders (`#include
+        # "../common/util.cuh"`, `-I..`): the repository's too, wherever it
+        # lies, unless it is foreign.
+        path, included = todo.pop()
         real = os.path.realpath(path)
-        if path in found or not (beside or _under(real, scope)) or foreign(real):
+        if path in found or not (included or _under(real, scope)) or foreign(real):
             continue
         text = read(path)
         if text is None:
             continue
         found[path] = text
         here = os.path.dirname(path)
-        wanted = [(quoted, [here] + folders, True) if quoted else (angled, folders, False)
+        wanted = [(quoted, [here] + folders) if quoted else (angled, folders)
                   for quoted, angled in _INCLUDE.findall(text)]
-        wanted += [(name, folders + [here], False) for name in _GENERIC_FILE.findall(text)]
-        for name, where, quoted in wanted:
+        wanted += [(name, folders + [here]) for name in _GENERIC_FILE.findall(text)]
+        for name, where in wanted:
             for folder in where:
                 candidate = os.path.normpath(os.path.join(folder, name))
                 if os.path.isfile(candidate):
-                    todo.append((candidate, quoted and folder == here))
+                    todo.append((candidate, True))
                     break
     return found
 

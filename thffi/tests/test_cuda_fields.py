@@ -66,17 +66,20 @@ def test_memory_type_under_run_and_after_port(tmp_path):
 
 
 @pytest.mark.skipif(HOME is None, reason='needs the CUDA toolkit (nvcc)')
-def test_memory_type_in_a_header_above_the_steps_folder_under_run(tmp_path):
+@pytest.mark.parametrize('include, flags', [('"../common/ptr.cuh"', ''),
+                                            ('"common/ptr.cuh"', ' -I..')])
+def test_memory_type_in_a_header_above_the_steps_folder_under_run(tmp_path, include, flags):
     """A header the .cu includes from the folder above the step's (`cd
-    pytorch; make`, `#include "../common/ptr.cuh"`): compiled as .type too."""
+    pytorch; make`), beside it or through the command's -I: compiled as
+    .type too."""
     write_files(tmp_path, {'common/ptr.cuh': KERNEL.replace('int is_on_device',
                                                             'static inline int is_on_device'),
                            'pytorch/ptr_kernel.cu': '''\
-                               #include "../common/ptr.cuh"
+                               #include %s
 
                                int device_check(const void *p) { return is_on_device(p); }
-                               '''})
-    step = ['sh', '-c', 'nvcc -c ptr_kernel.cu -o ptr_kernel.o']
+                               ''' % include})
+    step = ['sh', '-c', 'nvcc -c ptr_kernel.cu -o ptr_kernel.o' + flags]
     plain = subprocess.run(step, cwd=str(tmp_path / 'pytorch'), env=ENV, capture_output=True,
                            text=True, timeout=600)
     assert plain.returncode != 0 and 'memoryType' in plain.stdout + plain.stderr
