@@ -626,9 +626,10 @@ def to_python3(source, path, filename=None, built=(), top_level=None, verdict=No
     for (none without it); built: absolute paths of the modules the build
     creates; top_level: the modules whose imports stay, {absolute path:
     running.py's kind} (a set of paths: modules scripts import as top-level
-    ones; None: not known, a `#!` line makes a script); package: whether the file runs as part of its package, where
-    known (thffi run imports it: True, its imports of its siblings made
-    explicit; False, nothing of its imports changes), None where port
+    ones; None: not known, a `#!` line makes a script); package: whether
+    the file runs as part of its package, where known (thffi run imports
+    it: True, its imports of its siblings made explicit; False, nothing of
+    its imports changes), None where port
     decides (FixLocalImport); a Python 3 file's imports change only where
     implicit (the caller knows that Python 2's implicit relative imports
     apply to it: a package's module of a folder of Python 2 code, or of a

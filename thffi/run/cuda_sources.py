@@ -16,12 +16,11 @@ port knows it: the command's CUDA inputs and, transitively, what they
 include (`"x.h"` beside the including file, then the command's include
 folders; `<x.h>` in those folders; a `#define THC_GENERIC_FILE "x.cu"`
 too, which THC's generate headers include), each a file of the
-repository: an input under the folder holding both the step's folder
-(THFFI_RUN_ROOT) and the inputs (a CMake build folder's step compiles
-`../src/x.cu`), and what those include, beside them or through the
+repository: the inputs (a CMake build folder's step compiles
+`../src/x.cu`) and what they include, beside them or through the
 command's own -I folders, wherever it lies (`#include "../common.cuh"`,
-`-I..` from the step's folder); none of them the toolkit's, thffi's or an installed package's
-(site-packages: pip's CUDA wheels, torch).  A name the code defines itself
+`-I..` from the step's folder); none of them the toolkit's, thffi's or an
+installed package's (site-packages: pip's CUDA wheels, torch).  A name the code defines itself
 (`#define __shfl_down(...)` or a function of that name) is left to it, as
 port leaves it.
 
@@ -83,28 +82,20 @@ def _foreign(toolkit):
     return foreign
 
 
-def sources(args, cwd, root, toolkit=None, read=_read):
+def sources(args, cwd, toolkit=None, read=_read):
     """{absolute path: text} of the repository's files the command compiles
-    and includes (the module's docstring); root: the step's folder;
-    toolkit: the folder of the nvcc that compiles; read(path): a file's
-    text, or None."""
+    and includes (the module's docstring); toolkit: the folder of the nvcc
+    that compiles; read(path): a file's text, or None."""
     folders = [os.path.normpath(os.path.join(cwd, folder))
                for _, _, _, folder in includes.include_folders(args)]
     todo = [os.path.normpath(os.path.join(cwd, args[i])) for i in _cuda_inputs(args)]
     if not todo:
         return {}
-    scope = os.path.commonpath([os.path.realpath(p) for p in [root] + todo])
     foreign = _foreign(toolkit)
     found = {}
-    todo = [(path, False) for path in todo]
     while todo and len(found) < _MOST_FILES:
-        # included: reached by an include of a file of the repository's, beside
-        # it or through the command's own -I folders (`#include
-        # "../common/util.cuh"`, `-I..`): the repository's too, wherever it
-        # lies, unless it is foreign.
-        path, included = todo.pop()
-        real = os.path.realpath(path)
-        if path in found or not (included or _under(real, scope)) or foreign(real):
+        path = todo.pop()
+        if path in found or foreign(os.path.realpath(path)):
             continue
         text = read(path)
         if text is None:
@@ -118,7 +109,7 @@ def sources(args, cwd, root, toolkit=None, read=_read):
             for folder in where:
                 candidate = os.path.normpath(os.path.join(folder, name))
                 if os.path.isfile(candidate):
-                    todo.append((candidate, True))
+                    todo.append(candidate)
                     break
     return found
 
@@ -221,10 +212,10 @@ def modernize(args, cwd, root, cache, toolkit=None):
     rewritten copies (the module's docstring); else args as they are.
     toolkit: the folder of the nvcc that compiles."""
     args = list(args)
-    texts = sources(args, cwd, root, toolkit)
+    texts = sources(args, cwd, toolkit)
     new, said = _vendored(texts, os.path.commonpath(list(texts)), toolkit) if texts else ({}, [])
     if new:  # what the compile reads now: a copy set aside is not
-        texts = sources(args, cwd, root, toolkit, lambda path: new.get(path) or _read(path))
+        texts = sources(args, cwd, toolkit, lambda path: new.get(path) or _read(path))
     warped, changes, fields = rewritten(texts)
     new = {path: warped.get(path, text) for path, text in new.items() if path in texts}
     new.update(warped)
